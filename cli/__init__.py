@@ -1,0 +1,1 @@
+"""deskcheck's command line: parse, call the engine, render. Nothing here holds tool logic."""

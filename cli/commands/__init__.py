@@ -1,0 +1,1 @@
+"""One module per command or family of commands; ``cli.app`` mounts them."""

@@ -1,0 +1,62 @@
+"""``deskcheck batch``: JSON Lines of tool calls on stdin, one envelope per line on stdout.
+
+Each input line is ``{"id": ..., "tool": "...", "args": {...}}``. A line that cannot be read gets
+an error envelope (with its id when one could be read, else null) and the batch goes on. The
+process exits 1 when any line failed, 0 otherwise. The tool set is opened once, so a family may
+keep its document, schema or session warm between lines.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+from deskcheck.engine.tools import ToolResult, fail
+
+from ..context import ContextOptions, open_toolset
+from ..env import current_env
+from ..exit import ExitCode
+from ..options import with_context_options
+from ..output.envelope import write_json_line
+
+
+@with_context_options()
+def batch(*, context: ContextOptions) -> None:
+    """Run tool calls read as JSON Lines from stdin; print one envelope per line, same id."""
+    env = current_env()
+    toolset = open_toolset(context)
+    failed = False
+    for number, line in enumerate(env.stdin, start=1):
+        if not line.strip():
+            continue
+        call_id, result = run_line(toolset, line, number)
+        failed = failed or not result.ok
+        write_json_line(env.stdout, {"id": call_id, **result.envelope()})
+    raise typer.Exit(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
+
+
+def run_line(toolset, line: str, number: int) -> tuple[Any, ToolResult]:
+    """The id and the result of one input line."""
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return None, fail(
+            f"line {number} is not valid JSON ({exc.msg} at column {exc.colno}); expected "
+            '{"id": ..., "tool": "...", "args": {...}}.',
+            input_error=True,
+        )
+    if not isinstance(entry, dict):
+        return None, fail(f"line {number} must be a JSON object with id, tool and args.", input_error=True)
+    call_id = entry.get("id")
+    unknown = sorted(set(entry) - {"id", "tool", "args"})
+    if unknown:
+        return call_id, fail(
+            f"line {number} has unexpected keys {', '.join(unknown)}; only id, tool and args are read.",
+            input_error=True,
+        )
+    tool = entry.get("tool")
+    if not isinstance(tool, str) or not tool:
+        return call_id, fail(f'line {number} needs a "tool" name (a string).', input_error=True)
+    return call_id, toolset.call(tool, entry.get("args", {}))

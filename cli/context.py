@@ -1,0 +1,104 @@
+"""Which tools a command talks to: a .docx file, an OpenAPI document, or a schema and a data file.
+
+``ContextOptions`` gathers every option that shapes a family's tools, in one place, so that
+``call``, ``batch``, the family sub-commands and the REPL build the same ``ToolSet`` from the same
+flags. Opening a tool set never touches the network and reads no document yet: tools open their
+file when they run, which lets ``batch`` report a missing file per line.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deskcheck.engine.tools import ToolSet
+
+from .errors import UsageError
+
+CONTEXT_HINT = "give --docx FILE, --spec SPEC, or --schema SCHEMA --data FILE"
+
+
+@dataclass(frozen=True)
+class ContextOptions:
+    docx: Path | None = None
+    spec: str | None = None
+    schema: Path | None = None
+    data: Path | None = None
+    # OpenAPI documents and editor groups
+    profiles: tuple[str, ...] = ()
+    base_url: str | None = None
+    headers: tuple[str, ...] = ()
+    token: str | None = None
+    allow_hosts: tuple[str, ...] = ()
+    identity: str | None = None
+    timeout: float = 30.0
+    # docx reviews
+    mode: str = "tracked-changes"
+    operation_types: tuple[str, ...] = ()
+    review_meta: str = "optional"
+    max_operations: int = 50
+    require_document_version: bool = False
+    author: str | None = None
+    output: Path | None = None
+    dry_run: bool = False
+    queue: Path | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def family(self) -> str:
+        """``docx``, ``openapi`` or ``form``; a usage error unless exactly one context is given."""
+        chosen = []
+        if self.docx is not None:
+            chosen.append("docx")
+        if self.spec is not None:
+            chosen.append("openapi")
+        if self.schema is not None or self.data is not None:
+            chosen.append("form")
+        if not chosen:
+            raise UsageError(f"no context: {CONTEXT_HINT}.")
+        if len(chosen) > 1:
+            raise UsageError(f"give only one context, not {' and '.join(chosen)}: {CONTEXT_HINT}.")
+        if chosen[0] == "form" and (self.schema is None or self.data is None):
+            missing = "--data FILE" if self.data is None else "--schema SCHEMA"
+            raise UsageError(f"a file-backed form needs both --schema and --data; {missing} is missing.")
+        return chosen[0]
+
+    @property
+    def effective_token(self) -> str | None:
+        return self.token or os.environ.get("DESKCHECK_TOKEN") or None
+
+
+def preflight(opts: ContextOptions) -> None:
+    """Refuse, before any tool runs, a context whose input files are missing."""
+    family = opts.family
+    if family == "docx":
+        _require_file(opts.docx, "the .docx file")
+    elif family == "form":
+        _require_file(opts.schema, "the schema file")
+        # A missing data file is fine: saving creates it.
+        if opts.data is not None and opts.data.is_dir():
+            raise UsageError(f"--data {opts.data} is a directory; give a JSON or YAML file.")
+    elif family == "openapi" and not _is_url(opts.spec or ""):
+        _require_file(Path(opts.spec or ""), "the OpenAPI document")
+
+
+def open_toolset(opts: ContextOptions) -> ToolSet:
+    """The tools of the chosen context. Families are imported here, when a command needs them."""
+    family = opts.family
+    # The engines land family by family; until one does, its context offers no tools and every
+    # tool name is answered as unknown (exit code 2).
+    return ToolSet(family, [])
+
+
+def _require_file(path: Path | None, what: str) -> None:
+    if path is None:
+        raise UsageError(f"{what} was not given.")
+    if not path.exists():
+        raise UsageError(f"{what} {path} does not exist.")
+    if path.is_dir():
+        raise UsageError(f"{what} {path} is a directory, not a file.")
+
+
+def _is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://"))

@@ -1,0 +1,76 @@
+"""What a command needs to know about the process it runs in, read when the command runs.
+
+Global flags (``--json``, ``--quiet``, ``--no-color``) may appear anywhere on the command line;
+``cli.main`` lifts them out before Typer parses the rest and records them here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+
+@dataclass(frozen=True)
+class GlobalFlags:
+    json: bool = False
+    quiet: bool = False
+    no_color: bool = False
+
+
+_flags = GlobalFlags()
+
+
+def set_global_flags(flags: GlobalFlags) -> None:
+    global _flags
+    _flags = flags
+
+
+@dataclass(frozen=True)
+class Env:
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+    json_output: bool  # the contract's JSON envelopes instead of rich rendering
+    quiet: bool  # nothing on stdout for a success; errors still reported
+    color: bool
+    stdin_is_tty: bool
+
+    @property
+    def state_dir(self) -> Path:
+        return state_dir()
+
+
+def current_env() -> Env:
+    """The environment of the running command: the process streams and the global flags."""
+    stdout_tty = _isatty(sys.stdout)
+    no_color = _flags.no_color or "NO_COLOR" in os.environ or not stdout_tty
+    return Env(
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        json_output=_flags.json or not stdout_tty,
+        quiet=_flags.quiet,
+        color=not no_color,
+        stdin_is_tty=_isatty(sys.stdin),
+    )
+
+
+def state_dir() -> Path:
+    """Where sessions, drafts and history live: ``DESKCHECK_STATE_DIR`` or the platform's per-user
+    state directory (``~/.local/state/deskcheck`` on Linux)."""
+    override = os.environ.get("DESKCHECK_STATE_DIR")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_state_dir
+
+    return Path(user_state_dir("deskcheck", appauthor=False))
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False

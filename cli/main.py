@@ -1,0 +1,79 @@
+"""The console-script entry point.
+
+Start-up cost matters for a tool scripts call hundreds of times: ``--version`` answers before
+Typer is imported, and nothing heavy (lxml, httpx, jsonschema, yaml, prompt_toolkit) is imported
+until a command needs it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .env import GlobalFlags, set_global_flags
+
+# Flags that apply to every command, accepted anywhere before a literal "--".
+_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color"}
+
+
+def split_global_flags(argv: list[str]) -> tuple[GlobalFlags, list[str]]:
+    found: dict[str, bool] = {}
+    rest: list[str] = []
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            rest.extend(argv[index:])
+            break
+        if arg in _GLOBAL_FLAGS:
+            found[_GLOBAL_FLAGS[arg]] = True
+        else:
+            rest.append(arg)
+    return GlobalFlags(**found), rest
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the CLI with ``argv`` (default: the process arguments) and return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    flags, argv = split_global_flags(argv)
+    if argv == ["--version"]:
+        from deskcheck.engine import __version__
+
+        print(f"deskcheck {__version__}")
+        return 0
+    set_global_flags(flags)
+
+    from .app import app
+    from .env import current_env
+    from .errors import UsageError
+    from .output.emit import emit_usage_error
+
+    try:
+        app(args=argv, prog_name="deskcheck", standalone_mode=True)
+    except SystemExit as exc:
+        return _exit_status(exc.code)
+    except UsageError as exc:
+        return int(emit_usage_error(current_env(), exc.message))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+def main() -> None:
+    try:
+        code = run()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`deskcheck ... | head`): not an error worth a traceback.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1

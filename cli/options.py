@@ -1,0 +1,234 @@
+"""Typer declarations of the context options, defined once and shared by every command that
+opens a tool set (``call``, ``batch``, the family sub-commands, ``repl``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .context import ContextOptions
+from .errors import UsageError
+
+CONTEXT = "Context"
+API = "API access (--spec)"
+REVIEW = "Review options (--docx)"
+
+DocxOpt = Annotated[Path | None, typer.Option("--docx", help="A .docx file to review.", rich_help_panel=CONTEXT)]
+SpecOpt = Annotated[
+    str | None,
+    typer.Option("--spec", help="An OpenAPI document (file or URL) annotated with x-agent.", rich_help_panel=CONTEXT),
+]
+SchemaOpt = Annotated[
+    Path | None,
+    typer.Option("--schema", help="A JSON Schema (JSON or YAML) for a file-backed form.", rich_help_panel=CONTEXT),
+]
+DataOpt = Annotated[
+    Path | None,
+    typer.Option("--data", help="The record a file-backed form edits (JSON or YAML).", rich_help_panel=CONTEXT),
+]
+ProfileOpt = Annotated[
+    list[str] | None,
+    typer.Option("--profile", help="An x-agent profile to load (repeatable).", rich_help_panel=API),
+]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option("--base-url", help="Send requests here instead of the document's server.", rich_help_panel=API),
+]
+HeaderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header", "-H", help="An HTTP header 'Name: value' for every request (repeatable).", rich_help_panel=API
+    ),
+]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        help="A bearer token (default: $DESKCHECK_TOKEN). Never stored or printed.",
+        rich_help_panel=API,
+        show_default=False,
+    ),
+]
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allow-host", help="Another host that suggestion URLs may reach (repeatable).", rich_help_panel=API),
+]
+IdentityOpt = Annotated[
+    str | None,
+    typer.Option("--identity", help="Keep form sessions apart per identity (e.g. one per user).", rich_help_panel=API),
+]
+TimeoutOpt = Annotated[
+    float, typer.Option("--timeout", help="Seconds to wait for each HTTP request.", rich_help_panel=API, min=0.1)
+]
+ModeOpt = Annotated[
+    str,
+    typer.Option("--mode", help="tracked-changes (default) or direct.", rich_help_panel=REVIEW),
+]
+OperationTypesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--operation-types", help="Comma-separated subset of suggest_changes operation types.", rich_help_panel=REVIEW
+    ),
+]
+ReviewMetaOpt = Annotated[
+    str,
+    typer.Option(
+        "--review-meta", help="required or optional: severity and area on each operation.", rich_help_panel=REVIEW
+    ),
+]
+MaxOperationsOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-operations",
+        help="Most operations per suggest_changes call (1-200).",
+        rich_help_panel=REVIEW,
+        min=1,
+        max=200,
+    ),
+]
+RequireVersionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--require-document-version",
+        help="suggest_changes must echo the documentVersion it read.",
+        rich_help_panel=REVIEW,
+    ),
+]
+AuthorOpt = Annotated[
+    str | None, typer.Option("--author", help="Author of tracked changes and comments.", rich_help_panel=REVIEW)
+]
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="Write the changed document here instead of in place.", rich_help_panel=REVIEW),
+]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Resolve and validate, report, write nothing.", rich_help_panel=REVIEW)
+]
+QueueOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--queue",
+        help="Park suggest_changes batches in this JSON Lines file instead of applying them.",
+        rich_help_panel=REVIEW,
+    ),
+]
+
+MODES = ("tracked-changes", "direct")
+REVIEW_META = ("required", "optional")
+
+
+def build_context(
+    *,
+    docx: Path | None = None,
+    spec: str | None = None,
+    schema: Path | None = None,
+    data: Path | None = None,
+    profile: list[str] | None = None,
+    base_url: str | None = None,
+    header: list[str] | None = None,
+    token: str | None = None,
+    allow_host: list[str] | None = None,
+    identity: str | None = None,
+    timeout: float = 30.0,
+    mode: str = "tracked-changes",
+    operation_types: str | None = None,
+    review_meta: str = "optional",
+    max_operations: int = 50,
+    require_document_version: bool = False,
+    author: str | None = None,
+    output: Path | None = None,
+    dry_run: bool = False,
+    queue: Path | None = None,
+) -> ContextOptions:
+    """``ContextOptions`` from the parsed flags, with the checks Typer cannot express."""
+    if mode not in MODES:
+        raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}.")
+    if review_meta not in REVIEW_META:
+        raise UsageError(f"--review-meta must be one of {', '.join(REVIEW_META)}, not {review_meta!r}.")
+    for line in header or ():
+        name, sep, _ = line.partition(":")
+        if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
+            raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
+    types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
+    return ContextOptions(
+        docx=docx,
+        spec=spec,
+        schema=schema,
+        data=data,
+        profiles=tuple(profile or ()),
+        base_url=base_url,
+        headers=tuple(header or ()),
+        token=token,
+        allow_hosts=tuple(allow_host or ()),
+        identity=identity,
+        timeout=timeout,
+        mode=mode,
+        operation_types=types,
+        review_meta=review_meta,
+        max_operations=max_operations,
+        require_document_version=require_document_version,
+        author=author,
+        output=output,
+        dry_run=dry_run,
+        queue=queue,
+    )
+
+
+# Every context option: (parameter name, Typer annotation, default). The names match
+# ``build_context``'s keywords.
+_CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
+    ("docx", DocxOpt, None),
+    ("spec", SpecOpt, None),
+    ("schema", SchemaOpt, None),
+    ("data", DataOpt, None),
+    ("profile", ProfileOpt, None),
+    ("base_url", BaseUrlOpt, None),
+    ("header", HeaderOpt, None),
+    ("token", TokenOpt, None),
+    ("allow_host", AllowHostOpt, None),
+    ("identity", IdentityOpt, None),
+    ("timeout", TimeoutOpt, 30.0),
+    ("mode", ModeOpt, "tracked-changes"),
+    ("operation_types", OperationTypesOpt, None),
+    ("review_meta", ReviewMetaOpt, "optional"),
+    ("max_operations", MaxOperationsOpt, 50),
+    ("require_document_version", RequireVersionOpt, False),
+    ("author", AuthorOpt, None),
+    ("output", OutputOpt, None),
+    ("dry_run", DryRunOpt, False),
+    ("queue", QueueOpt, None),
+)
+CONTEXT_OPTION_NAMES = tuple(name for name, _, _ in _CONTEXT_PARAMETERS)
+
+
+def with_context_options(*, only: tuple[str, ...] | None = None):
+    """Give a command the context options as Typer parameters, and call it with one
+    ``context: ContextOptions`` keyword instead. ``only`` limits the options offered (a docx verb
+    has no use for --spec). A command that takes its context from an argument (the FILE of
+    ``docx <verb>``) completes it with ``dataclasses.replace``."""
+    import functools
+    import inspect
+
+    def decorate(func):
+        signature = inspect.signature(func, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.name != "context"]
+        added = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+            for name, annotation, default in _CONTEXT_PARAMETERS
+            if only is None or name in only
+        ]
+
+        @functools.wraps(func)
+        def command(**kwargs):
+            options = {p.name: kwargs.pop(p.name) for p in added}
+            return func(context=build_context(**options), **kwargs)
+
+        parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
+        command.__signature__ = signature.replace(parameters=parameters)
+        command.__annotations__ = {p.name: p.annotation for p in parameters}
+        del command.__wrapped__
+        return command
+
+    return decorate

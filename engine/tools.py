@@ -1,0 +1,229 @@
+"""The one tool protocol shared by the docx, form and OpenAPI families.
+
+A ``Tool`` is data plus one function: a name, a description, an input JSON Schema, annotations
+(hints for a host about side effects) and ``execute(args)``. Executing goes through ``run_tool``,
+the only place where an exception becomes a result, so a bad argument or a failed request
+always comes back as ``ToolResult(ok=False, error=...)`` and never as a raise.
+
+A ``ToolSet`` is what a family hands to the CLI, the REPL or a host: the tools of one context
+(one .docx file, one OpenAPI document, one form), looked up by name, plus optional instructions.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import DeskcheckError, InputError, UnknownToolError
+
+JSON = Any
+
+
+@dataclass(frozen=True)
+class ToolAnnotations:
+    """Hints for a host, in the vocabulary MCP uses (readOnlyHint, destructiveHint, ...)."""
+
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False
+
+    def as_mcp(self) -> dict[str, bool]:
+        return {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+READ_ONLY = ToolAnnotations(read_only=True, idempotent=True)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The outcome of one tool call.
+
+    ``value`` is the tool's JSON result (docx and plain OpenAPI tools may return structures,
+    form tools return text). ``error`` is a plain-language message the caller can act on.
+    ``code`` is an optional machine tag; ``input_error`` marks failures of the input itself
+    (missing file, not a docx, unknown tool), which the CLI answers with exit code 2.
+    """
+
+    ok: bool
+    value: JSON = None
+    error: str | None = None
+    code: str | None = None
+    input_error: bool = False
+
+    def envelope(self) -> dict[str, JSON]:
+        """The contract's JSON envelope: exactly ``ok`` and ``result`` or ``error``."""
+        if self.ok:
+            return {"ok": True, "result": self.value}
+        return {"ok": False, "error": self.error}
+
+
+def ok(value: JSON = None) -> ToolResult:
+    return ToolResult(ok=True, value=value)
+
+
+def fail(message: str, *, code: str | None = None, input_error: bool = False) -> ToolResult:
+    return ToolResult(ok=False, error=message, code=code, input_error=input_error)
+
+
+Executor = Callable[[dict[str, JSON]], "ToolResult | JSON"]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool. ``execute`` receives the arguments as a dict and returns either a
+    ``ToolResult`` or a plain JSON value (taken as success); it signals an expected failure by
+    returning ``fail(...)`` or raising ``DeskcheckError``."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, JSON]
+    execute: Executor = field(repr=False, compare=False)
+    annotations: ToolAnnotations = ToolAnnotations()
+    title: str | None = None
+
+    def definition(self) -> dict[str, JSON]:
+        """The provider-neutral definition (our own JSON shape; see ``providers`` for others)."""
+        out: dict[str, JSON] = {"name": self.name}
+        if self.title:
+            out["title"] = self.title
+        out["description"] = self.description
+        out["inputSchema"] = dict(self.input_schema)
+        out["annotations"] = self.annotations.as_mcp()
+        return out
+
+
+def run_tool(tool: Tool, args: JSON) -> ToolResult:
+    """Execute ``tool`` with ``args``. The only catch-all in deskcheck: whatever happens inside,
+    the caller gets a ``ToolResult``."""
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        return fail(
+            f"{tool.name}: arguments must be a JSON object, not {json_type_name(args)}; "
+            "pass {} when the tool needs no arguments."
+        )
+    try:
+        outcome = tool.execute(args)
+    except InputError as exc:
+        return fail(exc.message, code=exc.code, input_error=True)
+    except DeskcheckError as exc:
+        return fail(exc.message, code=exc.code)
+    except RecursionError:
+        return fail(f"{tool.name}: the input is nested too deeply to process.", code="tooDeep")
+    except Exception as exc:  # the one boundary where a surprise becomes a result
+        return fail(
+            f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). "
+            "This is a bug in deskcheck; please report it with the arguments you used.",
+            code="internalError",
+        )
+    if isinstance(outcome, ToolResult):
+        return outcome
+    return ok(outcome)
+
+
+def json_type_name(value: JSON) -> str:
+    """The JSON name of a Python value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+class ToolSet:
+    """The tools of one context, by name.
+
+    ``unsupported`` maps names a caller may reasonably try (for example a live-editor tool of the
+    reference system) to a sentence explaining why this context cannot do it; such names are
+    callable, fail with that sentence, and are never exported.
+    """
+
+    def __init__(
+        self,
+        family: str,
+        tools: Iterable[Tool],
+        *,
+        instructions: str = "",
+        unsupported: Mapping[str, str] | None = None,
+    ) -> None:
+        self.family = family
+        self.instructions = instructions
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            if tool.name in self._tools:
+                raise ValueError(f"duplicate tool name {tool.name!r} in the {family} tools")
+            self._tools[tool.name] = tool
+        self._unsupported = dict(unsupported or {})
+
+    def __iter__(self):
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get(self, name: str) -> Tool:
+        """The tool called ``name``; raises ``UnknownToolError`` naming close matches."""
+        try:
+            return self._tools[name]
+        except KeyError:
+            raise UnknownToolError(self.unknown_tool_message(name), code="unknownTool") from None
+
+    def unknown_tool_message(self, name: str) -> str:
+        if not self._tools:
+            return f"unknown tool {name!r}: the {self.family} context offers no tools."
+        close = difflib.get_close_matches(str(name), self.names, n=3, cutoff=0.6)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        return f"unknown tool {name!r} for {self.family}.{hint} Available tools: {', '.join(self.names)}."
+
+    def call(self, name: str, args: JSON) -> ToolResult:
+        """Run one tool by name. An unknown name is an input error; an unsupported one a
+        tool error carrying the explanation."""
+        if not isinstance(name, str) or not name:
+            return fail("the tool name must be a non-empty string.", code="unknownTool", input_error=True)
+        if name in self._unsupported and name not in self._tools:
+            return fail(self._unsupported[name], code="unsupportedTool")
+        try:
+            tool = self.get(name)
+        except UnknownToolError as exc:
+            return fail(exc.message, code=exc.code, input_error=True)
+        return run_tool(tool, args)
+
+    def definitions(self) -> list[dict[str, JSON]]:
+        return [tool.definition() for tool in self._tools.values()]
+
+
+def check_arguments(schema: Mapping[str, JSON], args: JSON, *, where: str = "arguments") -> str | None:
+    """Validate ``args`` against a JSON Schema; return one plain message for the most relevant
+    error, or None when valid. jsonschema is imported here, not at start-up."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    validator = Draft202012Validator(schema)
+    error = best_match(validator.iter_errors(args))
+    if error is None:
+        return None
+    location = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return f"{location}: {error.message}"

@@ -1,0 +1,28 @@
+"""Start-up stays light: --version and --help import none of the heavy libraries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "prompt_toolkit")
+
+PROBE = """
+import io, json, sys, contextlib
+from deskcheck.cli.main import run
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = run({argv!r})
+print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["call", "--help"], ["batch", "--help"]])
+def test_no_heavy_imports(argv):
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
+    report = json.loads(proc.stdout)
+    assert report["code"] == 0
+    loaded = {name.split(".")[0] for name in report["modules"]}
+    assert not loaded & set(HEAVY), f"{argv} imported {sorted(loaded & set(HEAVY))}"

@@ -1,0 +1,39 @@
+"""Shared test fixtures: paths to the shared material, an isolated state directory, the CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = (REPO / ".." / "shared").resolve()
+CORPUS = SHARED / "corpus" / "docx"
+OPENAPI_FIXTURES = SHARED / "fixtures" / "openapi"
+LO_ORACLE = SHARED / "tools" / "lo_oracle.py"
+
+
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path_factory, monkeypatch):
+    """Every test gets its own state directory: sessions and history never leak between tests
+    or into the developer's home."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("DESKCHECK_STATE_DIR", str(state))
+    monkeypatch.delenv("DESKCHECK_TOKEN", raising=False)
+    return state
+
+
+def soffice_available() -> bool:
+    return shutil.which("soffice") is not None
+
+
+@pytest.fixture
+def needs_libreoffice():
+    """Skip locally without LibreOffice; in CI (CI=true) its absence is a failure, because
+    .ci/run installs it and a silent skip would hide the check."""
+    if not soffice_available():
+        if os.environ.get("CI") == "true":
+            pytest.fail("LibreOffice (soffice) is missing in CI: .ci/run should have installed it")
+        pytest.skip("LibreOffice (soffice) is not installed")

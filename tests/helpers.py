@@ -1,0 +1,81 @@
+"""Run the real CLI, in-process or as a subprocess, and look at what it printed."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class CliRun:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        """The single JSON envelope printed on stdout."""
+        lines = [line for line in self.stdout.splitlines() if line.strip()]
+        assert len(lines) == 1, f"expected one JSON line, got {len(lines)}:\n{self.stdout}"
+        return json.loads(lines[0])
+
+    @property
+    def json_lines(self) -> list[Any]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+def run_cli(*args: str, stdin: str = "", expect: int | None = 0, monkeypatch=None) -> CliRun:
+    """Run ``deskcheck ARGS`` in this process with captured streams (stdout is not a terminal,
+    so output is JSON). Fails loudly on an unexpected exit code unless ``expect`` is None."""
+    from deskcheck.cli import env as cli_env
+    from deskcheck.cli.main import run
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    try:
+        code = run(list(args))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        cli_env.set_global_flags(cli_env.GlobalFlags())
+    result = CliRun(code, out.getvalue(), err.getvalue())
+    if expect is not None:
+        assert code == expect, f"exit {code}, expected {expect}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    return result
+
+
+def run_process(
+    *args: str,
+    stdin: str = "",
+    expect: int | None = 0,
+    env: dict | None = None,
+    cwd: str | None = None,
+    timeout: float = 120,
+) -> CliRun:
+    """Run the installed ``deskcheck`` console script as a separate process."""
+    full_env = {**os.environ, **(env or {})}
+    proc = subprocess.run(
+        [deskcheck_executable(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    result = CliRun(proc.returncode, proc.stdout, proc.stderr)
+    if expect is not None:
+        assert proc.returncode == expect, (
+            f"exit {proc.returncode}, expected {expect}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+        )
+    return result
+
+
+def deskcheck_executable() -> str:
+    candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
+    return candidate if os.path.exists(candidate) else "deskcheck"
