@@ -1,0 +1,215 @@
+"""The block model: what a reader sees and what edits target.
+
+A block is one paragraph of the main story, in document order (see ``walk``): body paragraphs,
+table-cell paragraphs at any depth, text-box paragraphs, paragraphs inside content controls.
+A blank paragraph is a block like any other. Paragraphs of hidden table rows are not blocks.
+
+Each block has:
+
+- ``id``: the paragraph's ``w14:paraId`` when it has one not already used earlier in the
+  document; otherwise an id minted from the paragraph's raw text (deleted text included) and
+  its 1-based position among all paragraphs, ``deterministic_hex_id(f"{raw}:{ordinal}")``, salted
+  (``:1``, ``:2``, ...) on a collision. Reading the same bytes twice gives the same ids; minted ids
+  are written into the file on the next save (``DocxDocument.stamp_minted_ids``).
+- ``text``: the as-accepted text (see ``scan``); ``original_text``: the reject-all text.
+- ``kind``: ``listItem`` when the paragraph is numbered or shows a list marker, else ``heading``
+  when it has a heading level, else ``paragraph``.
+- ``heading_level``: 1-9 from the paragraph's outline level, its style's (through ``basedOn``),
+  a style id ``HeadingN`` or a built-in style name ``heading N``.
+- ``display_label``: the list marker Word would draw (see ``numbering``), trimmed; for an
+  unnumbered paragraph with a ``heading...`` style, the style id.
+- ``style_id``; ``cell``: ``(table, row, column)`` for a table-cell paragraph; ``in_text_box``.
+- ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .hashing import block_text_hash, deterministic_hex_id
+from .numbering import Numbering
+from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
+from .styles import Styles, heading_level_from_style_id
+from .walk import WalkedParagraph
+from .wml.attrs import int_attr
+from .wml.ns import (
+    W14_PARAID,
+    W_DEL,
+    W_ILVL,
+    W_INS,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_NUMID,
+    W_NUMPR,
+    W_OUTLINELVL,
+    W_PPR,
+    W_PSTYLE,
+    W_RPR,
+    W_VAL,
+)
+
+_MARK_FLAGS = {W_INS: INS, W_DEL: DEL, W_MOVEFROM: MOVE_FROM, W_MOVETO: MOVE_TO}
+
+
+@dataclass(slots=True, eq=False)
+class Block:
+    id: str
+    index: int
+    element: Any
+    text: str
+    original_text: str
+    kind: str
+    heading_level: int | None
+    display_label: str | None
+    style_id: str | None
+    cell: tuple[int, int, int] | None
+    in_text_box: bool
+    mark: int
+    row_flags: int
+    num_id: str | None
+    ilvl: int | None
+    _hash: str | None = None
+
+    @property
+    def hash(self) -> str:
+        """``blockTextHash``: the hash of the whitespace-normalised as-accepted text."""
+        if self._hash is None:
+            self._hash = block_text_hash(self.text)
+        return self._hash
+
+    @property
+    def pending_deletion(self) -> bool:
+        """The paragraph disappears on accept-all: its mark (or its row) is deleted and no text
+        of it survives."""
+        return bool((self.mark & (DEL | MOVE_FROM)) or (self.row_flags & DEL)) and not self.text
+
+
+@dataclass(slots=True)
+class ParagraphIds:
+    """Ids of every walked paragraph, and which of them were minted (to write on save)."""
+
+    ids: list[str]
+    minted: dict[Any, str]
+
+
+def assign_ids(paragraphs: list[WalkedParagraph]) -> ParagraphIds:
+    used: set[str] = set()
+    ids: list[str] = []
+    minted: dict[Any, str] = {}
+    for ordinal, walked in enumerate(paragraphs, start=1):
+        existing = walked.element.get(W14_PARAID)
+        if existing and existing not in used:
+            used.add(existing)
+            ids.append(existing)
+            continue
+        raw = "".join([text for text, flags, _ in walked.pieces if not flags & MARK])
+        seed = f"{raw}:{ordinal}"
+        new_id = deterministic_hex_id(seed)
+        salt = 0
+        while new_id in used:
+            salt += 1
+            new_id = deterministic_hex_id(f"{seed}:{salt}")
+        used.add(new_id)
+        ids.append(new_id)
+        minted[walked.element] = new_id
+    return ParagraphIds(ids, minted)
+
+
+def paragraph_mark(p: Any) -> int:
+    """The tracked state of a paragraph's mark (``w:pPr/w:rPr/w:ins|del|moveFrom|moveTo``)."""
+    if len(p) == 0 or p[0].tag != W_PPR:
+        return 0
+    rpr = p[0].find(W_RPR)
+    if rpr is None:
+        return 0
+    flags = 0
+    for child in rpr:
+        flags |= _MARK_FLAGS.get(child.tag, 0)
+    return flags
+
+
+def build_blocks(
+    paragraphs: list[WalkedParagraph], ids: list[str], styles: Styles, numbering: Numbering
+) -> list[Block]:
+    blocks: list[Block] = []
+    for walked, block_id in zip(paragraphs, ids, strict=True):
+        p = walked.element
+        pieces = walked.pieces
+        text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
+        original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
+        ppr = p[0] if len(p) and p[0].tag == W_PPR else None
+        style_id = num_id = None
+        ilvl = outline = None
+        has_outline = False
+        mark = 0
+        if ppr is not None:
+            for child in ppr:
+                tag = child.tag
+                if tag == W_PSTYLE:
+                    style_id = child.get(W_VAL) or None
+                elif tag == W_NUMPR:
+                    for prop in child:
+                        if prop.tag == W_NUMID:
+                            num_id = prop.get(W_VAL)
+                        elif prop.tag == W_ILVL:
+                            ilvl = int_attr(prop, W_VAL, 0)
+                elif tag == W_OUTLINELVL:
+                    has_outline = True
+                    outline = int_attr(child, W_VAL)
+                elif tag == W_RPR:
+                    for prop in child:
+                        mark |= _MARK_FLAGS.get(prop.tag, 0)
+        effective_style = style_id or styles.default_paragraph
+        pstyle = styles.paragraph(effective_style) if effective_style else None
+        if num_id is None and pstyle is not None:
+            num_id = pstyle.num_id
+        if num_id == "0":
+            num_id = None
+        if num_id is not None and ilvl is None:
+            if pstyle is not None and pstyle.ilvl is not None:
+                ilvl = pstyle.ilvl
+            elif effective_style:
+                ilvl = numbering.level_for_style(num_id, effective_style)
+            ilvl = ilvl or 0
+        # Heading level: the paragraph's own outline level, its style's, then the style's name.
+        heading = None
+        if has_outline:
+            heading = outline + 1 if outline is not None and 0 <= outline <= 8 else None
+        elif pstyle is not None and pstyle.outline_level is not None:
+            heading = pstyle.outline_level + 1
+        else:
+            heading = heading_level_from_style_id(style_id) or (pstyle.name_heading_level if pstyle else None)
+        if walked.hidden_row:
+            continue
+        label = None
+        vanishes = (mark & (DEL | MOVE_FROM) or walked.row_flags & DEL) and not text
+        if num_id is not None and not vanishes:
+            label = numbering.next_label(num_id, ilvl or 0)
+        label = label.strip() if label else None
+        if not label:
+            label = style_id if style_id and style_id.lower().startswith("heading") else None
+            numbered = num_id is not None and numbering.has_instance(num_id)
+        else:
+            numbered = True
+        kind = "listItem" if numbered else ("heading" if heading else "paragraph")
+        blocks.append(
+            Block(
+                id=block_id,
+                index=len(blocks),
+                element=p,
+                text=text,
+                original_text=original,
+                kind=kind,
+                heading_level=heading,
+                display_label=label,
+                style_id=style_id,
+                cell=walked.cell,
+                in_text_box=walked.in_text_box,
+                mark=mark,
+                row_flags=walked.row_flags,
+                num_id=num_id,
+                ilvl=ilvl if num_id is not None else None,
+            )
+        )
+    return blocks

@@ -1,0 +1,264 @@
+"""Reading the text of one paragraph, with the tracked-change state of every piece.
+
+``scan_paragraph`` walks a ``w:p`` through runs and the wrappers runs live in (hyperlinks,
+smart tags, custom XML, content controls, simple fields, bidi wrappers, markup-compatibility
+choices, and the revision wrappers ``w:ins``, ``w:del``, ``w:moveFrom``, ``w:moveTo``). It
+returns *pieces*: ``(text, flags, element)`` where ``flags`` says whether the text is inserted,
+deleted, moved or hidden and ``element`` is the innermost revision wrapper (or the marker
+element for comment ranges and comment/note references, kept only when the scan asks for
+markers). Views are filters over the pieces:
+
+- as-accepted: drop deleted, moved-away and hidden text;
+- original (reject-all): drop inserted, moved-here and hidden text;
+- raw: every text node, deleted ones included (the seed of minted paragraph ids).
+
+Tabs, breaks, drawings and field instructions contribute no text (as in the reference system);
+a non-breaking hyphen is U+2011, a soft hyphen U+00AD, and a ``w:sym`` its character unless it is
+a symbol-font glyph (private use area). Unless ``xml:space="preserve"`` is in force (on the
+``w:t`` or any ancestor), a ``w:t``'s leading and trailing whitespace is not text (as Word and
+LibreOffice read it). Text boxes found in the
+paragraph's runs are collected, not read: their paragraphs are blocks of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .styles import Styles
+from .wml.attrs import is_on
+from .wml.ns import (
+    MC_ALTERNATECONTENT,
+    MC_CHOICE,
+    MC_FALLBACK,
+    W_BDO,
+    W_COMMENTRANGEEND,
+    W_COMMENTRANGESTART,
+    W_COMMENTREFERENCE,
+    W_CUSTOMXML,
+    W_DEL,
+    W_DELTEXT,
+    W_DIR,
+    W_ENDNOTEREFERENCE,
+    W_FLDSIMPLE,
+    W_FOOTNOTEREFERENCE,
+    W_HYPERLINK,
+    W_INS,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_NOBREAKHYPHEN,
+    W_R,
+    W_RPR,
+    W_RSTYLE,
+    W_RUBY,
+    W_RUBYBASE,
+    W_SDT,
+    W_SDTCONTENT,
+    W_SMARTTAG,
+    W_SOFTHYPHEN,
+    W_SYM,
+    W_T,
+    W_TXBXCONTENT,
+    W_VAL,
+    W_VANISH,
+    qn,
+)
+
+INS = 1
+DEL = 2
+MOVE_FROM = 4
+MOVE_TO = 8
+HIDDEN = 16
+MARK = 32
+
+DROP_ACCEPTED = DEL | MOVE_FROM | HIDDEN | MARK
+DROP_ORIGINAL = INS | MOVE_TO | HIDDEN | MARK
+
+_REVISION_FLAGS = {W_INS: INS, W_DEL: DEL, W_MOVEFROM: MOVE_FROM, W_MOVETO: MOVE_TO}
+_TRANSPARENT = frozenset({W_HYPERLINK, W_SMARTTAG, W_CUSTOMXML, W_FLDSIMPLE, W_DIR, W_BDO})
+_OBJECTS = frozenset({qn("w:drawing"), qn("w:pict"), qn("w:object")})
+_MARKERS = frozenset({W_COMMENTRANGESTART, W_COMMENTRANGEEND})
+_RUN_MARKERS = frozenset({W_COMMENTREFERENCE, W_FOOTNOTEREFERENCE, W_ENDNOTEREFERENCE})
+
+Piece = tuple[str, int, Any]
+
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_XML_SPACE = " \t\r\n"
+W_CHAR = qn("w:char")
+
+
+class ScanContext:
+    """Per-story settings of a scan: styles (for hidden text) and whether to keep markers."""
+
+    __slots__ = ("markers", "styles")
+
+    def __init__(self, styles: Styles, *, markers: bool = False) -> None:
+        self.styles = styles
+        self.markers = markers
+
+
+# Markup-compatibility namespaces whose content we can read: drawing shapes and groups (where
+# text boxes live) and Word 2010+ paragraph attributes. A choice that requires anything else
+# (for example w16se symbol extensions, which carry emoji as attributes) is skipped for its
+# fallback, which holds the same content as plain text.
+UNDERSTOOD_PREFIXES = frozenset({"wps", "wpg", "wpc", "wpi", "w14", "w15", "wp14", "a14", "v", "o", "w10", "m"})
+
+
+def choose_alternate(element: Any) -> Any | None:
+    """The branch of an ``mc:AlternateContent`` to read: the first choice whose required
+    namespaces we understand (what current Word renders), else the fallback."""
+    for child in element:
+        if child.tag == MC_CHOICE:
+            required = (child.get("Requires") or "").split()
+            if all(prefix in UNDERSTOOD_PREFIXES for prefix in required):
+                return child
+    for child in element:
+        if child.tag == MC_FALLBACK:
+            return child
+    return None
+
+
+def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> tuple[list[Piece], list[Any]]:
+    """The pieces of paragraph ``p`` and the text boxes (``w:txbxContent``) inside its runs.
+    ``paragraph_hidden`` is the hidden flag inherited from the paragraph style."""
+    pieces: list[Piece] = []
+    boxes: list[Any] = []
+    _scan_children(p, 0, None, pieces, boxes, ctx, paragraph_hidden)
+    return pieces, boxes
+
+
+def _scan_children(
+    parent: Any, flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext, style_hidden: bool
+) -> None:
+    for child in parent:
+        tag = child.tag
+        if tag == W_R:
+            _scan_run(child, flags, rev, out, boxes, ctx, style_hidden)
+        elif tag in _REVISION_FLAGS:
+            _scan_children(child, flags | _REVISION_FLAGS[tag], child, out, boxes, ctx, style_hidden)
+        elif tag in _TRANSPARENT:
+            _scan_children(child, flags, rev, out, boxes, ctx, style_hidden)
+        elif tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                _scan_children(content, flags, rev, out, boxes, ctx, style_hidden)
+        elif tag == MC_ALTERNATECONTENT:
+            branch = choose_alternate(child)
+            if branch is not None:
+                _scan_children(branch, flags, rev, out, boxes, ctx, style_hidden)
+        elif tag == W_RUBY:
+            base = child.find(W_RUBYBASE)
+            if base is not None:
+                _scan_children(base, flags, rev, out, boxes, ctx, style_hidden)
+        elif ctx.markers and tag in _MARKERS:
+            out.append(("", flags | MARK, child))
+
+
+def _scan_run(
+    run: Any, flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext, style_hidden: bool
+) -> None:
+    hidden = _run_hidden(run, ctx.styles, style_hidden)
+    if hidden:
+        flags |= HIDDEN
+    _scan_run_content(run, flags, rev, out, boxes, ctx)
+
+
+def _scan_run_content(run: Any, flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext) -> None:
+    for child in run:
+        tag = child.tag
+        if tag in (W_T, W_DELTEXT):
+            text = child.text
+            if text:
+                if (text[0] in _XML_SPACE or text[-1] in _XML_SPACE) and not _preserves_space(child):
+                    # Without xml:space="preserve", leading and trailing whitespace is not text.
+                    text = text.strip(_XML_SPACE)
+                    if not text:
+                        continue
+                out.append((text, flags, rev))
+        elif tag == W_SYM:
+            char = _symbol_char(child)
+            if char:
+                out.append((char, flags, rev))
+        elif tag == W_NOBREAKHYPHEN:
+            out.append(("\u2011", flags, rev))
+        elif tag == W_SOFTHYPHEN:
+            out.append(("\u00ad", flags, rev))
+        elif tag == MC_ALTERNATECONTENT:
+            branch = choose_alternate(child)
+            if branch is not None:
+                _scan_run_content(branch, flags, rev, out, boxes, ctx)
+        elif tag in _OBJECTS:
+            find_text_boxes(child, boxes)
+        elif ctx.markers and tag in _RUN_MARKERS:
+            out.append(("", flags | MARK, child))
+
+
+def _preserves_space(element: Any) -> bool:
+    """``xml:space`` applies to an element and everything inside it, so look upwards."""
+    while element is not None:
+        value = element.get(XML_SPACE)
+        if value is not None:
+            return value == "preserve"
+        element = element.getparent()
+    return False
+
+
+def _symbol_char(sym: Any) -> str:
+    """The character of a ``w:sym`` when it is a real character; symbol-font glyphs (stored in
+    the private-use area) stand for no text."""
+    try:
+        code = int(sym.get(W_CHAR) or "", 16)
+    except ValueError:
+        return ""
+    if code >= 0xF000 or code < 0x20 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        return ""
+    return chr(code)
+
+
+def _run_hidden(run: Any, styles: Styles, style_hidden: bool) -> bool:
+    """Hidden text: the run's own ``w:vanish``, else its character style's, else the paragraph
+    style's (passed in), else the document default."""
+    if len(run) == 0:
+        return style_hidden
+    rpr = run[0]
+    if rpr.tag != W_RPR:
+        return style_hidden
+    for prop in rpr:
+        tag = prop.tag
+        if tag == W_VANISH:
+            return is_on(prop)
+        if tag == W_RSTYLE:
+            style_id = prop.get(W_VAL)
+            if style_id:
+                hidden = styles.character_hidden(style_id)
+                if hidden is not None:
+                    # The run's own vanish (which follows rStyle in schema order) still wins.
+                    vanish = rpr.find(W_VANISH)
+                    return is_on(vanish) if vanish is not None else hidden
+    return style_hidden
+
+
+def find_text_boxes(element: Any, boxes: list[Any]) -> None:
+    """Collect the outermost ``w:txbxContent`` elements under ``element``, reading only the
+    chosen branch of markup-compatibility alternatives (the fallback repeats the same text)."""
+    for child in element:
+        tag = child.tag
+        if tag == W_TXBXCONTENT:
+            boxes.append(child)
+        elif tag == MC_ALTERNATECONTENT:
+            branch = choose_alternate(child)
+            if branch is not None:
+                find_text_boxes(branch, boxes)
+        elif isinstance(tag, str):
+            find_text_boxes(child, boxes)
+
+
+def accepted_text(pieces: list[Piece]) -> str:
+    return "".join([text for text, flags, _ in pieces if not flags & DROP_ACCEPTED])
+
+
+def original_text(pieces: list[Piece]) -> str:
+    return "".join([text for text, flags, _ in pieces if not flags & DROP_ORIGINAL])
+
+
+def raw_text(pieces: list[Piece]) -> str:
+    return "".join([text for text, flags, _ in pieces if not flags & MARK])

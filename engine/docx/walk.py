@@ -1,0 +1,164 @@
+"""Walking a story (the body, a header, a note, a text box) in document order.
+
+``walk_story`` yields every paragraph of a container: body paragraphs, paragraphs of table
+cells at any depth (row by row, cell by cell), paragraphs of content controls and custom XML, and
+the paragraphs of text boxes, which follow the paragraph that anchors them. Each walked paragraph
+carries its scanned pieces (see ``scan``), its cell coordinates when it sits in a table (the
+table's index in document order, counting nested tables; the row index; the grid column, which
+counts ``w:gridBefore`` and the spans of earlier cells), and the tracked state of its row.
+
+Cells that continue a vertical merge (``w:vMerge`` without ``restart``) are skipped: Word shows
+the merged cell's content from its first cell only.
+
+Rows marked hidden (``w:trPr/w:hidden``) are walked but flagged: the block model leaves their
+paragraphs out, a guard against text a human reviewer cannot see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .scan import DEL, INS, ScanContext, choose_alternate, scan_paragraph
+from .wml.attrs import int_attr, is_on
+from .wml.ns import (
+    MC_ALTERNATECONTENT,
+    W_CUSTOMXML,
+    W_DEL,
+    W_GRIDBEFORE,
+    W_GRIDSPAN,
+    W_HIDDEN,
+    W_INS,
+    W_P,
+    W_PPR,
+    W_PSTYLE,
+    W_SDT,
+    W_SDTCONTENT,
+    W_TBL,
+    W_TC,
+    W_TCPR,
+    W_TR,
+    W_TRPR,
+    W_VAL,
+    W_VMERGE,
+)
+
+_BLOCK_WRAPPERS = frozenset({W_CUSTOMXML, W_INS, W_DEL})
+
+
+@dataclass(slots=True)
+class WalkedParagraph:
+    element: Any
+    pieces: list
+    cell: tuple[int, int, int] | None
+    in_text_box: bool
+    hidden_row: bool
+    row: Any | None
+    row_flags: int
+
+
+class _Walker:
+    def __init__(self, ctx: ScanContext) -> None:
+        self.ctx = ctx
+        self.out: list[WalkedParagraph] = []
+        self.tables = 0
+
+    def container(self, parent: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
+        for child in parent:
+            tag = child.tag
+            if tag == W_P:
+                self.paragraph(child, cell, in_box, hidden, row, row_flags)
+            elif tag == W_TBL:
+                self.table(child, in_box, hidden)
+            elif tag == W_SDT:
+                content = child.find(W_SDTCONTENT)
+                if content is not None:
+                    self.container(content, cell, in_box, hidden, row, row_flags)
+            elif tag in _BLOCK_WRAPPERS:
+                self.container(child, cell, in_box, hidden, row, row_flags)
+            elif tag == MC_ALTERNATECONTENT:
+                branch = choose_alternate(child)
+                if branch is not None:
+                    self.container(branch, cell, in_box, hidden, row, row_flags)
+
+    def paragraph(self, p: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
+        style_hidden = False
+        if len(p) and p[0].tag == W_PPR:
+            style = p[0].find(W_PSTYLE)
+            style_id = style.get(W_VAL) if style is not None else None
+        else:
+            style_id = None
+        styles = self.ctx.styles
+        style_id = style_id or styles.default_paragraph
+        if style_id:
+            flag = styles.paragraph(style_id).hidden
+            style_hidden = flag if flag is not None else styles.default_hidden
+        else:
+            style_hidden = styles.default_hidden
+        pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
+        self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags))
+        for box in boxes:
+            self.container(box, None, True, hidden, None, 0)
+
+    def table(self, tbl: Any, in_box: bool, hidden: bool) -> None:
+        index = self.tables
+        self.tables += 1
+        for row_index, tr in enumerate(_rows(tbl)):
+            trpr = tr.find(W_TRPR)
+            row_hidden = hidden
+            row_flags = 0
+            if trpr is not None:
+                row_hidden = hidden or is_on(trpr.find(W_HIDDEN))
+                if trpr.find(W_INS) is not None:
+                    row_flags |= INS
+                if trpr.find(W_DEL) is not None:
+                    row_flags |= DEL
+                column = int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0
+            else:
+                column = 0
+            for tc in _cells(tr):
+                tcpr = tc.find(W_TCPR)
+                span = 1
+                continued = False
+                if tcpr is not None:
+                    span = int_attr(tcpr.find(W_GRIDSPAN), W_VAL, 1) or 1
+                    merge = tcpr.find(W_VMERGE)
+                    continued = merge is not None and merge.get(W_VAL, "continue") == "continue"
+                if not continued:
+                    # A cell continuing a vertical merge shows nothing of its own: Word draws the
+                    # merged cell from the first one.
+                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, row_flags)
+                column += max(span, 1)
+
+
+def _rows(tbl: Any):
+    for child in tbl:
+        tag = child.tag
+        if tag == W_TR:
+            yield child
+        elif tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                yield from _rows(content)
+        elif tag in _BLOCK_WRAPPERS:
+            yield from _rows(child)
+
+
+def _cells(tr: Any):
+    for child in tr:
+        tag = child.tag
+        if tag == W_TC:
+            yield child
+        elif tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                yield from _cells(content)
+        elif tag in _BLOCK_WRAPPERS:
+            yield from _cells(child)
+
+
+def walk_story(container: Any, ctx: ScanContext) -> list[WalkedParagraph]:
+    """Every paragraph of ``container`` (a ``w:body``, ``w:hdr``, ``w:footnote``, ...) in order."""
+    walker = _Walker(ctx)
+    walker.container(container, None, False, False, None, 0)
+    return walker.out
