@@ -13,6 +13,7 @@ from deskcheck.engine import __version__
 
 from .commands.batch import batch
 from .commands.call import call
+from .commands.sample_api import sample_api
 
 HELP = (
     "Drive an AI agent's tools by hand: form sessions over annotated OpenAPI APIs and reviews of "
@@ -55,3 +56,4 @@ def root(
 
 app.command("call", no_args_is_help=True)(call)
 app.command("batch")(batch)
+app.command("sample-api")(sample_api)
