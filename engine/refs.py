@@ -110,6 +110,28 @@ class RefResolver:
         return self._anchors[name]
 
 
+def reachable_ref_errors(document: Any, node: Any, pointer: str) -> list[tuple[str, RefError]]:
+    """Every reference reachable from ``node`` (which sits at ``pointer``) that cannot be followed,
+    as ``(pointer of the $ref member, error)``. Targets are visited once, so cycles end."""
+    resolver = RefResolver(document)
+    problems: list[tuple[str, RefError]] = []
+    visited: set[str] = set()
+    pending = [(pointer, node)]
+    while pending:
+        where, value = pending.pop()
+        for site, ref in iter_refs(value):
+            site = where + site
+            try:
+                target_pointer, target = resolver.lookup(ref)
+            except RefError as exc:
+                problems.append((jsonpointer.append(site, "$ref"), exc))
+                continue
+            if target_pointer not in visited:
+                visited.add(target_pointer)
+                pending.append((target_pointer, target))
+    return problems
+
+
 def iter_refs(document: Any) -> Iterator[tuple[str, str]]:
     """``(pointer of the object holding it, ref string)`` for every ``$ref`` in the document."""
     for pointer, value in _walk(document, ""):

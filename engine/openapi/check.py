@@ -1,0 +1,89 @@
+"""``openapi check``: everything a load would refuse, and what other OpenAPI tools would, at once.
+
+Errors are what stops a tool from loading or from working (the x-agent vocabulary, profiles,
+names, references, input schemas, editor groups, lint). Warnings are the rest: the document
+against the OpenAPI schema (openapi-spec-validator), a missing server URL, an over-long skill
+description. Every finding has a JSON pointer and, when the document was read from text, a line
+and a column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .load import analyse
+from .problems import ERROR, WARNING, Problem, Problems
+from .request import base_url_for
+from .source import Source
+
+
+@dataclass(frozen=True)
+class Finding:
+    severity: str
+    rule: str
+    message: str
+    pointer: str
+    line: int | None = None
+    column: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "severity": self.severity,
+            "rule": self.rule,
+            "message": self.message,
+            "pointer": self.pointer,
+        }
+        if self.line is not None:
+            out["line"] = self.line
+            out["column"] = self.column
+        return out
+
+
+def check_source(
+    source: Source,
+    *,
+    profiles: list[str] | tuple[str, ...] | None = None,
+    structure: bool = True,
+    cache_dir: Path | None = None,
+) -> list[Finding]:
+    """Every finding for ``source``. ``profiles`` limits the tool checks to one selection (an
+    undeclared name raises ``SpecUsageError``); by default every declared profile is checked."""
+    problems = Problems()
+    analysis = analyse(
+        source.data,
+        profiles=profiles or None,
+        every_profile=not profiles,
+        source_url=source.url,
+        problems=problems,
+    )
+    version_ok = not any(p.rule == "openapi-version" for p in problems)
+    if version_ok:
+        if analysis.plain and base_url_for(source.data, source_url=source.url) is None:
+            problems.add(
+                "base-url-missing",
+                "the document gives no absolute server URL (servers[0].url), so every tool call needs --base-url.",
+                "/servers" if "servers" in source.data else "",
+                WARNING,
+            )
+        if structure:
+            from .structure import structural_problems
+
+            problems.extend(structural_problems(source.data, source.text, cache_dir=cache_dir))
+    return locate(source, list(problems))
+
+
+def locate(source: Source, problems: list[Problem]) -> list[Finding]:
+    source.positions.prepare(p.pointer for p in problems)
+    findings = []
+    for problem in problems:
+        position = source.positions.locate(problem.pointer)
+        line, column = position if position is not None else (None, None)
+        findings.append(Finding(problem.severity, problem.rule, problem.message, problem.pointer, line, column))
+    findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.severity != ERROR, f.rule, f.message))
+    return findings
+
+
+def has_errors(findings: list[Finding], *, strict: bool = False) -> bool:
+    return any(f.severity == ERROR or (strict and f.severity == WARNING) for f in findings)

@@ -1,0 +1,29 @@
+"""The rules ``openapi check`` reports, with a one-line description each (SARIF lists them)."""
+
+from __future__ import annotations
+
+RULES: dict[str, str] = {
+    "openapi-version": "The document is not OpenAPI 3.x.",
+    "openapi-schema": "The document does not follow the OpenAPI schema in a place the tools do not depend on.",
+    "x-agent-invalid": "An x-agent annotation does not match the vocabulary (unknown key, wrong type, bad name).",
+    "skill-description-too-long": "A skill description is longer than the Agent Skills format allows.",
+    "profile-include-undeclared": "A profile includes a profile that is not declared.",
+    "profile-include-cycle": "Profile includes form a cycle.",
+    "operation-id-missing": "An annotated operation has no operationId to name its tool after.",
+    "parameter-invalid": "A parameter of an annotated operation has no name.",
+    "path-parameter-undeclared": "A path placeholder of an annotated operation has no path parameter.",
+    "ref-external": "A $ref points outside the document; only local references are followed.",
+    "ref-unresolvable": "A $ref leads nowhere in the document.",
+    "tool-name-duplicate": "Two tools of one profile would have the same name.",
+    "body-fields-invalid": "bodyFields does not fit the request body.",
+    "select-param-invalid": "response.selectParam does not name a usable parameter.",
+    "editor-json-body-missing": "An editor's write operation has no application/json request body.",
+    "editor-operation-missing": "An editor names an operationId the document does not have.",
+    "editor-operation-ambiguous": "An editor names an operationId that several operations share.",
+    "editor-path-parameter-missing": "An editor's named operation needs a path parameter the write operation lacks.",
+    "scalar-example-for-array": "An array parameter's description shows a single quoted value.",
+    "comma-separated-array": "An array parameter's description talks of a comma-separated list.",
+    "quoted-value-not-in-enum": "A description quotes a value the parameter's enum does not allow.",
+    "base-url-missing": "The document gives no absolute server URL; requests need --base-url.",
+    "structure-not-checked": "The structural validation of the document could not run.",
+}

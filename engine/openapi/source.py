@@ -1,0 +1,145 @@
+"""Reading an OpenAPI document: a file or the one URL the user gave, JSON or YAML.
+
+The result keeps the text's positions (``PositionIndex``) so findings can name a line and column.
+Documents are untrusted: sizes are capped, YAML is read with the safe loader (no Python objects)
+with a cap on alias expansion, and a URL is fetched once, without following redirects to another
+place, with a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .positions import PositionIndex
+
+# Real API documents are well under this (data-fair's, one of the largest public ones, is 0.6 MB).
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+# A YAML document may repeat a node through aliases; expanding them must not build a huge tree
+# (the "billion laughs" document). This many nodes is far beyond any real API description.
+MAX_YAML_NODES = 2_000_000
+
+
+@dataclass
+class Source:
+    """One document as read: its data, its text and where positions are."""
+
+    location: str  # as the user gave it (a path or a URL)
+    data: Any
+    text: str
+    format: str  # "json" or "yaml"
+    url: str | None = None  # set when fetched over HTTP
+    positions: PositionIndex = field(repr=False, default_factory=PositionIndex)
+
+    @property
+    def display_name(self) -> str:
+        return self.location
+
+
+def is_url(location: str) -> bool:
+    return location.startswith(("http://", "https://"))
+
+
+def read_source(
+    location: str,
+    *,
+    timeout: float = 30.0,
+    headers: dict[str, str] | None = None,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+) -> Source:
+    """Read and parse ``location``; an ``InputError`` says why it cannot be read."""
+    if is_url(location):
+        text, content_type = _fetch(location, timeout=timeout, headers=headers or {}, max_bytes=max_bytes)
+        kind = _format_for(location, content_type, text)
+        return parse_text(text, location=location, format=kind, url=location)
+    path = Path(location)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise InputError(f"the OpenAPI document {location} does not exist.") from None
+    except OSError as exc:
+        raise InputError(f"the OpenAPI document {location} cannot be read: {exc.strerror}.") from None
+    if path.is_dir():
+        raise InputError(f"{location} is a directory; give the OpenAPI document itself (JSON or YAML).")
+    if size > max_bytes:
+        raise InputError(f"the OpenAPI document {location} is {size} bytes, more than the {max_bytes} bytes allowed.")
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the OpenAPI document {location} is not UTF-8 text (byte {exc.start}).") from None
+    except OSError as exc:
+        raise InputError(f"the OpenAPI document {location} cannot be read: {exc.strerror}.") from None
+    return parse_text(text, location=location, format=_format_for(location, None, text))
+
+
+def parse_text(text: str, *, location: str = "<document>", format: str = "json", url: str | None = None) -> Source:
+    """Parse ``text`` as JSON or YAML into a ``Source``."""
+    if format == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{location} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+            ) from None
+        except RecursionError:
+            raise InputError(f"{location} is nested too deeply to read.") from None
+        positions = PositionIndex.for_json(text)
+    else:
+        from .yaml_source import load_yaml
+
+        data, marks = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
+        positions = PositionIndex.for_marks(marks)
+    if not isinstance(data, dict):
+        raise InputError(f"{location} is not an OpenAPI document: its top level is not an object.")
+    return Source(location=location, data=data, text=text, format=format, url=url, positions=positions)
+
+
+def _format_for(location: str, content_type: str | None, text: str) -> str:
+    lowered = location.lower().split("?", 1)[0]
+    if lowered.endswith((".yaml", ".yml")):
+        return "yaml"
+    if lowered.endswith(".json"):
+        return "json"
+    if content_type and "json" in content_type:
+        return "json"
+    if content_type and "yaml" in content_type:
+        return "yaml"
+    return "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
+
+
+def _fetch(url: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
+    import httpx
+
+    request_headers = {"accept": "application/json, application/yaml;q=0.9, */*;q=0.5", **headers}
+    try:
+        with (
+            httpx.Client(timeout=timeout, follow_redirects=False) as client,
+            client.stream("GET", url, headers=request_headers) as response,
+        ):
+            if response.is_redirect:
+                target = response.headers.get("location", "?")
+                raise InputError(
+                    f"fetching the OpenAPI document {url} was redirected to {target}; deskcheck does not follow "
+                    "redirects. Give the final URL."
+                )
+            if not response.is_success:
+                raise InputError(f"fetching the OpenAPI document {url} failed: HTTP {response.status_code}.")
+            chunks: list[bytes] = []
+            total = 0
+            for chunk in response.iter_bytes():
+                total += len(chunk)
+                if total > max_bytes:
+                    raise InputError(f"the OpenAPI document at {url} is larger than the {max_bytes} bytes allowed.")
+                chunks.append(chunk)
+            content_type = response.headers.get("content-type")
+    except httpx.TimeoutException:
+        raise InputError(f"fetching the OpenAPI document {url} timed out after {timeout:g} s.") from None
+    except httpx.HTTPError as exc:
+        raise InputError(f"fetching the OpenAPI document {url} failed: {exc}.") from None
+    try:
+        return b"".join(chunks).decode("utf-8-sig"), content_type
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the OpenAPI document at {url} is not UTF-8 text (byte {exc.start}).") from None
