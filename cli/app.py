@@ -13,6 +13,7 @@ from deskcheck.engine import __version__
 
 from .commands.batch import batch
 from .commands.call import call
+from .commands.openapi import openapi_app
 from .commands.sample_api import sample_api
 
 HELP = (
@@ -57,3 +58,4 @@ def root(
 app.command("call", no_args_is_help=True)(call)
 app.command("batch")(batch)
 app.command("sample-api")(sample_api)
+app.add_typer(openapi_app)

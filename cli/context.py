@@ -86,9 +86,47 @@ def preflight(opts: ContextOptions) -> None:
 def open_toolset(opts: ContextOptions) -> ToolSet:
     """The tools of the chosen context. Families are imported here, when a command needs them."""
     family = opts.family
+    if family == "docx":
+        from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+
+        return docx_toolset(
+            opts.docx,
+            DocxOptions(
+                author=opts.author,
+                mode=opts.mode,
+                operation_types=opts.operation_types,
+                review_meta=opts.review_meta,
+                max_operations=opts.max_operations,
+                require_document_version=opts.require_document_version,
+                output=opts.output,
+                dry_run=opts.dry_run,
+                queue=opts.queue,
+            ),
+        )
+    if family == "openapi":
+        return _openapi_toolset(opts)
     # The engines land family by family; until one does, its context offers no tools and every
     # tool name is answered as unknown (exit code 2).
     return ToolSet(family, [])
+
+
+def _openapi_toolset(opts: ContextOptions) -> ToolSet:
+    """Load the document (the only request made before a tool runs: fetching it when it is a URL).
+    A document that cannot give tools is bad input (exit 2), with every problem listed."""
+    from deskcheck.engine.errors import DeskcheckError
+    from deskcheck.engine.openapi.http import Credentials
+    from deskcheck.engine.openapi.load import load_openapi
+
+    try:
+        return load_openapi(
+            opts.spec or "",
+            profiles=opts.profiles or None,
+            base_url=opts.base_url,
+            credentials=Credentials.from_options(opts.headers, opts.effective_token),
+            timeout=opts.timeout,
+        ).toolset
+    except DeskcheckError as exc:
+        raise UsageError(exc.message) from None
 
 
 def _require_file(path: Path | None, what: str) -> None:

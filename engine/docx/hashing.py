@@ -27,10 +27,56 @@ def normalize_text(text: str) -> str:
     return _RUNS.sub(" ", text).strip(" ")
 
 
+_BASE33 = "0123456789abcdefghijklmnopqrstuvw"
+_CHUNK = 4000  # int(str, 33) refuses more than 4300 digits, and is quadratic in the length
+
+
+class _Base33Digit(dict):
+    """str.translate table: code point -> its base-33 digit of weight 33**power."""
+
+    def __init__(self, power: int) -> None:
+        super().__init__()
+        self.divisor = 33**power
+
+    def __missing__(self, code: int) -> str:
+        digit = _BASE33[code // self.divisor % 33]
+        self[code] = digit
+        return digit
+
+
+_DIGIT_TABLES = tuple(_Base33Digit(power) for power in range(4))  # 33**4 > 0x10FFFF
+
+
+_POWER_CACHE: dict[int, int] = {}
+
+
+def _power(exponent: int) -> int:
+    value = _POWER_CACHE.get(exponent)
+    if value is None:
+        value = _POWER_CACHE[exponent] = pow(33, exponent, _HASH_MOD)
+    return value
+
+
 def text_hash(text: str) -> str:
+    """h = 5381; for each code point c: h = (h * 33 + c) mod 2147483647.
+
+    Computed without a Python loop per character: the loop's result is
+    5381 * 33**n + sum(c_i * 33**(n-1-i)) mod p, and that sum is the number whose base-33 digits
+    are the code points. Each code point is split into four base-33 digits (33**4 covers all of
+    Unicode), so the sum is four ``int(digits, 33)`` conversions done in C."""
     h = 5381
-    for char in text:
-        h = (h * 33 + ord(char)) % _HASH_MOD
+    if not text:
+        return "h45h"
+    for start in range(0, len(text), _CHUNK):
+        chunk = text[start : start + _CHUNK]
+        # ASCII code points need two base-33 digits; others up to four.
+        top = 127 if chunk.isascii() else ord(max(chunk))
+        value = int(chunk.translate(_DIGIT_TABLES[0]), 33) + int(chunk.translate(_DIGIT_TABLES[1]), 33) * 33
+        if top >= 33**2:
+            value += int(chunk.translate(_DIGIT_TABLES[2]), 33) * 33**2
+            if top >= 33**3:
+                value += int(chunk.translate(_DIGIT_TABLES[3]), 33) * 33**3
+        h = (h * _power(len(chunk)) + value) % _HASH_MOD
     return "h" + _base36(h)
 
 
@@ -40,8 +86,8 @@ def block_text_hash(text: str) -> str:
 
 def deterministic_hex_id(seed: str) -> str:
     h = 2166136261
-    for char in seed:
-        h = ((h ^ ord(char)) * 16777619) & 0xFFFFFFFF
+    for code in memoryview(seed.encode("utf-32-le")).cast("I"):
+        h = ((h ^ code) * 16777619) & 0xFFFFFFFF
     value = h % 0x7FFFFFFF
     return f"{value or 1:08X}"
 

@@ -34,7 +34,6 @@ import hashlib
 import io
 import os
 import posixpath
-import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -459,6 +458,8 @@ def write_atomically(target: Path, data: bytes) -> None:
         raise InputError(f"cannot write {target}: the folder {folder} does not exist.", code="badOutput")
     if target.is_dir():
         raise InputError(f"cannot write {target}: it is a directory.", code="badOutput")
+    import tempfile
+
     mode = None
     with contextlib.suppress(FileNotFoundError):
         mode = target.stat().st_mode & 0o7777

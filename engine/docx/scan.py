@@ -217,23 +217,20 @@ def _symbol_char(sym: Any) -> str:
 def _run_hidden(run: Any, styles: Styles, style_hidden: bool) -> bool:
     """Hidden text: the run's own ``w:vanish``, else its character style's, else the paragraph
     style's (passed in), else the document default."""
-    if len(run) == 0:
+    if not len(run):
         return style_hidden
     rpr = run[0]
     if rpr.tag != W_RPR:
         return style_hidden
-    for prop in rpr:
-        tag = prop.tag
-        if tag == W_VANISH:
-            return is_on(prop)
-        if tag == W_RSTYLE:
-            style_id = prop.get(W_VAL)
-            if style_id:
-                hidden = styles.character_hidden(style_id)
-                if hidden is not None:
-                    # The run's own vanish (which follows rStyle in schema order) still wins.
-                    vanish = rpr.find(W_VANISH)
-                    return is_on(vanish) if vanish is not None else hidden
+    vanish = rpr.find(W_VANISH)
+    if vanish is not None:
+        return is_on(vanish)
+    rstyle = rpr.find(W_RSTYLE)
+    if rstyle is not None:
+        style_id = rstyle.get(W_VAL)
+        hidden = styles.character_hidden(style_id) if style_id else None
+        if hidden is not None:
+            return hidden
     return style_hidden
 
 

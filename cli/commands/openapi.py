@@ -1,0 +1,133 @@
+"""``deskcheck openapi``: check an annotated OpenAPI document, list the tools it gives."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from ..env import current_env, state_dir
+from ..exit import ExitCode
+from ..output.emit import emit_usage_error
+
+openapi_app = typer.Typer(
+    name="openapi",
+    help="Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+SpecArg = Annotated[
+    str, typer.Argument(help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
+]
+ProfileOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--profile",
+        help="Check or list one x-agent profile (repeatable). Default: every profile for "
+        "check, the document's default profile for tools.",
+    ),
+]
+CHECK_FORMATS = ("text", "json", "github", "sarif")
+TOOLS_FORMATS = ("json", "anthropic", "openai", "mcp")
+
+
+@openapi_app.command("check", no_args_is_help=True)
+def check(
+    spec: SpecArg,
+    output_format: Annotated[
+        str, typer.Option("--format", help='text, json ({"findings": [...]}), github (workflow annotations) or sarif.')
+    ] = "text",
+    profile: ProfileOpt = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) on warnings too.")] = False,
+) -> None:
+    """Report everything that would stop the document's tools from loading or working (errors) and
+    what other OpenAPI tools would object to (warnings), each with its line, column and JSON pointer.
+    Exit 0 without errors, 1 with errors (or warnings with --strict), 2 when the document cannot be read."""
+    from deskcheck.engine import __version__
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.check import check_source, has_errors
+    from deskcheck.engine.openapi.report import format_findings
+    from deskcheck.engine.openapi.source import read_source
+
+    env = current_env()
+    if output_format not in CHECK_FORMATS:
+        raise typer.Exit(emit_usage_error(env, _bad_format(output_format, CHECK_FORMATS)))
+    try:
+        source = read_source(spec)
+        findings = check_source(source, profiles=profile or None, cache_dir=state_dir() / "cache" / "openapi-check")
+    except InputError as exc:
+        raise typer.Exit(emit_usage_error(env, exc.message)) from None
+    artifact = spec if source.url else _artifact_path(spec)
+    print(format_findings(findings, output_format, artifact=artifact, tool_version=__version__), file=env.stdout)
+    raise typer.Exit(ExitCode.TOOL_ERROR if has_errors(findings, strict=strict) else ExitCode.OK)
+
+
+@openapi_app.command("tools", no_args_is_help=True)
+def tools(
+    spec: SpecArg,
+    profile: ProfileOpt = None,
+    output_format: Annotated[
+        str,
+        typer.Option("--format", help="json (tools, editor groups, skills, instructions), anthropic, openai or mcp."),
+    ] = "json",
+    locale: Annotated[
+        str, typer.Option("--locale", help="The language of localized x-agent texts (en, fr, …).")
+    ] = "en",
+) -> None:
+    """Print the tool definitions the document gives, deterministically (suitable as a golden file).
+    Editor groups are listed in the json format only, marked as needing the form engine."""
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.load import load_openapi
+    from deskcheck.engine.providers import export_tools
+
+    env = current_env()
+    if output_format not in TOOLS_FORMATS:
+        raise typer.Exit(emit_usage_error(env, _bad_format(output_format, TOOLS_FORMATS)))
+    try:
+        loaded = load_openapi(spec, profiles=profile or None, locale=locale)
+    except InputError as exc:
+        raise typer.Exit(emit_usage_error(env, exc.message)) from None
+    definitions = export_tools(loaded.tools, output_format)
+    if output_format == "json":
+        examples = loaded.examples()
+        for definition in definitions:
+            if definition["name"] in examples:
+                definition["examples"] = examples[definition["name"]]
+        value: object = {
+            "profiles": loaded.profiles,
+            "instructions": loaded.instructions,
+            "skills": [skill.as_dict() for skill in loaded.skills],
+            "tools": definitions,
+            "editorGroups": [{**group.as_dict(), "status": EDITOR_STATUS} for group in loaded.editor_groups],
+        }
+    else:
+        value = definitions
+        if loaded.editor_groups:
+            names = ", ".join(group.name for group in loaded.editor_groups)
+            print(
+                f"note: the editor group(s) {names} are not in this list: their form tools need the form engine, "
+                "which this build does not include yet (see --format json).",
+                file=env.stderr,
+            )
+    print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
+
+
+EDITOR_STATUS = "needs the form engine: its eight tools are not available in this build yet"
+
+
+def _bad_format(given: str, allowed: tuple[str, ...]) -> str:
+    return f"--format must be one of {', '.join(allowed)}, not {given!r}."
+
+
+def _artifact_path(spec: str) -> str:
+    """The document's path as annotations should name it: relative to the working directory when
+    it is inside it (GitHub and SARIF viewers resolve paths against the repository root)."""
+    from pathlib import Path
+
+    path = Path(spec)
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,187 @@
+"""Reading pending tracked changes of the main story, in document order.
+
+Each change is ``{id, type, author, date, text, blockId}`` with ``type`` one of:
+
+- inline: ``insertion`` / ``deletion`` (``w:ins`` / ``w:del`` around runs), ``movedFrom`` /
+  ``movedTo`` (``w:moveFrom`` / ``w:moveTo``), ``formatting`` (``w:rPrChange``);
+- paragraph: ``paragraphMarkInserted`` / ``paragraphMarkDeleted`` (the mark itself, so the
+  paragraph splits or joins on accept), ``paragraphPropertiesChanged`` (``w:pPrChange``),
+  ``sectionPropertiesChanged`` (``w:sectPrChange``);
+- table: ``rowInserted`` / ``rowDeleted`` (``w:trPr/w:ins|w:del``), ``cellInserted`` /
+  ``cellDeleted`` / ``cellMerged``, ``tablePropertiesChanged``, ``rowPropertiesChanged``,
+  ``cellPropertiesChanged``.
+
+``text`` is the text the change covers (for a deletion, the deleted text; for a row, the row's
+cell texts concatenated; for a property change, the text of the paragraph or run it applies to).
+Consecutive inline pieces of one revision (same type and id) in one block are merged. ``blockId``
+is the block the change sits in (for a row, its first block); null when that paragraph is not a
+block (hidden rows).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .scan import DROP_ACCEPTED, MARK
+from .wml.ns import (
+    MC_FALLBACK,
+    W_DEL,
+    W_ID,
+    W_INS,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_P,
+    W_PPR,
+    W_R,
+    W_RPR,
+    W_TBL,
+    W_TR,
+    W_TRPR,
+    qn,
+)
+
+if TYPE_CHECKING:
+    from .document import DocxDocument
+
+_INLINE = {W_INS: "insertion", W_DEL: "deletion", W_MOVEFROM: "movedFrom", W_MOVETO: "movedTo"}
+_MARK = {W_INS: "paragraphMarkInserted", W_DEL: "paragraphMarkDeleted", W_MOVEFROM: "paragraphMarkDeleted",
+         W_MOVETO: "paragraphMarkInserted"}  # fmt: skip
+_ROW = {W_INS: "rowInserted", W_DEL: "rowDeleted"}
+_PROPERTY = {
+    qn("w:pPrChange"): "paragraphPropertiesChanged",
+    qn("w:sectPrChange"): "sectionPropertiesChanged",
+    qn("w:tblPrChange"): "tablePropertiesChanged",
+    qn("w:tblGridChange"): "tablePropertiesChanged",
+    qn("w:trPrChange"): "rowPropertiesChanged",
+    qn("w:tcPrChange"): "cellPropertiesChanged",
+    qn("w:cellIns"): "cellInserted",
+    qn("w:cellDel"): "cellDeleted",
+    qn("w:cellMerge"): "cellMerged",
+}
+_RPR_CHANGE = qn("w:rPrChange")
+_TAGS = (*_INLINE, _RPR_CHANGE, *_PROPERTY)
+
+
+def read_changes(doc: DocxDocument) -> list[dict[str, Any]]:
+    walked = doc.walk_main(markers=True)
+    block_ids = {block.element: block.id for block in doc.blocks}
+    walked_paragraphs = {w.element for w in walked}
+    # Text of every revision wrapper, from the scanned pieces (outer wrappers included).
+    wrapper_text: dict[Any, list[str]] = {}
+    paragraph_text: dict[Any, str] = {}
+    first_block_of_row: dict[Any, str | None] = {}
+    row_text: dict[Any, list[str]] = {}
+    for w in walked:
+        p = w.element
+        paragraph_text[p] = "".join([t for t, flags, _ in w.pieces if not flags & DROP_ACCEPTED])
+        if w.row is not None:
+            first_block_of_row.setdefault(w.row, block_ids.get(p))
+            row_text.setdefault(w.row, []).append("".join([t for t, flags, _ in w.pieces if not flags & MARK]))
+        for text, flags, rev in w.pieces:
+            if flags & MARK or rev is None or not text:
+                continue
+            element = rev
+            while element is not None and element is not p:
+                if element.tag in _INLINE:
+                    wrapper_text.setdefault(element, []).append(text)
+                element = element.getparent()
+
+    changes: list[dict[str, Any]] = []
+    last_key = None
+    for element in doc.body.iter(*_TAGS):
+        parent = element.getparent()
+        tag = element.tag
+        owner = _owner_paragraph(element)
+        if tag in _INLINE and parent is not None and parent.tag == W_RPR:
+            grand = parent.getparent()
+            if grand is None or grand.tag != W_PPR or owner not in walked_paragraphs:
+                continue
+            change_type, text, block_id = _MARK[tag], "", block_ids.get(owner)
+        elif tag in _INLINE and parent is not None and parent.tag == W_TRPR:
+            row = parent.getparent()
+            if row not in first_block_of_row:
+                continue
+            change_type, text, block_id = _ROW[tag], "".join(row_text.get(row, [])), first_block_of_row[row]
+        elif tag in _INLINE:
+            if owner not in walked_paragraphs or (parent is not None and str(parent.tag).endswith("Pr")):
+                continue
+            change_type = _INLINE[tag]
+            text = "".join(wrapper_text.get(element, []))
+            block_id = block_ids.get(owner)
+        elif tag == _RPR_CHANGE:
+            if owner not in walked_paragraphs:
+                continue
+            run = parent.getparent() if parent is not None else None
+            change_type = "formatting"
+            text = _run_text(run) if run is not None and run.tag == W_R else ""
+            block_id = block_ids.get(owner)
+        else:
+            change_type = _PROPERTY[tag]
+            if owner is not None:
+                if owner not in walked_paragraphs:
+                    continue
+                text, block_id = paragraph_text.get(owner, ""), block_ids.get(owner)
+            else:
+                row = _ancestor(element, W_TR)
+                if row is not None:
+                    text, block_id = "".join(row_text.get(row, [])), first_block_of_row.get(row)
+                else:
+                    table = _ancestor(element, W_TBL)
+                    text, block_id = "", _first_block_in(table, block_ids) if table is not None else None
+        if _in_fallback(element):
+            continue
+        entry = {
+            "id": element.get(W_ID) or "",
+            "type": change_type,
+            "author": element.get(qn("w:author")) or "",
+            "date": element.get(qn("w:date")),
+            "text": text,
+            "blockId": block_id,
+        }
+        key = (entry["type"], entry["id"], entry["author"], block_id, owner)
+        if key == last_key and change_type in ("insertion", "deletion", "movedFrom", "movedTo", "formatting"):
+            changes[-1]["text"] += text
+            continue
+        last_key = key
+        changes.append(entry)
+    return changes
+
+
+def _owner_paragraph(element: Any) -> Any | None:
+    """The nearest enclosing paragraph, unless a table row or cell comes first."""
+    node = element.getparent()
+    while node is not None:
+        tag = node.tag
+        if tag == W_P:
+            return node
+        if tag in (W_TR, W_TBL) or tag == qn("w:tc"):
+            return None
+        node = node.getparent()
+    return None
+
+
+def _ancestor(element: Any, tag: str) -> Any | None:
+    node = element.getparent()
+    while node is not None and node.tag != tag:
+        node = node.getparent()
+    return node
+
+
+def _in_fallback(element: Any) -> bool:
+    node = element.getparent()
+    while node is not None:
+        if node.tag == MC_FALLBACK:
+            return True
+        node = node.getparent()
+    return False
+
+
+def _run_text(run: Any) -> str:
+    return "".join(t.text or "" for t in run if t.tag in (qn("w:t"), qn("w:delText")))
+
+
+def _first_block_in(table: Any, block_ids: dict[Any, str]) -> str | None:
+    for p in table.iter(W_P):
+        if p in block_ids:
+            return block_ids[p]
+    return None

@@ -1,0 +1,164 @@
+"""Reading comment threads (comments.xml plus the Word 2013+ companion parts).
+
+- ``comments.xml``: each ``w:comment`` has an id, author, initials, date and paragraphs.
+- ``commentsExtended.xml`` (w15): keyed by the paraId of a comment's *last* paragraph, it links a
+  reply to its parent (``w15:paraIdParent``) and marks a comment resolved (``w15:done="1"``).
+- ``commentsIds.xml`` (w16cid) maps that paraId to a durable id, and ``commentsExtensible.xml``
+  (w16cex) gives the durable id's UTC date.
+
+Word threads are flat: a reply to a reply belongs to the thread's root. The anchor of a comment
+is the text between ``w:commentRangeStart`` and ``w:commentRangeEnd`` in the main story; its
+``quote`` is that text as written, pending deletions included, paragraphs joined with a newline,
+and its ``blockId`` the block holding the first anchored character (for a comment without a
+range, the block holding its reference mark). A comment anchored outside the main story has
+``blockId`` null and an empty quote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .package import RT
+from .scan import DROP_ACCEPTED, HIDDEN, MARK, ScanContext
+from .walk import walk_story
+from .wml.ns import NS, W14_PARAID, W_COMMENTRANGEEND, W_COMMENTRANGESTART, W_COMMENTREFERENCE, W_ID, qn
+
+if TYPE_CHECKING:
+    from .document import DocxDocument
+
+_W15 = "{" + NS["w15"] + "}"
+_W16CID = "{" + NS["w16cid"] + "}"
+_W16CEX = "{" + NS["w16cex"] + "}"
+
+
+@dataclass
+class Comment:
+    id: str
+    author: str
+    initials: str | None
+    date: str | None
+    text: str
+    para_id: str | None
+    element: Any
+    parent_id: str | None = None
+    done: bool = False
+    date_utc: str | None = None
+    block_id: str | None = None
+    quote: str = ""
+    replies: list[Comment] = field(default_factory=list)
+
+
+def load_comments(doc: DocxDocument) -> list[Comment]:
+    """Every comment of the document in comments.xml order, with thread links, resolved state
+    and anchors filled in."""
+    package = doc.package
+    part = package.related_part(doc.main_part, RT.COMMENTS)
+    root = package.xml_if_present(part)
+    if root is None:
+        return []
+    ctx = ScanContext(doc.styles)
+    comments: list[Comment] = []
+    for element in root.iter(qn("w:comment")):
+        walked = walk_story(element, ctx)
+        text = "\n".join("".join([t for t, flags, _ in w.pieces if not flags & DROP_ACCEPTED]) for w in walked)
+        paragraphs = element.findall(qn("w:p"))
+        para_id = paragraphs[-1].get(W14_PARAID) if paragraphs else None
+        comments.append(
+            Comment(
+                id=element.get(W_ID) or "",
+                author=element.get(qn("w:author")) or "",
+                initials=element.get(qn("w:initials")),
+                date=element.get(qn("w:date")),
+                text=text,
+                para_id=para_id,
+                element=element,
+            )
+        )
+    _link_extended(doc, comments)
+    _attach_anchors(doc, comments)
+    return comments
+
+
+def _link_extended(doc: DocxDocument, comments: list[Comment]) -> None:
+    package = doc.package
+    by_para = {c.para_id: c for c in comments if c.para_id}
+    extended = package.xml_if_present(package.related_part(doc.main_part, RT.COMMENTS_EXTENDED))
+    if extended is not None:
+        for entry in extended.iter(_W15 + "commentEx"):
+            comment = by_para.get(entry.get(_W15 + "paraId"))
+            if comment is None:
+                continue
+            comment.done = (entry.get(_W15 + "done") or "0") in ("1", "true", "on")
+            parent = by_para.get(entry.get(_W15 + "paraIdParent"))
+            if parent is not None and parent is not comment:
+                comment.parent_id = parent.id
+    ids = package.xml_if_present(package.related_part(doc.main_part, RT.COMMENTS_IDS))
+    extensible = package.xml_if_present(package.related_part(doc.main_part, RT.COMMENTS_EXTENSIBLE))
+    if ids is not None and extensible is not None:
+        utc = {
+            e.get(_W16CEX + "durableId"): e.get(_W16CEX + "dateUtc")
+            for e in extensible.iter(_W16CEX + "commentExtensible")
+        }
+        for entry in ids.iter(_W16CID + "commentId"):
+            comment = by_para.get(entry.get(_W16CID + "paraId"))
+            if comment is not None:
+                comment.date_utc = utc.get(entry.get(_W16CID + "durableId"))
+
+
+def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
+    by_id = {c.id: c for c in comments}
+    open_ranges: dict[str, list[str]] = {}
+    started: set[str] = set()
+    located: set[str] = set()
+    ids = doc.paragraph_ids.ids
+    block_ids = {block.element: block.id for block in doc.blocks}
+    for walked, _pid in zip(doc.walk_main(markers=True), ids, strict=True):
+        block_id = block_ids.get(walked.element)
+        for text, flags, element in walked.pieces:
+            if flags & MARK:
+                tag = element.tag
+                comment_id = element.get(W_ID)
+                if tag == W_COMMENTRANGESTART:
+                    open_ranges.setdefault(comment_id, [])
+                    started.add(comment_id)
+                elif tag == W_COMMENTRANGEEND:
+                    parts = open_ranges.pop(comment_id, None)
+                    if parts is not None and comment_id in by_id:
+                        by_id[comment_id].quote = "".join(parts).strip("\n")
+                elif tag == W_COMMENTREFERENCE and comment_id not in started and comment_id in by_id:
+                    if comment_id not in located:
+                        located.add(comment_id)
+                        by_id[comment_id].block_id = block_id
+                continue
+            if flags & HIDDEN or not text:
+                continue
+            for comment_id, parts in open_ranges.items():
+                if comment_id not in located and comment_id in by_id:
+                    located.add(comment_id)
+                    by_id[comment_id].block_id = block_id
+                parts.append(text)
+        for comment_id in open_ranges:
+            open_ranges[comment_id].append("\n")
+    for comment_id, parts in open_ranges.items():  # a range never closed: quote what it covered
+        if comment_id in by_id:
+            by_id[comment_id].quote = "".join(parts).strip("\n")
+
+
+def threads(comments: list[Comment]) -> list[Comment]:
+    """Top-level comments with their replies (flattened to the thread root)."""
+    by_id = {c.id: c for c in comments}
+    roots: list[Comment] = []
+    for comment in comments:
+        comment.replies = []
+    for comment in comments:
+        root = comment
+        seen = {root.id}
+        while root.parent_id is not None and root.parent_id in by_id and root.parent_id not in seen:
+            root = by_id[root.parent_id]
+            seen.add(root.id)
+        if root is comment:
+            roots.append(comment)
+        else:
+            root.replies.append(comment)
+    return roots

@@ -1,0 +1,86 @@
+"""The docx family's entry point: ``docx_toolset(path, options) -> ToolSet``.
+
+Building the tool set reads nothing: definitions are static data (``tooldefs``) and each tool
+opens the file when it runs, so a missing or broken file is reported per call (``deskcheck batch
+--docx missing.docx`` answers every line with an error). Within one process the parsed document
+is cached and reused until the file changes on disk (``document.load_document``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from deskcheck.engine.tools import READ_ONLY, Tool, ToolAnnotations, ToolResult, ToolSet, fail
+
+from .tooldefs import DOCX_INSTRUCTIONS, DOCX_TOOL_SPECS, UNSUPPORTED_TOOLS, DocxToolSpec
+
+
+@dataclass(frozen=True)
+class DocxOptions:
+    """Options that shape the docx tools (filled from the CLI's review flags)."""
+
+    author: str | None = None
+    mode: str = "tracked-changes"
+    operation_types: tuple[str, ...] = ()
+    review_meta: str = "optional"
+    max_operations: int = 50
+    require_document_version: bool = False
+    output: Path | None = None
+    dry_run: bool = False
+    queue: Path | None = None
+
+
+class DocxSession:
+    """What a handler gets: the file, the options, and the parsed document on demand."""
+
+    def __init__(self, path: str | os.PathLike[str], options: DocxOptions) -> None:
+        self.path = Path(path)
+        self.options = options
+
+    def document(self):
+        from .document import load_document
+
+        return load_document(self.path)
+
+
+def _handler(spec: DocxToolSpec):
+    module_name, _, function = spec.handler.partition(":")
+    module = importlib.import_module(f"{__package__}.{module_name}")
+    return getattr(module, function)
+
+
+def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
+    allowed = set(spec.input_schema.get("properties", {}))
+
+    def execute(args: dict[str, Any]) -> ToolResult | Any:
+        unknown = sorted(set(args) - allowed)
+        if unknown:
+            accepted = ", ".join(sorted(allowed)) if allowed else "no arguments"
+            return fail(
+                f"{spec.name} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
+            )
+        return _handler(spec)(session, args)
+
+    annotations = READ_ONLY if spec.read_only else ToolAnnotations(destructive=spec.destructive)
+    return Tool(
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        input_schema=spec.input_schema,
+        execute=execute,
+        annotations=annotations,
+    )
+
+
+def docx_toolset(path: str | os.PathLike[str], options: DocxOptions | None = None) -> ToolSet:
+    session = DocxSession(path, options or DocxOptions())
+    return ToolSet(
+        "docx",
+        [_make_tool(spec, session) for spec in DOCX_TOOL_SPECS],
+        instructions=DOCX_INSTRUCTIONS,
+        unsupported=UNSUPPORTED_TOOLS,
+    )
