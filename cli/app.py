@@ -13,6 +13,7 @@ from deskcheck.engine import __version__
 
 from .commands.batch import batch
 from .commands.call import call
+from .commands.docx import docx_app
 from .commands.openapi import openapi_app
 from .commands.sample_api import sample_api
 
@@ -59,3 +60,4 @@ app.command("call", no_args_is_help=True)(call)
 app.command("batch")(batch)
 app.command("sample-api")(sample_api)
 app.add_typer(openapi_app)
+app.add_typer(docx_app)

@@ -126,10 +126,14 @@ def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
                     parts = open_ranges.pop(comment_id, None)
                     if parts is not None and comment_id in by_id:
                         by_id[comment_id].quote = "".join(parts).strip("\n")
-                elif tag == W_COMMENTREFERENCE and comment_id not in started and comment_id in by_id:
-                    if comment_id not in located:
-                        located.add(comment_id)
-                        by_id[comment_id].block_id = block_id
+                elif (
+                    tag == W_COMMENTREFERENCE
+                    and comment_id not in started
+                    and comment_id in by_id
+                    and comment_id not in located
+                ):
+                    located.add(comment_id)
+                    by_id[comment_id].block_id = block_id
                 continue
             if flags & HIDDEN or not text:
                 continue

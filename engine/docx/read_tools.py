@@ -347,8 +347,7 @@ def find_text(session, args: dict) -> dict[str, Any] | ToolResult:
         text = block.text
         if not text:
             continue
-        occurrence = 0
-        for start, end in _matches(text, pattern, whole_word):
+        for occurrence, (start, end) in enumerate(_matches(text, pattern, whole_word)):
             total += 1
             if len(matches) < MAX_FIND_MATCHES:
                 start16, end16 = to_utf16(text, start), to_utf16(text, end)
@@ -370,7 +369,6 @@ def find_text(session, args: dict) -> dict[str, Any] | ToolResult:
                         "context": _context(text, start, end),
                     }
                 )
-            occurrence += 1
     return {
         "documentVersion": doc.version,
         "matches": matches,

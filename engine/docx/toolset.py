@@ -37,13 +37,19 @@ class DocxOptions:
 class DocxSession:
     """What a handler gets: the file, the options, and the parsed document on demand."""
 
-    def __init__(self, path: str | os.PathLike[str], options: DocxOptions) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | os.PathLike[str] | None, options: DocxOptions) -> None:
+        self.path = Path(path) if path is not None else None
         self.options = options
 
     def document(self):
+        """The parsed document (shared per process: mutating code opens its own copy with
+        ``DocxDocument.open`` and calls ``forget_document`` after saving)."""
+        from deskcheck.engine.errors import InputError
+
         from .document import load_document
 
+        if self.path is None:
+            raise InputError("no .docx file was given; pass one with --docx FILE.", code="missingFile")
         return load_document(self.path)
 
 
@@ -76,7 +82,8 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     )
 
 
-def docx_toolset(path: str | os.PathLike[str], options: DocxOptions | None = None) -> ToolSet:
+def docx_toolset(path: str | os.PathLike[str] | None, options: DocxOptions | None = None) -> ToolSet:
+    """The docx tools over the file at ``path`` (``None``: definitions only, for export)."""
     session = DocxSession(path, options or DocxOptions())
     return ToolSet(
         "docx",

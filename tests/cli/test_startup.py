@@ -19,7 +19,9 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
 """
 
 
-@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["call", "--help"], ["batch", "--help"]])
+@pytest.mark.parametrize(
+    "argv", [["--version"], ["--help"], ["call", "--help"], ["batch", "--help"], ["docx", "--help"]]
+)
 def test_no_heavy_imports(argv):
     proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
     report = json.loads(proc.stdout)

@@ -1,0 +1,338 @@
+"""Accepting or rejecting every tracked change (optionally only one author's).
+
+``resolve_all(doc, "accept" | "reject", author=None)`` edits the parts of ``doc`` in place (main
+document, headers, footers, footnotes, endnotes, comments), marks them dirty and returns counts
+by kind. Accepting keeps insertions and drops deletions; rejecting does the opposite and restores
+the formatting and properties recorded in ``w:*PrChange`` elements.
+
+- text: ``w:ins`` / ``w:moveTo`` are unwrapped on accept and removed on reject; ``w:del`` /
+  ``w:moveFrom`` are removed on accept and unwrapped on reject (``w:delText`` becoming ``w:t``);
+- paragraph marks: a deleted mark (accept) or an inserted mark (reject) joins the paragraph to
+  the next one, which keeps its own properties; a paragraph left with nothing is removed when its
+  container can do without it;
+- table rows and cells: a deleted row or cell (accept) or an inserted one (reject) is removed, and
+  a table left without rows goes with it;
+- property changes: accept drops the record, reject puts the recorded properties back.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .package import RT
+from .wml.ns import (
+    W_DEL,
+    W_DELINSTRTEXT,
+    W_DELTEXT,
+    W_INS,
+    W_INSTRTEXT,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_P,
+    W_PPR,
+    W_RPR,
+    W_SECTPR,
+    W_T,
+    W_TBL,
+    W_TC,
+    W_TR,
+    W_TRPR,
+    qn,
+)
+
+if TYPE_CHECKING:
+    from .document import DocxDocument
+
+_RANGE_MARKERS = frozenset(
+    qn(f"w:{name}")
+    for name in (
+        "moveFromRangeStart",
+        "moveFromRangeEnd",
+        "moveToRangeStart",
+        "moveToRangeEnd",
+        "customXmlInsRangeStart",
+        "customXmlInsRangeEnd",
+        "customXmlDelRangeStart",
+        "customXmlDelRangeEnd",
+        "customXmlMoveFromRangeStart",
+        "customXmlMoveFromRangeEnd",
+        "customXmlMoveToRangeStart",
+        "customXmlMoveToRangeEnd",
+    )
+)
+_PR_CHANGES = {
+    qn("w:rPrChange"): qn("w:rPr"),
+    qn("w:pPrChange"): qn("w:pPr"),
+    qn("w:sectPrChange"): qn("w:sectPr"),
+    qn("w:tblPrChange"): qn("w:tblPr"),
+    qn("w:trPrChange"): qn("w:trPr"),
+    qn("w:tcPrChange"): qn("w:tcPr"),
+    qn("w:tblPrExChange"): qn("w:tblPrEx"),
+    qn("w:tblGridChange"): qn("w:tblGrid"),
+}
+_CELL_MARKERS = {qn("w:cellIns"): "cellInserted", qn("w:cellDel"): "cellDeleted", qn("w:cellMerge"): "cellMerged"}
+_REVISIONS = (W_INS, W_DEL, W_MOVEFROM, W_MOVETO)
+_MARKER_TAGS = frozenset({W_INS, W_DEL, W_MOVEFROM, W_MOVETO})
+_KEEP_ON_RESTORE = {
+    qn("w:pPr"): (W_RPR, W_SECTPR),
+    qn("w:sectPr"): (qn("w:headerReference"), qn("w:footerReference")),
+}
+_HEADER_REFERENCES = (qn("w:headerReference"), qn("w:footerReference"))
+_VMERGE = qn("w:vMerge")
+_VMERGE_ATTR = qn("w:vMerge")
+_VMERGE_ORIG_ATTR = qn("w:vMergeOrig")
+
+
+def story_parts(doc: DocxDocument) -> list[str]:
+    """Every part that can hold tracked changes."""
+    package = doc.package
+    main = doc.main_part
+    parts = [main]
+    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS):
+        for part in package.related_parts(main, rel_type):
+            if part not in parts:
+                parts.append(part)
+    return parts
+
+
+def resolve_all(doc: DocxDocument, mode: str, author: str | None = None) -> dict[str, int]:
+    """Accept (``mode="accept"``) or reject every tracked change, or only ``author``'s."""
+    if mode not in ("accept", "reject"):
+        raise ValueError("mode must be accept or reject")
+    counts: Counter[str] = Counter()
+    for part in story_parts(doc):
+        root = doc.package.xml(part)
+        if _resolve_tree(root, mode, author, counts):
+            doc.package.mark_dirty(part)
+    doc.invalidate()
+    return dict(sorted(counts.items()))
+
+
+def _by(element: Any, author: str | None) -> bool:
+    return author is None or element.get(qn("w:author")) == author
+
+
+def _attached(element: Any, root: Any) -> bool:
+    node = element
+    while node is not None:
+        if node is root:
+            return True
+        node = node.getparent()
+    return False
+
+
+def _resolve_tree(root: Any, mode: str, author: str | None, counts: Counter) -> bool:
+    accept = mode == "accept"
+    tags = (*_REVISIONS, *_RANGE_MARKERS, *_PR_CHANGES, *_CELL_MARKERS, qn("w:numberingChange"))
+    found = list(root.iter(*tags))
+    changed = False
+    joins: list[Any] = []
+    for element in found:
+        if not _attached(element, root) or not _by(element, author):
+            continue
+        tag = element.tag
+        parent = element.getparent()
+        if tag in _RANGE_MARKERS:
+            parent.remove(element)
+            changed = True
+            continue
+        if tag in _PR_CHANGES:
+            _resolve_property_change(element, accept)
+            counts["propertyChange"] += 1
+            changed = True
+            continue
+        if tag in _CELL_MARKERS:
+            _resolve_cell_marker(element, accept, counts)
+            changed = True
+            continue
+        if tag == qn("w:numberingChange"):
+            parent.remove(element)
+            changed = True
+            continue
+        # w:ins / w:del / w:moveFrom / w:moveTo
+        keeps = tag in (W_INS, W_MOVETO) if accept else tag in (W_DEL, W_MOVEFROM)
+        parent_tag = parent.tag if parent is not None else None
+        if parent_tag == W_RPR and parent.getparent() is not None and parent.getparent().tag == W_PPR:
+            parent.remove(element)
+            counts["paragraphMark"] += 1
+            if not keeps:
+                joins.append(parent.getparent().getparent())
+        elif parent_tag == W_TRPR:
+            parent.remove(element)
+            counts["row"] += 1
+            if not keeps:
+                _remove_row(parent.getparent())
+        elif parent_tag is not None and str(parent_tag).endswith("Pr"):
+            # A marker on some other property group (numbering, run properties): the marker
+            # goes; on reject an inserted property group goes with it.
+            parent.remove(element)
+            if not keeps and parent_tag == qn("w:numPr"):
+                parent.getparent().remove(parent)
+            counts["propertyChange"] += 1
+        else:
+            counts["insertion" if tag in (W_INS, W_MOVETO) else "deletion"] += 1
+            if keeps:
+                _unwrap(element)
+            else:
+                parent.remove(element)
+        changed = True
+    for p in joins:
+        if _attached(p, root):
+            _join_with_next(p)
+    return changed
+
+
+def _unwrap(element: Any) -> None:
+    """Replace ``element`` by its children; deleted text becomes text again."""
+    for text in element.iter(W_DELTEXT, W_DELINSTRTEXT):
+        text.tag = W_T if text.tag == W_DELTEXT else W_INSTRTEXT
+    parent = element.getparent()
+    index = parent.index(element)
+    for offset, child in enumerate(list(element)):
+        parent.insert(index + offset, child)
+    tail = element.tail
+    parent.remove(element)
+    if tail and tail.strip():
+        # Only whitespace normally sits between WordprocessingML elements; keep anything else.
+        previous = parent[index - 1] if index > 0 else None
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+
+
+def _resolve_property_change(change: Any, accept: bool) -> None:
+    owner = change.getparent()
+    if accept:
+        owner.remove(change)
+        return
+    old = change.find(_PR_CHANGES[change.tag])
+    owner.remove(change)
+    if change.tag == qn("w:tblGridChange"):
+        if old is not None:
+            for child in list(owner):
+                owner.remove(child)
+            owner.extend(list(old))
+        return
+    kept_front: list[Any] = []
+    kept_back: list[Any] = []
+    for child in list(owner):
+        tag = child.tag
+        if tag in _MARKER_TAGS or tag in _CELL_MARKERS:
+            (kept_front if owner.tag == W_RPR else kept_back).append(child)
+        elif tag in _HEADER_REFERENCES and owner.tag == W_SECTPR:
+            kept_front.append(child)
+        elif owner.tag == W_PPR and tag in (W_RPR, W_SECTPR):
+            kept_back.append(child)
+        owner.remove(child)
+    owner.extend(kept_front)
+    if old is not None:
+        owner.extend(list(old))
+    owner.extend(kept_back)
+
+
+def _resolve_cell_marker(marker: Any, accept: bool, counts: Counter) -> None:
+    tcpr = marker.getparent()
+    cell = tcpr.getparent() if tcpr is not None else None
+    kind = _CELL_MARKERS[marker.tag]
+    counts[kind] += 1
+    tcpr.remove(marker)
+    if kind == "cellMerged":
+        value = marker.get(_VMERGE_ATTR if accept else _VMERGE_ORIG_ATTR)
+        existing = tcpr.find(_VMERGE)
+        if value in ("cont", "rest"):
+            if existing is None:
+                existing = tcpr.makeelement(_VMERGE, {})
+                tcpr.append(existing)
+            if value == "rest":
+                existing.set(qn("w:val"), "restart")
+            elif qn("w:val") in existing.attrib:
+                del existing.attrib[qn("w:val")]
+        elif existing is not None:
+            tcpr.remove(existing)
+        return
+    removes = (kind == "cellDeleted") if accept else (kind == "cellInserted")
+    if removes and cell is not None and cell.tag == W_TC:
+        row = cell.getparent()
+        row.remove(cell)
+        if row.tag == W_TR and row.find(W_TC) is None:
+            _remove_row(row)
+
+
+def _remove_row(row: Any) -> None:
+    table = row.getparent()
+    if table is None:
+        return
+    table.remove(row)
+    if table.tag == W_TBL and table.find(W_TR) is None:
+        container = table.getparent()
+        if container is None:
+            return
+        index = container.index(table)
+        container.remove(table)
+        if container.tag == W_TC and container.find(W_P) is None:
+            # A cell must end with a paragraph.
+            container.insert(index, container.makeelement(W_P, {}))
+
+
+def _has_content(p: Any) -> bool:
+    return any(child.tag != W_PPR for child in p)
+
+
+def _join_with_next(p: Any) -> None:
+    """Join paragraph ``p`` (whose mark is going away) with the paragraph after it."""
+    parent = p.getparent()
+    if parent is None:
+        return
+    ppr = p[0] if len(p) and p[0].tag == W_PPR else None
+    carries_section = ppr is not None and ppr.find(W_SECTPR) is not None
+    following = p.getnext()
+    if following is not None and following.tag == W_P and not carries_section:
+        position = 1 if len(following) and following[0].tag == W_PPR else 0
+        for child in [c for c in p if c.tag != W_PPR]:
+            following.insert(position, child)
+            position += 1
+        parent.remove(p)
+        return
+    if _has_content(p) or carries_section:
+        return
+    siblings = [c for c in parent if c.tag == W_P]
+    if parent.tag == W_TC and len(siblings) <= 1:
+        return
+    parent.remove(p)
+
+
+def resolve_file(
+    path: str | Path,
+    mode: str,
+    *,
+    author: str | None = None,
+    output: str | Path | None = None,
+    dry_run: bool = False,
+) -> dict[str, Any]:
+    """Accept or reject every tracked change of the .docx at ``path`` (only ``author``'s when
+    given) and write the result atomically to ``output`` (default: in place). With ``dry_run``
+    nothing is written. Raises ``InputError`` for an unusable input or output path."""
+    from .document import DocxDocument, forget_document
+
+    source = Path(path)
+    doc = DocxDocument.open(source)  # a private copy: the per-process cache stays untouched
+    counts = resolve_all(doc, mode, author)
+    total = sum(counts.values())
+    target = Path(output) if output is not None else source
+    written = None
+    if total:
+        doc.stamp_minted_ids()  # so that documentVersion is the version of what is (or would be) written
+    if not dry_run and (total or output is not None):
+        doc.save(target)
+        forget_document(target)
+        written = str(target)
+    return {
+        "mode": mode,
+        "author": author,
+        "resolved": total,
+        "byKind": counts,
+        "output": written,
+        "dryRun": dry_run,
+        "documentVersion": doc.version,
+    }
