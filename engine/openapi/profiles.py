@@ -55,7 +55,7 @@ def expand_profiles(declared: dict[str, dict[str, Any]], problems: Problems | No
                     problems.add(
                         "profile-include-cycle",
                         "profile includes form a cycle: " + " → ".join(cycle) + "; a profile cannot include itself.",
-                        jsonpointer.append("/x-agent/profiles", trail[-1], "includes"),
+                        jsonpointer.append("/x-agent/profiles", trail[-1], "includes", index),
                     )
                 continue
             result |= visit(included, [*trail, included])

@@ -325,7 +325,7 @@ def _validate_views(owner: str, views: list[Any], problems: Problems) -> None:
                     f"{base}/{index}/name",
                 )
             names.setdefault(name, index)
-        _report("operation", view_owner, f"/x-agent/{index}", view, problems, label=view_owner)
+        _report("operation", owner, f"/x-agent/{index}", view, problems, label=view_owner)
 
 
 def _report(kind: str, owner: str, suffix: str, value: Any, problems: Problems, label: str | None = None) -> None:
