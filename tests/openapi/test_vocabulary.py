@@ -83,6 +83,9 @@ BASE = {
 }
 
 
+GET_X = {"operationId": "getX", "x-agent": {}, "responses": {"200": {"description": "ok"}}}
+
+
 def document(change=None):
     doc = copy.deepcopy(BASE)
     if change:
@@ -358,16 +361,7 @@ CASES = [
     ),
     (
         "path placeholder without a parameter",
-        lambda d: (
-            d["paths"]["/things"].update({"/things/{thingId}/x": None} if False else {})
-            or d["paths"].update(
-                {
-                    "/x/{missing}": {
-                        "get": {"operationId": "getX", "x-agent": {}, "responses": {"200": {"description": "ok"}}}
-                    }
-                }
-            )
-        ),
+        lambda d: d["paths"].update({"/x/{missing}": {"get": GET_X}}),
         "path-parameter-undeclared",
         "/paths/~1x~1{missing}/get",
         '"get": {\n        "operationId": "getX"',
@@ -436,7 +430,7 @@ def test_all_problems_are_reported_at_once():
 
 def test_a_long_skill_description_is_a_warning():
     doc = document(lambda d: d["x-agent"].update(skills=[{"name": "flow", "description": {"en": "x" * 1025}}]))
-    text, findings = findings_for(doc)
+    _, findings = findings_for(doc)
     finding = only(findings, "skill-description-too-long")
     assert finding.severity == "warning" and finding.pointer == "/x-agent/skills/0/description/en"
     assert not has_errors(findings) and has_errors(findings, strict=True)
@@ -444,7 +438,7 @@ def test_a_long_skill_description_is_a_warning():
 
 
 def test_a_document_that_is_not_openapi_3():
-    text, findings = findings_for({"swagger": "2.0", "info": {}})
+    _, findings = findings_for({"swagger": "2.0", "info": {}})
     assert only(findings, "openapi-version").message.startswith("only OpenAPI 3.x documents are supported")
 
 
