@@ -37,3 +37,51 @@ def needs_libreoffice():
         if os.environ.get("CI") == "true":
             pytest.fail("LibreOffice (soffice) is missing in CI: .ci/run should have installed it")
         pytest.skip("LibreOffice (soffice) is not installed")
+
+
+# -- the sample records API (deskcheck.samples.records_api) -----------------------------------
+
+
+@pytest.fixture(scope="session")
+def _shared_sample_api():
+    from deskcheck.samples.records_api import SampleApi
+
+    with SampleApi() as api:
+        yield api
+
+
+@pytest.fixture
+def sample_api(_shared_sample_api):
+    """The sample records API on 127.0.0.1 (a free port), shared by the whole session and
+    seeded once: read freely, create your own records to change them, and use
+    ``fresh_sample_api`` to change the seed records. Faults a test injects are cleared after it."""
+    yield _shared_sample_api
+    _shared_sample_api.clear_faults()
+
+
+@pytest.fixture
+def fresh_sample_api():
+    """A sample records API of its own for one test: a fresh seeded database, a free port,
+    stopped after the test."""
+    from deskcheck.samples.records_api import SampleApi
+
+    with SampleApi() as api:
+        yield api
+
+
+@pytest.fixture
+def sample_api_factory():
+    """``start(**options)`` starts a sample API with ``SampleApi`` options (``etags=False``,
+    ``fault_injection_over_http=True``, ``db_path=...``); all are stopped after the test."""
+    from deskcheck.samples.records_api import SampleApi
+
+    started = []
+
+    def start(**options):
+        api = SampleApi(**options).start()
+        started.append(api)
+        return api
+
+    yield start
+    for api in started:
+        api.stop()
