@@ -94,7 +94,7 @@ def scripted_server():
             pass
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     state["server"] = ScriptedServer(f"http://127.0.0.1:{httpd.server_address[1]}/api")
     try:

@@ -1,0 +1,237 @@
+"""Plain tools executing real HTTP requests: the exact request a call builds, the rendered answer,
+and every failure as ok: false, against a scripted server and the sample records API, in-process
+and through `deskcheck call --spec`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deskcheck.engine.openapi.http import Credentials
+from deskcheck.engine.openapi.load import load_openapi
+from tests.helpers import run_cli
+
+from .conftest import PET_LIST, PETSTORE, RENDER_GOLDENS, VIEWS
+
+
+def petstore(server, **options):
+    return load_openapi(str(PETSTORE), base_url=server.url, **options).toolset
+
+
+def test_list_request_and_rendering(scripted_server):
+    scripted_server.answer(200, PET_LIST)
+    result = petstore(scripted_server).call("pets_list_pets", {"query": "rex"})
+    assert result.ok, result.error
+    assert result.value == (RENDER_GOLDENS / "list-concise.md").read_text(encoding="utf-8")
+    [request] = scripted_server.received
+    assert request.method == "GET"
+    assert request.path == "/api/pets?q=rex&size=10&select=id%2Cname"
+    assert request.headers["accept"] == "application/json"
+
+
+def test_fields_replace_the_fixed_selection_and_filters_spread(scripted_server):
+    scripted_server.answer(200, PET_LIST)
+    args = {"query": "", "filters": {"name_eq": "Rex", "age_gte": "3"}, "fields": ["name", "tags"]}
+    result = petstore(scripted_server).call("pets_list_pets", args)
+    assert result.ok
+    assert scripted_server.received[0].path == "/api/pets?q=&size=10&name_eq=Rex&age_gte=3&select=name%2Ctags"
+
+
+def test_path_values_are_encoded_and_markdown_passes_through(scripted_server):
+    scripted_server.answer(200, "# Rex\n\nA good dog.", content_type="text/markdown")
+    result = petstore(scripted_server).call("pets_get_pet", {"id": "a/b c"})
+    assert result.ok and result.value == "# Rex\n\nA good dog."
+    assert scripted_server.received[0].path == "/api/pets/a%2Fb%20c"
+    assert scripted_server.received[0].headers["accept"] == "text/markdown"
+
+
+def test_invalid_arguments_send_no_request(scripted_server):
+    tools = petstore(scripted_server)
+    too_big = tools.call("pets_list_pets", {"size": 500})
+    assert not too_big.ok and too_big.error.startswith("Invalid parameters: /size must be <= 100")
+    unknown = tools.call("pets_list_pets", {"colour": "red"})
+    assert not unknown.ok and "params must NOT have additional properties (colour)" in unknown.error
+    missing = tools.call("pets_get_pet", {})
+    assert not missing.ok and "must have required property 'id'" in missing.error
+    assert scripted_server.received == []
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "content_type", "ok", "text"),
+    [
+        (
+            400,
+            '{"error": "size must be a number"}',
+            "application/json",
+            False,
+            'HTTP 400: {"error": "size must be a number"}',
+        ),
+        (404, "", "text/plain", False, "HTTP 404 (no message)."),
+        (204, "", "application/json", True, "OK"),
+        (200, "  ", "application/json", True, "OK"),
+        (200, "{not json", "application/json", False, "Invalid JSON response: Expecting property name"),
+    ],
+)
+def test_statuses_and_bodies(scripted_server, status, body, content_type, ok, text):
+    scripted_server.answer(status, body, content_type)
+    result = petstore(scripted_server).call("pets_get_pet", {"id": "p1"})
+    assert result.ok is ok
+    assert (result.value if ok else result.error).startswith(text)
+
+
+def test_long_error_bodies_are_cut(scripted_server):
+    scripted_server.answer(400, "x" * 50, "text/plain")
+    result = load_openapi(str(PETSTORE), base_url=scripted_server.url, max_error_length=10).toolset.call(
+        "pets_get_pet", {"id": "p1"}
+    )
+    assert result.error == "HTTP 400: xxxxxxxxxx…"
+
+
+def test_an_unreachable_api_is_a_failed_request():
+    tools = load_openapi(str(PETSTORE), base_url="http://127.0.0.1:9/api", timeout=2).toolset
+    result = tools.call("pets_get_pet", {"id": "p1"})
+    assert not result.ok and result.error.startswith("Request failed: GET http://127.0.0.1:9/api/pets/p1")
+
+
+def test_a_json_body_with_credentials_only_for_the_api(scripted_server):
+    scripted_server.answer(201, {"id": "p3", "name": "Max"})
+    credentials = Credentials.from_options(["X-Api-Key: secret-key"], "tok-123")
+    assert "secret" not in repr(credentials) and "tok-123" not in repr(credentials)
+    tools = petstore(scripted_server, profiles=["edit"], credentials=credentials)
+    result = tools.call("pets_create_pet", {"name": "Max", "tags": ["cat"]})
+    assert result.ok and result.value == "- **id**: p3 _(opaque, never shown to users)_\n- **name**: Max"
+    [request] = scripted_server.received
+    assert request.method == "POST" and request.path == "/api/pets"
+    assert json.loads(request.body) == {"name": "Max", "tags": ["cat"]}
+    assert request.headers["content-type"] == "application/json"
+    assert request.headers["x-api-key"] == "secret-key"
+    assert request.headers["authorization"] == "Bearer tok-123"
+
+
+def test_views_refuse_fields_outside_their_body_fields(scripted_server):
+    tools = load_openapi(str(VIEWS), profiles=["manage"], base_url=scripted_server.url).toolset
+    refused = tools.call("t_publish_thing", {"id": "t1", "title": "x"})
+    assert not refused.ok and refused.error.startswith("Invalid parameters")
+    assert scripted_server.received == []
+    scripted_server.answer(200, {"id": "t1"})
+    done = tools.call("t_publish_thing", {"id": "t1", "publicationSites": ["portal"]})
+    assert done.ok and done.value == "- **id**: t1"
+    [request] = scripted_server.received
+    assert (request.method, request.path) == ("PATCH", "/api/things/t1")
+    assert json.loads(request.body) == {"publicationSites": ["portal"]}
+
+
+def test_compact_bodies_are_checked_against_the_real_schema(scripted_server):
+    doc = json.loads(VIEWS.read_text(encoding="utf-8"))
+    doc["paths"]["/things/{id}"]["patch"]["x-agent"][0]["body"] = "compact"
+    tools = load_openapi(doc, profiles=["write"], base_url=scripted_server.url).toolset
+    tool = tools.get("t_update_thing")
+    assert list(tool.input_schema["properties"]) == ["id", "body"]
+    assert "title: string" in tool.input_schema["properties"]["body"]["description"]
+    refused = tools.call("t_update_thing", {"id": "t1", "body": {"title": 3}})
+    assert refused.error.startswith("Invalid body: /title must be string")
+    extra = tools.call("t_update_thing", {"id": "t1", "body": {"title": "a", "publicationSites": []}})
+    assert extra.error.startswith("Invalid body: body must NOT have additional properties (publicationSites)")
+    assert scripted_server.received == []
+
+
+def test_no_base_url_is_explained():
+    doc = json.loads(PETSTORE.read_text(encoding="utf-8"))
+    del doc["servers"]
+    result = load_openapi(doc).toolset.call("pets_get_pet", {"id": "p1"})
+    assert not result.ok and "declares no server; pass --base-url" in result.error
+
+
+# -- the sample records API -------------------------------------------------------------------
+
+
+def sample_spec():
+    from deskcheck.samples.records_api import openapi_path
+
+    return str(openapi_path())
+
+
+def test_sample_api_search_through_the_cli(sample_api):
+    run = run_cli("call", "--spec", sample_spec(), "--base-url", sample_api.base_url, "sample_list_datasets", "{}")
+    assert run.json["ok"] is True
+    assert "| associations |" in run.json["result"]
+
+
+def test_sample_api_document_from_its_url(sample_api):
+    loaded = load_openapi(sample_api.openapi_url)
+    assert loaded.base_url == sample_api.base_url
+    result = loaded.toolset.call("sample_describe_dataset", {"datasetId": "associations"})
+    assert result.ok, result.error
+
+
+def test_sample_api_errors_come_back_with_the_status(sample_api):
+    run = run_cli(
+        "call",
+        "--spec",
+        sample_spec(),
+        "--base-url",
+        sample_api.base_url,
+        "sample_describe_dataset",
+        '{"datasetId": "no-such-dataset"}',
+        expect=1,
+    )
+    assert run.json["ok"] is False and run.json["error"].startswith("HTTP 404")
+
+
+def test_sample_api_token_from_the_environment_is_used_and_never_printed(sample_api, monkeypatch, tmp_path):
+    spec = sample_spec()
+    denied = run_cli(
+        "call",
+        "--spec",
+        spec,
+        "--profile",
+        "write",
+        "--base-url",
+        sample_api.base_url,
+        "sample_delete_record",
+        '{"datasetId": "associations", "lineId": "nope"}',
+        expect=1,
+    )
+    assert denied.json["error"].startswith("HTTP 401")
+    monkeypatch.setenv("DESKCHECK_TOKEN", sample_api.write_token)
+    with_token = run_cli(
+        "call",
+        "--spec",
+        spec,
+        "--profile",
+        "write",
+        "--base-url",
+        sample_api.base_url,
+        "sample_delete_record",
+        '{"datasetId": "associations", "lineId": "nope"}',
+        expect=1,
+    )
+    assert with_token.json["error"].startswith("HTTP 404")
+    assert sample_api.write_token not in with_token.stdout + with_token.stderr
+
+
+def test_an_editor_tool_name_is_explained_not_unknown(sample_api):
+    run = run_cli(
+        "call",
+        "--spec",
+        sample_spec(),
+        "--profile",
+        "write",
+        "--base-url",
+        sample_api.base_url,
+        "sample_dataset_line_describeState",
+        '{"id": "associations", "lineId": "x"}',
+        expect=1,
+    )
+    assert "form engine" in run.json["error"]
+
+
+def test_a_document_that_cannot_load_is_bad_input(tmp_path):
+    bad = tmp_path / "bad.json"
+    doc = json.loads(PETSTORE.read_text(encoding="utf-8"))
+    doc["paths"]["/pets"]["get"]["x-agent"]["template"] = "x"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    run = run_cli("call", "--spec", str(bad), "pets_list_pets", "{}", expect=2)
+    assert "x-agent invalid at /paths/~1pets/get" in run.json["error"]
+    assert "deskcheck openapi check" in run.json["error"]
