@@ -20,7 +20,17 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
 
 
 @pytest.mark.parametrize(
-    "argv", [["--version"], ["--help"], ["call", "--help"], ["batch", "--help"], ["docx", "--help"]]
+    "argv",
+    [
+        ["--version"],
+        ["--help"],
+        ["call", "--help"],
+        ["batch", "--help"],
+        ["docx", "--help"],
+        ["openapi", "--help"],
+        ["openapi", "check", "--help"],
+        ["openapi", "tools", "--help"],
+    ],
 )
 def test_no_heavy_imports(argv):
     proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
