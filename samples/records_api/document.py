@@ -1,8 +1,9 @@
 """The API's OpenAPI 3.1 document, annotated with ``x-agent``.
 
-The file shipped in the package (``openapi.json`` next to this module) declares a relative
-server, ``/api/v1``: a client that fetched the document from a running server resolves it
-against the document's own URL; a client that reads the file needs a base URL
+The file shipped in the package (``openapi.json`` next to this module) names two servers: first
+``http://127.0.0.1:{port}/api/v1`` with ``port`` defaulting to 8642, the port of a default
+``deskcheck sample-api``; then ``/api/v1``, relative to wherever the document was fetched from.
+For a server on another port, a client reading the file passes the API URL
 (``--base-url http://127.0.0.1:PORT/api/v1``). The copy a running server serves at
 ``/openapi.json`` names that server's absolute API URL instead, so it works with no option.
 """

@@ -30,6 +30,7 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
         ["openapi", "--help"],
         ["openapi", "check", "--help"],
         ["openapi", "tools", "--help"],
+        ["sample-api", "--help"],
     ],
 )
 def test_no_heavy_imports(argv):
