@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .scan import DROP_ACCEPTED, MARK
+from .scan import DEL, DROP_ACCEPTED, MARK, MOVE_FROM
 from .wml.ns import (
     MC_FALLBACK,
     W_DEL,
@@ -80,9 +80,12 @@ def read_changes(doc: DocxDocument) -> list[dict[str, Any]]:
         for text, flags, rev in w.pieces:
             if flags & MARK or rev is None or not text:
                 continue
+            deleted = bool(flags & (DEL | MOVE_FROM))
             element = rev
             while element is not None and element is not p:
-                if element.tag in _INLINE:
+                # An insertion's text is what survives accepting it: text deleted inside it is
+                # reported by the deletion, not by the insertion.
+                if element.tag in _INLINE and not (deleted and element.tag in (W_INS, W_MOVETO)):
                     wrapper_text.setdefault(element, []).append(text)
                 element = element.getparent()
 

@@ -1,0 +1,83 @@
+"""Small .docx files built from WordprocessingML fragments, for cases the corpus lacks.
+
+``make_docx(path, body)`` writes a minimal but complete package: content types, package and
+document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
+styles, numbering, comments (with commentsExtended) and extra parts.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+W_NS = (
+    'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+    'xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" '
+    'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml" '
+    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+    'xmlns:v="urn:schemas-microsoft-com:vml"'
+)
+DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+MAIN_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+PARTS = {
+    "styles": ("word/styles.xml", "styles", "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml", "styles"),
+    "numbering": ("word/numbering.xml", "numbering",
+                  "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml", "numbering"),
+    "comments": ("word/comments.xml", "comments",
+                 "application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml", "comments"),
+    "footnotes": ("word/footnotes.xml", "footnotes",
+                  "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml", "footnotes"),
+    "header": ("word/header1.xml", "hdr", "application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml",
+               "header"),
+}  # fmt: skip
+EXTENDED = (
+    "word/commentsExtended.xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml",
+    "http://schemas.microsoft.com/office/2011/relationships/commentsExtended",
+)
+
+
+def p(text: str = "", *, ppr: str = "", para_id: str | None = None, runs: str | None = None) -> str:
+    attrs = f' w14:paraId="{para_id}"' if para_id else ""
+    content = runs if runs is not None else (f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>' if text else "")
+    return f"<w:p{attrs}>{f'<w:pPr>{ppr}</w:pPr>' if ppr else ''}{content}</w:p>"
+
+
+def make_docx(path: Path, body: str, **parts: str) -> Path:
+    """Write a .docx at ``path``. ``parts`` maps styles/numbering/comments/footnotes/header to
+    the inner XML of that part's root, and ``comments_extended`` to commentsEx entries."""
+    overrides = [("/word/document.xml", MAIN_CT)]
+    rels = []
+    files = {"word/document.xml": f"{DECL}<w:document {W_NS}><w:body>{body}</w:body></w:document>"}
+    for number, (key, inner) in enumerate(sorted(parts.items()), start=1):
+        if key == "comments_extended":
+            name, content_type, rel_type = EXTENDED
+            files[name] = f"{DECL}<w15:commentsEx {W_NS}>{inner}</w15:commentsEx>"
+        else:
+            name, root, content_type, rel_name = PARTS[key]
+            rel_type = REL + rel_name
+            files[name] = f"{DECL}<w:{root} {W_NS}>{inner}</w:{root}>"
+        overrides.append(("/" + name, content_type))
+        rels.append(f'<Relationship Id="rId{number}" Type="{rel_type}" Target="{name.split("/", 1)[1]}"/>')
+    types = "".join(f'<Override PartName="{n}" ContentType="{t}"/>' for n, t in overrides)
+    files["[Content_Types].xml"] = (
+        f'{DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        f'<Default Extension="xml" ContentType="application/xml"/>{types}</Types>'
+    )
+    files["_rels/.rels"] = (
+        f'{DECL}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        f'<Relationship Id="rId1" Type="{REL}officeDocument" Target="word/document.xml"/></Relationships>'
+    )
+    files["word/_rels/document.xml.rels"] = (
+        f'{DECL}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        f"{''.join(rels)}</Relationships>"
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in ("[Content_Types].xml", "_rels/.rels", "word/_rels/document.xml.rels", *sorted(files)):
+            if name in files:
+                archive.writestr(name, files.pop(name))
+    return path

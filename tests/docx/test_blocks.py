@@ -1,0 +1,119 @@
+"""The block model on real and built documents: which paragraphs are blocks, their text in both
+views, ids, kinds, cell coordinates."""
+
+from __future__ import annotations
+
+import zipfile
+
+from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.hashing import block_text_hash, deterministic_hex_id, normalize_text, text_hash
+from tests.conftest import CORPUS
+from tests.docx.builders import make_docx, p
+
+TEXT_BOX = (
+    '<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wps:txbx><w:txbxContent>'
+    f"{p('In the box')}</w:txbxContent></wps:txbx></w:drawing></mc:Choice>"
+    "<mc:Fallback><w:pict><v:textbox><w:txbxContent>"
+    f"{p('In the box')}</w:txbxContent></v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r>"
+)
+
+
+def test_reference_ids_and_the_blank_block():
+    doc = DocxDocument.open(CORPUS / "folio" / "authored-empty-paragraph.docx")
+    blocks = doc.blocks
+    assert [b.id for b in blocks] == ["0304003A", deterministic_hex_id(":2"), "32560014"]
+    assert [b.text for b in blocks] == ["Heading paragraph.", "", "Trailing paragraph."]
+    assert blocks[1].hash == "h45h"
+    assert blocks[0].hash == "hnoenbg"
+
+
+def test_hash_and_normalisation_match_the_reference():
+    assert text_hash("Heading") == "h7zrslk"
+    assert block_text_hash("  Heading\u00a0 paragraph.\ufeff") == "hnoenbg"
+    assert normalize_text("\u3000a\u2028\tb ") == "a b"
+    assert normalize_text("a\x1cb") == "a\x1cb"  # not whitespace for JavaScript's \s
+    assert deterministic_hex_id("Document with tables::1") == "0EBEBAF9"
+    assert deterministic_hex_id("A1:2") == "2D085DAF"
+
+
+def test_containers_views_and_coordinates(tmp_path):
+    body = (
+        p(runs='<w:r><w:t xml:space="preserve">Keep </w:t></w:r><w:ins w:id="1" w:author="A"><w:r><w:t>new</w:t>'
+          '</w:r></w:ins><w:del w:id="2" w:author="B"><w:r><w:delText>old</w:delText></w:r></w:del>')
+        + p(runs='<w:hyperlink r:id="rX"><w:r><w:t>link</w:t></w:r></w:hyperlink><w:smartTag w:uri="u" w:element="e">'
+            '<w:r><w:t>-tag</w:t></w:r></w:smartTag><w:fldSimple w:instr="PAGE"><w:r><w:t>-7</w:t></w:r></w:fldSimple>'
+            '<w:sdt><w:sdtContent><w:r><w:t>-sdt</w:t></w:r></w:sdtContent></w:sdt>'
+            '<w:r><w:rPr><w:vanish/></w:rPr><w:t>HIDDEN</w:t></w:r><w:r><w:t>  untrimmed  </w:t></w:r>')
+        + p(runs='<w:moveFrom w:id="3" w:author="A"><w:r><w:t>away</w:t></w:r></w:moveFrom>'
+            '<w:moveTo w:id="4" w:author="A"><w:r><w:t>here</w:t></w:r></w:moveTo>' + TEXT_BOX)
+        + "<w:tbl><w:tr><w:tc>" + p("A1") + "</w:tc><w:tc><w:tcPr><w:gridSpan w:val=\"2\"/></w:tcPr>" + p("B1")
+        + "<w:tbl><w:tr><w:tc>" + p("inner") + "</w:tc></w:tr></w:tbl></w:tc><w:tc>" + p("D1") + "</w:tc></w:tr>"
+        + '<w:tr><w:trPr><w:hidden/></w:trPr><w:tc>' + p("secret row") + "</w:tc></w:tr>"
+        + '<w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr><w:tc><w:tcPr><w:vMerge w:val="restart"/></w:tcPr>'
+        + p("B3") + "</w:tc></w:tr>"
+        + '<w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr>' + p("merged away") + "</w:tc></w:tr></w:tbl>"
+        + p()
+    )  # fmt: skip
+    doc = DocxDocument.open(make_docx(tmp_path / "x.docx", body))
+    blocks = doc.blocks
+    assert [b.text for b in blocks] == [
+        "Keep new", "link-tag-7-sdtuntrimmed", "here", "In the box", "A1", "B1", "inner", "D1", "B3", "",
+    ]  # fmt: skip
+    assert [b.original_text for b in blocks][:3] == ["Keep old", "link-tag-7-sdtuntrimmed", "away"]
+    assert blocks[3].in_text_box and not blocks[2].in_text_box
+    cells = {b.text: b.cell for b in blocks if b.cell}
+    assert cells == {"A1": (0, 0, 0), "B1": (0, 0, 1), "inner": (1, 0, 0), "D1": (0, 0, 3), "B3": (0, 2, 1)}
+    assert len({b.id for b in blocks}) == len(blocks)
+
+
+def test_kinds_levels_and_labels(tmp_path):
+    styles = (
+        '<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/>'
+        '<w:pPr><w:outlineLvl w:val="1"/></w:pPr></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Kop3"><w:name w:val="heading 3"/></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Clause"><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr>'
+        '<w:outlineLvl w:val="0"/></w:pPr></w:style>'
+    )
+    numbering = (
+        '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>'
+        '<w:lvlText w:val="%1."/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>'
+    )
+    body = (
+        p("Title", ppr='<w:pStyle w:val="Heading2"/>')
+        + p("Dutch", ppr='<w:pStyle w:val="Kop3"/>')
+        + p("Outline", ppr='<w:outlineLvl w:val="4"/>')
+        + p("Clause", ppr='<w:pStyle w:val="Clause"/>')
+        + p("Plain")
+    )
+    doc = DocxDocument.open(make_docx(tmp_path / "x.docx", body, styles=styles, numbering=numbering))
+    summary = [(b.kind, b.heading_level, b.display_label, b.style_id) for b in doc.blocks]
+    assert summary == [
+        ("heading", 2, "Heading2", "Heading2"),
+        ("heading", 3, None, "Kop3"),
+        ("heading", 5, None, None),
+        ("listItem", 1, "1.", "Clause"),
+        ("paragraph", None, None, None),
+    ]
+
+
+def test_minted_ids_are_written_on_the_next_save_and_survive(tmp_path):
+    path = tmp_path / "x.docx"
+    path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())
+    before = {b.text: b.id for b in DocxDocument.open(path).blocks}
+    with zipfile.ZipFile(path) as archive:
+        assert b"w14:paraId" not in archive.read("word/document.xml")
+    from tests.helpers import run_cli
+
+    run_cli("docx", "accept-all", str(path))
+    with zipfile.ZipFile(path) as archive:
+        assert b"w14:paraId" in archive.read("word/document.xml")
+    after = {b.text: b.id for b in DocxDocument.open(path).blocks}
+    assert after == before
+
+
+def test_duplicate_para_ids_get_fresh_ones(tmp_path):
+    body = p("one", para_id="AAAA0001") + p("two", para_id="AAAA0001") + p("three", para_id="BBBB0002")
+    ids = [b.id for b in DocxDocument.open(make_docx(tmp_path / "x.docx", body)).blocks]
+    assert ids[0] == "AAAA0001" and ids[2] == "BBBB0002"
+    assert ids[1] == deterministic_hex_id("two:2")

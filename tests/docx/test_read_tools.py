@@ -1,0 +1,176 @@
+"""The read tools through the tool set and the CLI: shapes, paging, finding, stories, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deskcheck.engine.docx.toolset import docx_toolset
+from tests.conftest import CORPUS
+from tests.docx.builders import make_docx, p
+from tests.helpers import run_cli
+
+STYLES = (
+    '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:pPr><w:outlineLvl w:val="0"/>'
+    "</w:pPr></w:style>"
+    '<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:pPr><w:outlineLvl w:val="1"/>'
+    "</w:pPr></w:style>"
+)
+
+
+@pytest.fixture
+def outline_doc(tmp_path):
+    body = (
+        p("Intro", ppr='<w:pStyle w:val="Heading1"/>')
+        + p("intro text")
+        + p("Details", ppr='<w:pStyle w:val="Heading2"/>')
+        + p("detail one")
+        + p("detail two")
+        + p("Deeper", ppr='<w:outlineLvl w:val="3"/>')
+        + p("Next", ppr='<w:pStyle w:val="Heading1"/>')
+        + p("repeat repeat REPEAT")
+        + p("žaloba předžaloba ŽALOBA")
+        + p("a😀b😀c")
+    )
+    return make_docx(tmp_path / "outline.docx", body, styles=STYLES)
+
+
+def call(path, tool, args=None):
+    return docx_toolset(path).call(tool, args or {})
+
+
+def test_read_document_pages(outline_doc):
+    whole = call(outline_doc, "read_document").value
+    assert whole["totalBlocks"] == 10 and whole["nextAfterBlockId"] is None
+    assert whole["blocks"][0] == {
+        "blockId": whole["blocks"][0]["blockId"],
+        "kind": "heading",
+        "text": "Intro",
+        "blockTextHash": whole["blocks"][0]["blockTextHash"],
+        "headingLevel": 1,
+        "displayLabel": "Heading1",
+        "styleId": "Heading1",
+    }
+    ids, after = [], None
+    while True:
+        args = {"maxBlocks": 3} | ({"afterBlockId": after} if after else {})
+        page = call(outline_doc, "read_document", args).value
+        ids += [b["blockId"] for b in page["blocks"]]
+        after = page["nextAfterBlockId"]
+        assert page["documentVersion"] == whole["documentVersion"]
+        if after is None:
+            break
+    assert ids == [b["blockId"] for b in whole["blocks"]]
+    bad = call(outline_doc, "read_document", {"afterBlockId": "NOPE"})
+    assert not bad.ok and "nextAfterBlockId" in bad.error
+    assert "maxBlocks" in call(outline_doc, "read_document", {"maxBlocks": 0}).error
+    assert "does not take" in call(outline_doc, "read_document", {"page": 2}).error
+
+
+def test_outline_and_sections(outline_doc):
+    outline = call(outline_doc, "get_document_outline").value
+    assert [(s["text"], s["level"]) for s in outline["sections"]] == [("Intro", 1), ("Details", 2), ("Next", 1)]
+    assert outline["totalSections"] == 4 and outline["truncated"] is True
+    details = outline["sections"][1]
+    assert details["parentHandle"] == outline["sections"][0]["handle"]
+    deep = call(outline_doc, "get_document_outline", {"maxDepth": 9}).value
+    assert deep["truncated"] is False
+    section = call(outline_doc, "read_section", {"handle": outline["sections"][0]["handle"], "maxBlocks": 2}).value
+    assert [b["text"] for b in section["blocks"]] == ["Intro", "intro text"]
+    assert section["totalBlocks"] == 6 and section["truncated"] is True
+    rest = call(
+        outline_doc,
+        "read_section",
+        {"handle": outline["sections"][0]["handle"], "afterBlockId": section["nextAfterBlockId"]},
+    ).value
+    assert [b["text"] for b in rest["blocks"]] == ["Details", "detail one", "detail two", "Deeper"]
+    assert "nextAfterBlockId" not in rest
+    stale = dict(details["handle"], headingTextHash="h0")
+    assert "changed" in call(outline_doc, "read_section", {"handle": stale}).error
+    gone = dict(details["handle"], headingBlockId="0000AAAA")
+    assert "no longer exists" in call(outline_doc, "read_section", {"handle": gone}).error
+
+
+def test_find_text(outline_doc):
+    found = call(outline_doc, "find_text", {"query": "repeat"}).value
+    assert [(m["range"]["startOffset"], m["range"]["endOffset"]) for m in found["matches"]] == [
+        (0, 6),
+        (7, 13),
+        (14, 20),
+    ]
+    assert [m["occurrenceInBlock"] for m in found["matches"]] == [0, 1, 2]
+    assert found["matches"][0]["context"] == "repeat repeat REPEAT"
+    assert call(outline_doc, "find_text", {"query": "repeat", "matchCase": True}).value["totalMatches"] == 2
+    words = call(outline_doc, "find_text", {"query": "žaloba", "wholeWord": True}).value
+    assert words["totalMatches"] == 2
+    astral = call(outline_doc, "find_text", {"query": "c"}).value["matches"][-1]["range"]
+    assert (astral["startOffset"], astral["endOffset"]) == (6, 7)  # each emoji counts two units
+    section = call(outline_doc, "get_document_outline").value["sections"][1]["handle"]
+    scoped = call(outline_doc, "find_text", {"query": "detail", "scope": {"type": "section", "handle": section}})
+    assert scoped.value["totalMatches"] == 3  # the heading "Details" and its two paragraphs
+    assert "1,000-character limit" in call(outline_doc, "find_text", {"query": "x" * 1001}).error
+    assert "no pages" in call(outline_doc, "find_text", {"query": "x", "scope": {"type": "page"}}).error
+
+
+def test_find_text_caps_matches(tmp_path):
+    path = make_docx(tmp_path / "many.docx", "".join(p("hit " * 50) for _ in range(5)))
+    found = call(path, "find_text", {"query": "hit"}).value
+    assert len(found["matches"]) == 200 and found["totalMatches"] == 250 and found["truncated"] is True
+
+
+def test_stories_headers_footers_and_notes():
+    stories = call(CORPUS / "pandoc" / "notes.docx", "list_stories").value["stories"]
+    kinds = [s["handle"]["type"] for s in stories]
+    assert kinds[0] == "main" and "footnote" in kinds and "endnote" in kinds
+    footnote = next(s for s in stories if s["handle"]["type"] == "footnote")
+    assert (
+        call(CORPUS / "pandoc" / "notes.docx", "read_story", {"handle": footnote["handle"]}).value["text"]
+        == footnote["text"]
+    )
+    header_doc = CORPUS / "folio" / "header-vml-emf.docx"
+    header = next(s for s in call(header_doc, "list_stories").value["stories"] if s["handle"]["type"] == "header")
+    word = header["text"].split()[0]
+    hit = call(header_doc, "find_text", {"query": word, "scope": {"type": "story", "handle": header["handle"]}})
+    assert hit.value["matches"][0]["type"] == "story" and hit.value["matches"][0]["startOffset"] == 0
+    missing = call(header_doc, "read_story", {"handle": {"type": "header", "relationshipId": "rId999"}})
+    assert "list_stories" in missing.error
+
+
+def test_live_editor_tools_explain_themselves(outline_doc):
+    toolset = docx_toolset(outline_doc)
+    for name in ("read_page", "read_selection", "scroll_to_block", "show_in_document"):
+        result = toolset.call(name, {})
+        assert not result.ok and not result.input_error and ".docx file" in result.error
+        assert name not in toolset.names
+
+
+def test_cli_verbs_and_exit_codes(outline_doc, tmp_path):
+    page = run_cli("docx", "read-document", str(outline_doc), '{"maxBlocks": 1}').json
+    assert page["ok"] and len(page["result"]["blocks"]) == 1
+    same = run_cli("call", "--docx", str(outline_doc), "read_document", '{"maxBlocks": 1}').json
+    assert same == page
+    assert run_cli("docx", "find-text", str(outline_doc), '{"query": ""}', expect=1).json["ok"] is False
+    assert run_cli("docx", "read-document", str(tmp_path / "missing.docx"), expect=2).json["ok"] is False
+    assert run_cli("call", "--docx", str(outline_doc), "no_such_tool", expect=2).json["ok"] is False
+    exported = run_cli("docx", "tools", "--format", "openai").json["result"]
+    assert [t["function"]["name"] for t in exported][:2] == ["read_document", "get_document_outline"]
+    assert run_cli("docx", "tools", "--format", "xml", expect=2).json["ok"] is False
+
+
+def test_batch_answers_each_line_even_for_a_missing_file(tmp_path):
+    lines = "\n".join(json.dumps({"id": n, "tool": "read_document", "args": {}}) for n in (1, 2))
+    result = run_cli("batch", "--docx", str(tmp_path / "missing.docx"), stdin=lines, expect=1)
+    answers = result.json_lines
+    assert [a["id"] for a in answers] == [1, 2]
+    assert all(not a["ok"] and "does not exist" in a["error"] for a in answers)
+
+
+def test_the_cached_document_is_refreshed_when_the_file_changes(tmp_path):
+    path = make_docx(tmp_path / "x.docx", p("first"))
+    toolset = docx_toolset(path)
+    first = toolset.call("read_document", {}).value
+    make_docx(path, p("second version"))
+    second = toolset.call("read_document", {}).value
+    assert second["blocks"][0]["text"] == "second version"
+    assert second["documentVersion"] != first["documentVersion"]

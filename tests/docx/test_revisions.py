@@ -1,0 +1,73 @@
+"""accept-all / reject-all: the result reads as the view it resolves to, nothing is left pending,
+one author's changes can be resolved alone, and the write rules hold."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from deskcheck.engine.docx.changes import read_changes
+from deskcheck.engine.docx.document import DocxDocument
+from tests.conftest import CORPUS
+from tests.docx.views import normalise, paragraph_stream
+from tests.helpers import run_cli
+
+TRACKED = [
+    "folio/docx-editor-demo.docx",
+    "folio/podily-bps.docx",
+    "pandoc/paragraph_insertion_deletion.docx",
+    "pandoc/track_changes_deletion.docx",
+    "pandoc/track_changes_insertion.docx",
+    "pandoc/track_changes_move.docx",
+    "powertools-wc/WC053-Text-in-Cell-Mod.docx",
+    "powertools-wc/WC057-Table-Merged-Cell-Mod.docx",
+]
+
+
+def stream(path, view):
+    return [normalise(text) for text in paragraph_stream(DocxDocument.open(path), view)]
+
+
+@pytest.mark.parametrize("name", TRACKED)
+@pytest.mark.parametrize("mode", ["accept", "reject"])
+def test_resolving_gives_the_view(tmp_path, name, mode):
+    source = CORPUS / name
+    out = tmp_path / "out.docx"
+    result = run_cli("docx", f"{mode}-all", str(source), "-o", str(out)).json["result"]
+    assert result["resolved"] > 0 and result["output"] == str(out)
+    resolved = DocxDocument.open(out)
+    assert read_changes(resolved) == []
+    assert stream(out, "accept") == stream(source, mode)
+
+
+def test_one_authors_changes_only(tmp_path):
+    path = tmp_path / "contract.docx"
+    shutil.copy(CORPUS / "folio" / "podily-bps.docx", path)
+    run_cli("docx", "accept-all", str(path), "--author", "Jan Kubica")
+    authors = {c["author"] for c in read_changes(DocxDocument.open(path))}
+    assert "Jan Kubica" not in authors and "Damian Struk" in authors
+
+
+def test_dry_run_writes_nothing_and_in_place_is_the_default(tmp_path):
+    path = tmp_path / "doc.docx"
+    shutil.copy(CORPUS / "pandoc" / "track_changes_deletion.docx", path)
+    original = path.read_bytes()
+    dry = run_cli("docx", "reject-all", str(path), "--dry-run").json["result"]
+    assert dry["dryRun"] is True and dry["output"] is None and dry["resolved"] == 1
+    assert path.read_bytes() == original
+    done = run_cli("docx", "reject-all", str(path)).json["result"]
+    assert done["output"] == str(path) and done["documentVersion"] == dry["documentVersion"]
+    assert path.read_bytes() != original
+    assert read_changes(DocxDocument.open(path)) == []
+    again = run_cli("docx", "reject-all", str(path)).json["result"]
+    assert again["resolved"] == 0 and again["output"] is None
+
+
+def test_bad_input_is_exit_2_and_untouched(tmp_path):
+    path = tmp_path / "enc.docx"
+    shutil.copy(CORPUS / "folio" / "encrypted-agile-example.docx", path)
+    original = path.read_bytes()
+    assert "encrypted" in run_cli("docx", "accept-all", str(path), expect=2).json["error"]
+    assert path.read_bytes() == original
+    assert run_cli("docx", "accept-all", str(tmp_path / "missing.docx"), expect=2).json["ok"] is False
