@@ -23,7 +23,8 @@ DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 MAIN_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 PARTS = {
-    "styles": ("word/styles.xml", "styles", "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml", "styles"),
+    "styles": ("word/styles.xml", "styles",
+               "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml", "styles"),
     "numbering": ("word/numbering.xml", "numbering",
                   "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml", "numbering"),
     "comments": ("word/comments.xml", "comments",
