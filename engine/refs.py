@@ -134,9 +134,16 @@ def reachable_ref_errors(document: Any, node: Any, pointer: str) -> list[tuple[s
 
 def iter_refs(document: Any) -> Iterator[tuple[str, str]]:
     """``(pointer of the object holding it, ref string)`` for every ``$ref`` in the document."""
-    for pointer, value in _walk(document, ""):
-        if isinstance(value, dict) and "$ref" in value:
-            yield pointer, value["$ref"]
+    # Token paths, joined only for the holders: most nodes of a large document hold no $ref.
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), document)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            if "$ref" in value:
+                yield jsonpointer.join(path), value["$ref"]
+            stack.extend(((*path, k), v) for k, v in reversed(value.items()) if isinstance(v, (dict, list)))
+        elif isinstance(value, list):
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(value))) if isinstance(v, (dict, list)))
 
 
 def _walk(node: Any, pointer: str) -> Iterator[tuple[str, Any]]:

@@ -35,7 +35,13 @@ TOOLS_FORMATS = ("json", "anthropic", "openai", "mcp")
 
 @openapi_app.command("check", no_args_is_help=True)
 def check(
-    spec: SpecArg,
+    specs: Annotated[
+        list[str],
+        typer.Argument(
+            help="The OpenAPI document(s): JSON or YAML files, or URLs (several for a pre-commit hook).",
+            show_default=False,
+        ),
+    ],
     output_format: Annotated[
         str, typer.Option("--format", help='text, json ({"findings": [...]}), github (workflow annotations) or sarif.')
     ] = "text",
@@ -45,6 +51,8 @@ def check(
     """Report everything that would stop the document's tools from loading or working (errors) and
     what other OpenAPI tools would object to (warnings), each with its line, column and JSON pointer.
     Exit 0 without errors, 1 with errors (or warnings with --strict), 2 when the document cannot be read."""
+    from dataclasses import replace
+
     from deskcheck.engine import __version__
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.check import check_source, has_errors
@@ -54,13 +62,26 @@ def check(
     env = current_env()
     if output_format not in CHECK_FORMATS:
         raise typer.Exit(emit_usage_error(env, _bad_format(output_format, CHECK_FORMATS)))
-    try:
-        source = read_source(spec)
-        findings = check_source(source, profiles=profile or None, cache_dir=state_dir() / "cache" / "openapi-check")
-    except InputError as exc:
-        raise typer.Exit(emit_usage_error(env, exc.message)) from None
-    artifact = spec if source.url else _artifact_path(spec)
+    cache_dir = state_dir() / "cache" / "openapi-check"
+    findings = []
+    unreadable = False
+    for spec in specs:
+        try:
+            source = read_source(spec)
+            found = check_source(source, profiles=profile or None, cache_dir=cache_dir)
+        except InputError as exc:
+            if len(specs) == 1:
+                raise typer.Exit(emit_usage_error(env, exc.message)) from None
+            print(f"error: {exc.message}", file=env.stderr)
+            unreadable = True
+            continue
+        artifact = spec if source.url else _artifact_path(spec)
+        # With one document the findings need no file name; with several each one says its file.
+        findings += [replace(f, artifact=artifact) for f in found] if len(specs) > 1 else found
+    artifact = (specs[0] if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
     print(format_findings(findings, output_format, artifact=artifact, tool_version=__version__), file=env.stdout)
+    if unreadable:
+        raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(ExitCode.TOOL_ERROR if has_errors(findings, strict=strict) else ExitCode.OK)
 
 

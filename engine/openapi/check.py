@@ -27,9 +27,11 @@ class Finding:
     pointer: str
     line: int | None = None
     column: int | None = None
+    artifact: str | None = None  # the file, when one report covers several documents
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        out: dict[str, Any] = {} if self.artifact is None else {"file": self.artifact}
+        out |= {
             "severity": self.severity,
             "rule": self.rule,
             "message": self.message,

@@ -17,7 +17,7 @@ def format_findings(findings: list[Finding], fmt: str, *, artifact: str, tool_ve
     if fmt == "json":
         return json.dumps({"findings": [f.as_dict() for f in findings]}, ensure_ascii=False, indent=2)
     if fmt == "github":
-        return "\n".join(github_line(f, artifact) for f in findings)
+        return "\n".join(github_line(f, f.artifact or artifact) for f in findings)
     if fmt == "sarif":
         return json.dumps(sarif(findings, artifact=artifact, tool_version=tool_version), ensure_ascii=False, indent=2)
     if fmt == "text":
@@ -28,14 +28,15 @@ def format_findings(findings: list[Finding], fmt: str, *, artifact: str, tool_ve
 def text_report(findings: list[Finding], artifact: str) -> str:
     lines = []
     for f in findings:
-        where = f"{artifact}:{f.line}:{f.column}" if f.line is not None else artifact
+        name = f.artifact or artifact
+        where = f"{name}:{f.line}:{f.column}" if f.line is not None else name
         lines.append(f"{where}: {f.severity} [{f.rule}] {f.message}")
         if f.pointer:
             lines.append(f"    at {f.pointer}")
     errors = sum(1 for f in findings if f.severity == ERROR)
     warnings = len(findings) - errors
     if not findings:
-        lines.append(f"{artifact}: no problems found.")
+        lines.append(f"{artifact or 'the documents'}: no problems found.")
     else:
         lines.append(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}.")
     return "\n".join(lines)
@@ -57,7 +58,7 @@ def sarif(findings: list[Finding], *, artifact: str, tool_version: str) -> dict[
     rule_ids = sorted({f.rule for f in findings})
     results = []
     for f in findings:
-        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": artifact}}}
+        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": f.artifact or artifact}}}
         if f.line is not None:
             location["physicalLocation"]["region"] = {"startLine": f.line, "startColumn": f.column}
         if f.pointer:

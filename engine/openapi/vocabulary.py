@@ -272,28 +272,27 @@ _SCHEMA_SINGLE = ("items", "additionalProperties", "not")
 
 
 def _schema(node: Any, pointer: str, seen: set[int]) -> Iterator[tuple[str, str, Any]]:
-    stack = [(pointer, node)]
+    # Paths are kept as token tuples and joined only where an annotation is found: schemas of
+    # real documents are large, and almost none of their nodes carry one.
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), node)]
     while stack:
-        where, schema = stack.pop()
+        path, schema = stack.pop()
         if not isinstance(schema, dict) or id(schema) in seen:
             continue
         seen.add(id(schema))
         if "x-agent" in schema:
-            yield "property", where, schema["x-agent"]
-        children: list[tuple[str, Any]] = []
+            yield "property", pointer + jsonpointer.join(path), schema["x-agent"]
+        children: list[tuple[tuple[Any, ...], Any]] = []
         for key in _SCHEMA_MAPS:
-            if isinstance(schema.get(key), dict):
-                children += [(jsonpointer.append(where, key, name), sub) for name, sub in schema[key].items()]
-        for key in _SCHEMA_LISTS:
-            if isinstance(schema.get(key), list):
-                children += [(f"{where}/{key}/{i}", sub) for i, sub in enumerate(schema[key])]
-        for key in _SCHEMA_SINGLE:
-            if isinstance(schema.get(key), (dict, list)):
-                value = schema[key]
-                if isinstance(value, list):  # draft-07 tuple items
-                    children += [(f"{where}/{key}/{i}", sub) for i, sub in enumerate(value)]
-                else:
-                    children.append((f"{where}/{key}", value))
+            value = schema.get(key)
+            if isinstance(value, dict):
+                children += [((*path, key, name), sub) for name, sub in value.items() if isinstance(sub, dict)]
+        for key in (*_SCHEMA_LISTS, *_SCHEMA_SINGLE):
+            value = schema.get(key)
+            if isinstance(value, list):  # composition keywords, and draft-07 tuple items
+                children += [((*path, key, i), sub) for i, sub in enumerate(value) if isinstance(sub, dict)]
+            elif isinstance(value, dict):
+                children.append(((*path, key), value))
         stack.extend(reversed(children))
 
 

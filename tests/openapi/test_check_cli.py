@@ -205,3 +205,25 @@ def test_tools_examples_localisation_and_refusals(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(BROKEN), encoding="utf-8")
     assert "cannot be loaded as tools" in run_cli("openapi", "tools", str(broken), expect=2).stdout
+
+
+def test_several_documents_in_one_run(broken):
+    run = run_cli("openapi", "check", str(PETSTORE), str(broken), "--format", "json", expect=1)
+    findings = json.loads(run.stdout)["findings"]
+    assert {f["file"].rsplit("/", 1)[-1] for f in findings} == {"broken.json"}
+    github = run_cli("openapi", "check", str(PETSTORE), str(broken), "--format", "github", expect=1).stdout
+    assert "broken.json,line=8,col=5" in github
+    missing = run_cli("openapi", "check", str(PETSTORE), str(broken.parent / "missing.json"), expect=2)
+    assert "does not exist" in missing.stderr
+
+
+def test_the_pre_commit_hook_runs_the_check():
+    import yaml
+
+    from tests.conftest import REPO
+
+    [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["entry"] == "deskcheck openapi check" and hook["language"] == "python"
+    import re
+
+    assert re.search(hook["files"], "api/openapi.yaml") and not re.search(hook["files"], "package.json")
