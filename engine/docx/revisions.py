@@ -176,12 +176,31 @@ def _resolve_tree(root: Any, mode: str, author: str | None, counts: Counter) -> 
             if keeps:
                 _unwrap(element)
             else:
-                parent.remove(element)
+                _remove_keeping_anchors(element)
         changed = True
     for p in joins:
         if _attached(p, root):
             _join_with_next(p)
     return changed
+
+
+_ANCHORS = tuple(
+    qn(f"w:{name}")
+    for name in ("bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd", "permStart", "permEnd")
+)
+
+
+def _remove_keeping_anchors(element: Any) -> None:
+    """Remove a dropped revision, but keep the bookmark, comment and permission range markers
+    inside it where it stood: a bookmark whose end went with deleted text would otherwise be
+    left unbalanced and every cross-reference to it broken."""
+    parent = element.getparent()
+    index = parent.index(element)
+    for offset, anchor in enumerate(list(element.iter(*_ANCHORS))):
+        tail = anchor.tail
+        parent.insert(index + offset, anchor)
+        anchor.tail = tail
+    parent.remove(element)
 
 
 def _unwrap(element: Any) -> None:
@@ -275,6 +294,18 @@ def _remove_row(row: Any) -> None:
             container.insert(index, container.makeelement(W_P, {}))
 
 
+_BLOCK_LEVEL = frozenset({W_P, W_TBL, W_SECTPR, qn("w:sdt"), qn("w:customXml"), qn("w:altChunk")})
+
+
+def next_block_sibling(element: Any) -> Any | None:
+    """The next paragraph, table or other block after ``element``, skipping the markers that sit
+    between blocks (bookmarks, comment ranges, permission ranges, proofing marks)."""
+    node = element.getnext()
+    while node is not None and node.tag not in _BLOCK_LEVEL:
+        node = node.getnext()
+    return node
+
+
 def _has_content(p: Any) -> bool:
     return any(child.tag != W_PPR for child in p)
 
@@ -286,7 +317,7 @@ def _join_with_next(p: Any) -> None:
         return
     ppr = p[0] if len(p) and p[0].tag == W_PPR else None
     carries_section = ppr is not None and ppr.find(W_SECTPR) is not None
-    following = p.getnext()
+    following = next_block_sibling(p)
     if following is not None and following.tag == W_P and not carries_section:
         position = 1 if len(following) and following[0].tag == W_PPR else 0
         for child in [c for c in p if c.tag != W_PPR]:

@@ -25,6 +25,7 @@ import re
 
 from deskcheck.engine.docx.blocks import paragraph_mark
 from deskcheck.engine.docx.numfmt import roman
+from deskcheck.engine.docx.revisions import next_block_sibling
 from deskcheck.engine.docx.scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
 from deskcheck.engine.docx.wml.ns import W_PPR, qn
 
@@ -81,7 +82,7 @@ def paragraph_stream(doc, view: str) -> list[str]:
         joins = bool(paragraph_mark(p) & gone) or (
             frame is not None and frame.get(qn("w:dropCap")) in ("drop", "margin")
         )
-        following = p.getnext()
+        following = next_block_sibling(p)
         if joins and following is not None and following.tag == p.tag:
             pending = text
             continue
