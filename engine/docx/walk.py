@@ -103,7 +103,7 @@ class _Walker:
     def table(self, tbl: Any, in_box: bool, hidden: bool) -> None:
         index = self.tables
         self.tables += 1
-        for row_index, tr in enumerate(_rows(tbl)):
+        for row_index, tr in enumerate(_children(tbl, W_TR)):
             trpr = tr.find(W_TRPR)
             row_hidden = hidden
             row_flags = 0
@@ -116,7 +116,7 @@ class _Walker:
                 column = int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0
             else:
                 column = 0
-            for tc in _cells(tr):
+            for tc in _children(tr, W_TC):
                 tcpr = tc.find(W_TCPR)
                 span = 1
                 continued = False
@@ -131,30 +131,19 @@ class _Walker:
                 column += max(span, 1)
 
 
-def _rows(tbl: Any):
-    for child in tbl:
-        tag = child.tag
-        if tag == W_TR:
+def _children(parent: Any, tag: str):
+    """The ``tag`` children of a table or row, looking through content controls and custom XML
+    wrapped around rows or cells."""
+    for child in parent:
+        child_tag = child.tag
+        if child_tag == tag:
             yield child
-        elif tag == W_SDT:
+        elif child_tag == W_SDT:
             content = child.find(W_SDTCONTENT)
             if content is not None:
-                yield from _rows(content)
-        elif tag in _BLOCK_WRAPPERS:
-            yield from _rows(child)
-
-
-def _cells(tr: Any):
-    for child in tr:
-        tag = child.tag
-        if tag == W_TC:
-            yield child
-        elif tag == W_SDT:
-            content = child.find(W_SDTCONTENT)
-            if content is not None:
-                yield from _cells(content)
-        elif tag in _BLOCK_WRAPPERS:
-            yield from _cells(child)
+                yield from _children(content, tag)
+        elif child_tag in _BLOCK_WRAPPERS:
+            yield from _children(child, tag)
 
 
 def walk_story(container: Any, ctx: ScanContext) -> list[WalkedParagraph]:
