@@ -1,0 +1,61 @@
+"""JSON-Schema forms: a schema becomes a form state that the form tools read and write.
+
+Layers, each in its own module:
+
+1. ``compile.prepare_schema`` — bundling of local references, the vjsf-v2 keyword translation
+   (``compat_v2``), string layouts normalised;
+2. ``compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton, cached
+   per process by version (``compile_stats()`` counts compilations and hits);
+3. ``state.FormState`` — the data, its defaults and conditions (``tree``), validation with
+   jsonschema and errors on fields (``errors``), modified flags against a base copy, the options
+   of choice fields (``suggestions``); ``snapshot()`` / ``FormState.from_snapshot`` carry it
+   between processes as plain JSON;
+4. ``tools.form_tools(open_state, prefix=, title=)`` — the six tools as text, for a host that
+   supplies the state per call; ``text`` renders; ``guide.fill_form_guide`` is the skill text.
+
+Schema expressions (``layout.if``, option lists, URL templates) run in a sandboxed JavaScript
+engine (``expressions``), loaded only when a schema has some.
+
+Typical use::
+
+    from deskcheck.engine.forms import compile_form, FormState, form_toolset
+
+    form = compile_form(schema, version="v1")
+    state = FormState(form, data, base=data)
+    tools = form_toolset(state, prefix="form", title="contact")
+    tools.call("form_setFieldValue", {"path": "/name", "value": "Bob"})
+    saved = state.snapshot()                      # plain JSON, for a store
+    again = FormState.from_snapshot(form, saved)  # in another call or process
+"""
+
+from .compile import (
+    CompiledForm,
+    CompileOptions,
+    FormSchemaError,
+    clear_compile_cache,
+    compile_form,
+    compile_stats,
+    prepare_schema,
+)
+from .guide import fill_form_guide
+from .state import FormError, FormState
+from .suggestions import Fetcher, ItemsRequest
+from .tools import VERBS, form_tools, form_toolset
+
+__all__ = [
+    "VERBS",
+    "CompileOptions",
+    "CompiledForm",
+    "Fetcher",
+    "FormError",
+    "FormSchemaError",
+    "FormState",
+    "ItemsRequest",
+    "clear_compile_cache",
+    "compile_form",
+    "compile_stats",
+    "fill_form_guide",
+    "form_tools",
+    "form_toolset",
+    "prepare_schema",
+]

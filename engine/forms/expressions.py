@@ -1,0 +1,224 @@
+"""Schema expressions (``layout.if``, ``getItems`` expressions, item extractors, URL templates),
+evaluated as untrusted JavaScript in an embedded engine with a time limit, a memory limit and
+no I/O.
+
+Why QuickJS (the ``quickjs-ng`` binding): a schema's expressions are JavaScript written for the
+browser form library, so they need a real JavaScript engine, and they come from whoever serves the
+schema, so the engine must be a sandbox. We compared the maintained bindings on PyPI (2026-11):
+
+- ``quickjs-ng`` (0.17, October 2026; QuickJS-ng, the maintained fork of QuickJS; drop-in for the
+  archived ``quickjs`` package): abi3 wheels for Linux x86_64/aarch64/i686 (glibc and musl),
+  Windows and macOS arm64, an sdist elsewhere; ~8 MB installed; a context costs 0.5 ms and an
+  evaluation ~20 µs; per-runtime CPU-time and memory limits (``set_time_limit``,
+  ``set_memory_limit``); the engine has no ``fetch``, timers, file or process modules.
+- ``mini-racer`` (V8, 0.14, February 2026): ~80 MB installed, ~200 ms to import and start a
+  context, ~0.4-1 ms per evaluation (calls cross to a V8 thread); it has timeouts and a memory
+  cap, but also timers, and one of our probe processes did not exit after an out-of-memory stop.
+- ``dukpy`` (Duktape): no time or memory limit, ~1.7 ms per call. ``quickjs`` (the original
+  binding): archived since 2023. ``pythonmonkey`` / ``stpyv8``: whole browser engines, far heavier.
+
+The binding is imported lazily, on the first evaluation, so a schema without expressions never
+loads it. A QuickJS context must stay on the thread that created it, so each thread gets its own.
+
+Failures become ``ExpressionError`` with a ``reason``: ``"unresolved"`` (the expression reads
+something that is not set yet: a ``TypeError`` or ``ReferenceError``), ``"timeout"``,
+``"memory"``, ``"syntax"`` or ``"failed"``. An expression that timed out, ran out of memory or
+does not parse is remembered and never run again in this process: a slow expression costs its
+time limit once, not once per field and per write.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import DeskcheckError
+
+# CPU time one evaluation may take. Form expressions are one-liners that read a few fields;
+# a quarter of a second is thousands of times what they need and short enough for a person.
+TIME_LIMIT_SECONDS = 0.25
+# Memory the whole JavaScript runtime of a thread may hold: expressions build small lists.
+MEMORY_LIMIT_BYTES = 32 * 1024 * 1024
+# Native stack for the interpreter: deep recursion fails cleanly instead of crashing.
+STACK_LIMIT_BYTES = 512 * 1024
+# Expression sources longer than this are refused outright: nobody writes a form condition this
+# long, and compiling megabytes of script is itself a way to stall the process.
+MAX_SOURCE_CHARS = 20_000
+
+KINDS = ("js-eval", "js-tpl", "js-fn")
+SCOPE_NAMES = ("data", "parent", "rootData", "context", "options", "summary", "mode", "display", "item", "body")
+
+
+@dataclass(frozen=True)
+class Expression:
+    """One expression of a schema: ``kind`` is ``js-eval`` (an expression), ``js-tpl`` (a
+    template literal, ``${...}`` interpolations) or ``js-fn`` (a function body that returns).
+    ``pure`` says its value depends only on the context, not on the data, so it can be
+    evaluated once."""
+
+    kind: str
+    source: str
+    pure: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "expr": self.source, "pure": self.pure}
+
+    def describe(self) -> str:
+        return self.source if len(self.source) <= 120 else self.source[:117] + "..."
+
+
+class ExpressionError(DeskcheckError):
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message, code=f"expression-{reason}")
+        self.reason = reason
+
+
+def parse_expression(value: Any, *, default_kind: str = "js-eval") -> Expression | None:
+    """An ``Expression`` from a schema value: a string, or ``{type?, expr, pure?}``."""
+    if isinstance(value, Expression):
+        return value
+    if isinstance(value, str):
+        return Expression(default_kind, value, pure=_looks_pure(value))
+    if isinstance(value, dict) and isinstance(value.get("expr"), str):
+        kind = value.get("type") if value.get("type") in KINDS else default_kind
+        pure = value["pure"] if isinstance(value.get("pure"), bool) else _looks_pure(value["expr"])
+        return Expression(kind, value["expr"], pure=pure)
+    return None
+
+
+def _looks_pure(source: str) -> bool:
+    return "rootData" not in source and "parent" not in source and "data" not in source
+
+
+# -- evaluation ---------------------------------------------------------------------------------
+
+_local = threading.local()
+# Expressions that must not run again: (kind, source) -> the error they gave.
+_poisoned: dict[tuple[str, str], ExpressionError] = {}
+_poison_lock = threading.Lock()
+
+
+def evaluate(expression: Expression, scope: dict[str, Any]) -> Any:
+    """The JSON value of ``expression`` with ``scope`` (JSON values named ``data``, ``parent``,
+    ``rootData``, ``context``...). ``undefined`` comes back as None; functions and other
+    non-JSON values are dropped the way ``JSON.stringify`` drops them."""
+    key = (expression.kind, expression.source)
+    poisoned = _poisoned.get(key)
+    if poisoned is not None:
+        raise poisoned
+    if len(expression.source) > MAX_SOURCE_CHARS:
+        error = ExpressionError(
+            f"the expression is {len(expression.source)} characters long, over the {MAX_SOURCE_CHARS} allowed",
+            reason="failed",
+        )
+        _poison(key, error)
+        raise error
+    sandbox = _sandbox()
+    function = sandbox.function(expression, key)
+    try:
+        scope_json = json.dumps(scope, default=lambda _value: None)
+        result = function(scope_json)
+    except sandbox.quickjs.JSException as exc:
+        error = _classify(str(exc))
+        if error.reason in ("timeout", "memory"):
+            sandbox.reset()
+            _poison(key, error)
+        raise error from None
+    except sandbox.quickjs.StackOverflow:
+        sandbox.reset()
+        error = ExpressionError("the expression recursed too deeply", reason="failed")
+        _poison(key, error)
+        raise error from None
+    if result is None:
+        return None
+    try:
+        return json.loads(result)["value"] if result != "{}" else None
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _poison(key: tuple[str, str], error: ExpressionError) -> None:
+    with _poison_lock:
+        _poisoned[key] = error
+
+
+def _classify(message: str) -> ExpressionError:
+    first = message.strip().splitlines()[0] if message.strip() else "error"
+    if "interrupted" in first:
+        return ExpressionError(
+            f"the expression took longer than {TIME_LIMIT_SECONDS:g} s and was stopped", reason="timeout"
+        )
+    if "out of memory" in first:
+        return ExpressionError(
+            f"the expression used more than {MEMORY_LIMIT_BYTES // (1024 * 1024)} MB and was stopped", reason="memory"
+        )
+    if first.startswith("SyntaxError"):
+        return ExpressionError(f"the expression is not valid JavaScript ({first})", reason="syntax")
+    if first.startswith(("TypeError", "ReferenceError")):
+        return ExpressionError(f"the expression reads a value that is not set ({first})", reason="unresolved")
+    if "stack overflow" in first or first.startswith("RangeError"):
+        return ExpressionError(f"the expression failed ({first})", reason="failed")
+    return ExpressionError(f"the expression failed ({first})", reason="failed")
+
+
+class _Sandbox:
+    """One QuickJS context (per thread) and the compiled functions of the expressions it ran."""
+
+    def __init__(self) -> None:
+        import quickjs  # lazily: only schemas with expressions pay for the engine
+
+        self.quickjs = quickjs
+        self.reset()
+
+    def reset(self) -> None:
+        context = self.quickjs.Context()
+        context.set_memory_limit(MEMORY_LIMIT_BYTES)
+        context.set_time_limit(TIME_LIMIT_SECONDS)
+        context.set_max_stack_size(STACK_LIMIT_BYTES)
+        self.context = context
+        self.functions: dict[tuple[str, str], Any] = {}
+
+    def function(self, expression: Expression, key: tuple[str, str]) -> Any:
+        function = self.functions.get(key)
+        if function is not None:
+            return function
+        names = ", ".join(SCOPE_NAMES)
+        if expression.kind == "js-tpl":
+            body = "return `" + expression.source.replace("\\", "\\\\").replace("`", "\\`") + "`;"
+        elif expression.kind == "js-fn":
+            body = expression.source
+        else:
+            body = "return (" + expression.source + "\n);"
+        # The scope crosses as one JSON string; the result comes back the same way. A wrapper
+        # object keeps `undefined` apart from `null`.
+        wrapper = (
+            "(function (__scope) {\n"
+            "  const __s = JSON.parse(__scope);\n"
+            f"  const __value = (function ({names}) {{\n{body}\n}})("
+            + ", ".join(f"__s.{name}" for name in SCOPE_NAMES)
+            + ");\n  return JSON.stringify({ value: __value });\n})"
+        )
+        try:
+            function = self.context.eval(wrapper)
+        except self.quickjs.JSException as exc:
+            error = _classify(str(exc))
+            if error.reason != "syntax":
+                error = ExpressionError(f"the expression could not be compiled ({error.message})", reason="syntax")
+            _poison(key, error)
+            raise error from None
+        self.functions[key] = function
+        return function
+
+
+def _sandbox() -> _Sandbox:
+    sandbox = getattr(_local, "sandbox", None)
+    if sandbox is None:
+        sandbox = _local.sandbox = _Sandbox()
+    return sandbox
+
+
+def engine_loaded() -> bool:
+    """Whether this thread has started the JavaScript engine (for tests and benchmarks)."""
+    return getattr(_local, "sandbox", None) is not None

@@ -1,0 +1,703 @@
+"""``FormState``: one form being filled — the data, the copy it started from, and what the tools
+remember between calls — with the operations the form tools perform.
+
+Everything a state needs between two calls is plain JSON (``snapshot()``), so a session layer
+can keep it anywhere (a SQLite row) and rebuild it in another process with
+``FormState.from_snapshot(compiled, snapshot)``:
+
+- ``data``: the document as it is now;
+- ``base``: the document as it was loaded or last saved (absent: no modified tracking);
+- ``variants``: the variant chosen for each variant selector, by layout path;
+- ``activeItems``: the list item being worked on in each list (describeState shows it whole);
+- ``branches``: which branch of each ``if`` applied, so that a branch that stops applying takes
+  its keys with it;
+- ``suggestions``: the options listed by ``getFieldSuggestions`` (see ``suggestions``);
+- ``variantsMemo``: where each variant list was last printed in full (printed once per union);
+- ``editCount``: the number of writes made through the tools.
+
+What is not in a snapshot comes from the host at each call: the ``context`` that schema
+expressions may read, and the ``fetcher`` that lists options behind a URL.
+
+Operations return report objects; ``text`` turns them into the tools' answers.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import jsonpointer
+from ..errors import DeskcheckError
+from . import paths
+from .compile import CompiledForm
+from .errors import FieldError, Validation, scoped, validate_tree
+from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
+from .tree import Node, Tree, build_tree, lookup
+from .values import UNSET, is_empty, parse_json_string
+
+SNAPSHOT_FORMAT = 1
+# A state re-validates after dropping keys its schema refuses; twice is enough for nested cases.
+MAX_CLEANUP_PASSES = 3
+_STRUCTURAL_KEY = re.compile(r"^\$(oneOf|comp-\d+|slot-\d+|allOf-\d+|deps-.+|then|else)$")
+
+
+class FormError(DeskcheckError):
+    pass
+
+
+@dataclass
+class VisibilityChange:
+    shown: list[str] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)
+
+
+@dataclass
+class WriteReport:
+    node: Node
+    value: Any
+    visibility: VisibilityChange
+    errors: list[FieldError]
+    other_errors: int
+    valid: bool
+    activated: Node | None = None
+
+
+@dataclass
+class ArrayReport:
+    node: Node
+    action: str
+    index: int
+    length: int
+    item: Node | None
+    visibility: VisibilityChange
+    errors: list[FieldError]
+    other_errors: int
+    valid: bool
+
+
+@dataclass
+class SetDataReport:
+    written: list[str]
+    removed: list[str]
+    unknown: list[str]
+    ignored: list[str]
+    visibility: VisibilityChange
+    errors: list[FieldError]
+    valid: bool
+
+
+class FormState:
+    def __init__(
+        self,
+        form: CompiledForm,
+        data: Any = UNSET,
+        *,
+        base: Any = UNSET,
+        variants: dict[str, int] | None = None,
+        active_items: dict[str, int] | None = None,
+        branches: dict[str, str] | None = None,
+        suggestions: dict[str, Any] | None = None,
+        variants_memo: dict[str, str] | None = None,
+        edit_count: int = 0,
+        context: Any = None,
+        fetcher: Fetcher | None = None,
+    ) -> None:
+        self.form = form
+        self.base = copy.deepcopy(base)
+        self.variants: dict[str, int] = dict(variants or {})
+        self.active_items: dict[str, int] = dict(active_items or {})
+        self.branches: dict[str, str] = dict(branches or {})
+        self.suggestions = SuggestionStore(suggestions)
+        self.variants_memo: dict[str, str] = dict(variants_memo or {})
+        self.edit_count = edit_count
+        self.context = context if context is not None else {}
+        self.fetcher = fetcher
+        self.ignored: list[str] = []
+        self._rebuild(copy.deepcopy(data))
+
+    # -- snapshots --------------------------------------------------------------------------------
+
+    @classmethod
+    def from_snapshot(
+        cls, form: CompiledForm, snapshot: dict[str, Any], *, context: Any = None, fetcher: Fetcher | None = None
+    ) -> FormState:
+        if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
+            raise FormError("this form snapshot is not one this version of deskcheck can read.", code="badSnapshot")
+        return cls(
+            form,
+            snapshot.get("data", UNSET),
+            base=snapshot.get("base", UNSET),
+            variants=snapshot.get("variants"),
+            active_items=snapshot.get("activeItems"),
+            branches=snapshot.get("branches"),
+            suggestions=snapshot.get("suggestions"),
+            variants_memo=snapshot.get("variantsMemo"),
+            edit_count=int(snapshot.get("editCount", 0)),
+            context=context,
+            fetcher=fetcher,
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything this state needs to be rebuilt, as JSON-ready data."""
+        out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": self.form.version}
+        if self.data is not UNSET:
+            out["data"] = copy.deepcopy(self.data)
+        if self.base is not UNSET:
+            out["base"] = copy.deepcopy(self.base)
+        out["variants"] = dict(self.variants)
+        out["activeItems"] = dict(self.active_items)
+        out["branches"] = dict(self.branches)
+        out["suggestions"] = copy.deepcopy(self.suggestions.as_json())
+        out["variantsMemo"] = dict(self.variants_memo)
+        out["editCount"] = self.edit_count
+        return out
+
+    # -- what a host reads ------------------------------------------------------------------------
+
+    @property
+    def document(self) -> Any:
+        """The data as JSON (None when there is none)."""
+        return None if self.data is UNSET else copy.deepcopy(self.data)
+
+    @property
+    def valid(self) -> bool:
+        return self.validation.valid
+
+    @property
+    def errors(self) -> list[FieldError]:
+        return self.validation.errors
+
+    @property
+    def tracking(self) -> bool:
+        return self.base is not UNSET
+
+    @property
+    def modified(self) -> bool:
+        root = self.tree.root
+        return self.tracking and bool(root.modified or root.child_modified)
+
+    def set_base(self, base: Any) -> None:
+        """Adopt ``base`` as the unmodified copy (after a save: the document that was saved)."""
+        self.base = copy.deepcopy(base)
+        self._rebuild(self.data)
+
+    def node(self, path: str) -> Node:
+        """The shown field at ``path`` (layout, data or mixed path); ``FieldNotFound`` otherwise."""
+        normal = paths.normalise(path)
+        node = paths.resolve(self.tree, normal)
+        if node is None:
+            raise paths.not_found(self.tree, normal)
+        return node
+
+    def node_for_edit(self, path: str) -> Node:
+        """``node`` and, when it is inside a list item, that item becomes the list's active one."""
+        node = self.node(path)
+        found = paths.item_list_of(node)
+        if found is not None:
+            self.active_items[found[0].full_key] = found[1]
+        return node
+
+    # -- building -------------------------------------------------------------------------------
+
+    def _rebuild(self, data: Any) -> None:
+        self.ignored = []
+        for _ in range(MAX_CLEANUP_PASSES):
+            tree = build_tree(
+                self.form,
+                data,
+                variants=self.variants,
+                base=self.base,
+                context=self.context,
+                previous_branches=self.branches,
+            )
+            validation = validate_tree(self.form, tree)
+            if not validation.extra:
+                break
+            data = tree.data
+            for pointer, keys in validation.extra:
+                target = lookup(data, pointer)
+                if isinstance(target, dict):
+                    for key in keys:
+                        if key in target:
+                            del target[key]
+                            self.ignored.append(jsonpointer.append(pointer, key))
+        self.tree: Tree = tree
+        self.validation: Validation = validation
+        self.data = tree.data
+        self.branches = dict(tree.branches)
+
+    def _visible_map(self) -> dict[str, tuple[bool, bool]]:
+        return {node.full_key: (node.shown, node.owns_data) for node in self.tree.nodes if node.comp != "slot"}
+
+    def _visibility(self, before: dict[str, tuple[bool, bool]], exclude: str | None = None) -> VisibilityChange:
+        change = VisibilityChange()
+        after = self._visible_map()
+        for key, (shown, owns) in after.items():
+            if exclude is not None and (key == exclude or key.startswith(exclude + "/")):
+                continue
+            previous = before.get(key)
+            if shown and owns and (previous is None or not previous[0]):
+                change.shown.append(key or "/")
+        for key, (shown, owns) in before.items():
+            if exclude is not None and (key == exclude or key.startswith(exclude + "/")):
+                continue
+            now = after.get(key)
+            if shown and owns and (now is None or not now[0]):
+                change.hidden.append(key or "/")
+        # A field under another reported one is implied by it.
+        change.shown = _outermost(change.shown)
+        change.hidden = _outermost(change.hidden)
+        return change
+
+    # -- operations -----------------------------------------------------------------------------
+
+    def set_field_value(self, path: Any, value: Any = UNSET, *, suggestion_index: Any = None) -> WriteReport:
+        if path is None:
+            raise FormError("path is required: the field to write, as describeState lists it.", code="missingPath")
+        node = self.node_for_edit(path)
+        has_index = suggestion_index is not None
+        if has_index and value is not UNSET:
+            raise FormError(
+                "pass either value or suggestionIndex, not both: they are two ways to give the same value.",
+                code="exclusiveArguments",
+            )
+        if has_index:
+            value = self.suggestions.value(node.path, suggestion_index)
+        elif value is UNSET:
+            raise FormError(
+                "value or suggestionIndex is required (pass value null to clear the field).", code="missingValue"
+            )
+        else:
+            value = parse_json_string(value)
+            check_structural_keys(value, "the value")
+        before = self._visible_map()
+        if node.is_selector:
+            return self._activate_variant(node, value, before)
+        self._write(node, value)
+        self.edit_count += 1
+        self._after_write(retain=True)
+        node = self._same_node(node)
+        mine, others = scoped(self.errors, node)
+        return WriteReport(node, node.data, self._visibility(before), mine, others, self.valid)
+
+    def _same_node(self, old: Node) -> Node:
+        return self.tree.by_full_key.get(old.full_key) or self.tree.by_data_path.get(old.data_path) or self.tree.root
+
+    def _activate_variant(self, node: Node, value: Any, before: dict[str, tuple[bool, bool]]) -> WriteReport:
+        owner = node.variant_owner
+        assert owner is not None
+        count = len(owner.variants)
+        index = _variant_index(value, count)
+        if index is None:
+            listing = ", ".join(f"variant {i}: {title}" for i, title in enumerate(owner.variant_titles))
+            raise FormError(
+                f'"{node.path}" chooses a variant: its value is the number of the variant to use, one of {listing}.',
+                code="badVariant",
+            )
+        previous = node.active_variant
+        data = copy.deepcopy(self.data)
+        if previous is not None and previous != index and isinstance(node.data, dict):
+            target = lookup(data, node.data_path)
+            if isinstance(target, dict):
+                keep = {name for name, _ in owner.properties}
+                for wrapper in [*owner.all_of, *owner.dependent.values()]:
+                    keep |= wrapper.declared_keys
+                keep |= owner.variants[index].declared_keys
+                for name in owner.variants[previous].declared_keys - keep:
+                    target.pop(name, None)
+                # A constant of the old variant would otherwise pick it again.
+                for name, sub in owner.variants[previous].properties:
+                    if sub.has_const and name in target:
+                        del target[name]
+        self.variants[node.full_key] = index
+        self.edit_count += 1
+        self._rebuild(data)
+        self._after_write(retain=True)
+        selector = self._same_node(node)
+        mine, others = scoped(self.errors, selector)
+        activated = selector.children[0] if selector.children else None
+        return WriteReport(
+            selector,
+            index,
+            self._visibility(before, exclude=selector.full_key),
+            mine,
+            others,
+            self.valid,
+            activated=activated,
+        )
+
+    def _write(self, node: Node, value: Any) -> None:
+        skeleton = node.skeleton
+        nullable = skeleton.nullable if skeleton is not None else False
+        if value is None and not nullable:
+            value = UNSET
+        elif is_empty(value) and not (isinstance(value, list) and node.required):
+            value = None if nullable and value is not UNSET else UNSET
+        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        if node.data_path == "":
+            data = copy.deepcopy(value) if value is not UNSET else UNSET
+        else:
+            data = _set_in(data, node.data_path, copy.deepcopy(value))
+            data = self._prune(data, node.data_path)
+        self._rebuild(data)
+
+    def _prune(self, data: Any, pointer: str) -> Any:
+        """Objects emptied by a write leave the data, unless their field is required."""
+        tokens = jsonpointer.split(pointer)
+        while len(tokens) > 1:
+            tokens.pop()
+            parent_pointer = jsonpointer.join(tokens)
+            container = lookup(data, parent_pointer)
+            if container != {}:
+                break
+            holder = self.tree.by_data_path.get(parent_pointer)
+            if holder is None or holder.required or holder.item_index is not None:
+                break
+            grand = lookup(data, jsonpointer.join(tokens[:-1]))
+            if isinstance(grand, dict):
+                grand.pop(tokens[-1], None)
+            else:
+                break
+        return data
+
+    def _after_write(self, *, retain: bool) -> None:
+        if retain:
+
+            def node_key(path: str) -> tuple[bool, str | None]:
+                found = self.tree.by_full_key.get(path)
+                return (found is not None and found.shown, found.items_key if found is not None else None)
+
+            self.suggestions.retain_fresh(node_key)
+        else:
+            self.suggestions.clear()
+
+    def set_data(self, data: Any, *, merge: bool = True) -> SetDataReport:
+        if data is None or data is UNSET:
+            raise FormError("data is required: the object of values to write.", code="missingData")
+        data = parse_json_string(data)
+        root_is_object = self.form.root.is_object
+        if root_is_object and not isinstance(data, dict):
+            raise FormError(
+                "data must be a JSON object whose keys are the form's fields"
+                + (" (the string given does not parse as JSON)" if isinstance(data, str) else "")
+                + "; to change one field, use setFieldValue.",
+                code="dataNotObject",
+            )
+        check_structural_keys(data, "data")
+        before = self._visible_map()
+        removed: list[str] = []
+        current = self.data if isinstance(self.data, dict) else {}
+        if root_is_object and merge:
+            new_data = _deep_merge(copy.deepcopy(current), data)
+        else:
+            new_data = copy.deepcopy(data)
+            if isinstance(data, dict):
+                removed = [key for key in current if key not in data]
+        self.variants.clear()
+        self.edit_count += 1
+        self._rebuild(new_data)
+        self._after_write(retain=False)
+        unknown = self._unknown_keys(data, "") if isinstance(data, dict) else []
+        ignored = list(self.ignored)
+        unknown = [u for u in unknown if u not in ignored]
+        return SetDataReport(
+            written=list(data) if isinstance(data, dict) else [],
+            removed=removed,
+            unknown=unknown,
+            ignored=ignored,
+            visibility=self._visibility(before),
+            errors=list(self.errors),
+            valid=self.valid,
+        )
+
+    def _unknown_keys(self, written: dict[str, Any], pointer: str) -> list[str]:
+        out = []
+        for key, value in written.items():
+            child = jsonpointer.append(pointer, key)
+            node = self.tree.by_data_path.get(child)
+            if node is None:
+                out.append(child)
+                continue
+            if isinstance(value, dict) and any(c.owns_data or c.wrapper for c in node.children):
+                out.extend(self._unknown_keys(value, child))
+        return out
+
+    def edit_array(self, path: Any, action: Any, index: Any = None, value: Any = UNSET) -> ArrayReport:
+        if path is None or action is None:
+            raise FormError("path and action are required: the list to edit, and add or remove.", code="missingArgs")
+        node = self.node(path)
+        if not node.is_list:
+            kind = node.comp
+            raise FormError(
+                f'"{node.path}" is not a list of items (it is a {kind} field); editArray edits lists. '
+                "Write the whole value of this field with setFieldValue.",
+                code="notAList",
+            )
+        items = list(node.data) if isinstance(node.data, list) else []
+        length = len(items)
+        before = self._visible_map()
+        if action == "add":
+            position = length if index is None else index
+            if not _is_index(position) or not 0 <= int(position) <= length:
+                raise FormError(
+                    f"index {_show(position)} is out of range: the list has {length} item(s), so a new item "
+                    f"goes at 0 to {length}.",
+                    code="indexOutOfRange",
+                )
+            position = int(position)
+            new_item = parse_json_string(value) if value is not UNSET else self._empty_item(node)
+            check_structural_keys(new_item, "the value")
+            items.insert(position, copy.deepcopy(new_item))
+            self._shift(node.full_key, position, +1)
+            self.active_items[node.full_key] = position
+        elif action == "remove":
+            if length == 0:
+                raise FormError(f'"{node.path}" is empty: there is no item to remove.', code="emptyList")
+            position = length - 1 if index is None else index
+            if not _is_index(position) or not 0 <= int(position) < length:
+                raise FormError(
+                    f"index {_show(position)} is out of range: the list has {length} item(s) (0 to {length - 1}).",
+                    code="indexOutOfRange",
+                )
+            position = int(position)
+            items.pop(position)
+            active = self.active_items.get(node.full_key)
+            self._shift(node.full_key, position, -1)
+            if active is not None:
+                if active == position:
+                    self.active_items.pop(node.full_key, None)
+                elif active > position:
+                    self.active_items[node.full_key] = active - 1
+        else:
+            raise FormError(f'unknown action {_show(action)}: use "add" or "remove".', code="badAction")
+        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = _set_in(data, node.data_path, items) if node.data_path else items
+        self.edit_count += 1
+        self._rebuild(data)
+        self._after_write(retain=False)
+        list_node = self._same_node(node)
+        item = None
+        if action == "add":
+            item = next((c for c in list_node.children if c.item_index == position), None)
+        mine, others = scoped(self.errors, list_node)
+        return ArrayReport(
+            list_node,
+            action,
+            position,
+            len(list_node.data) if isinstance(list_node.data, list) else 0,
+            item,
+            self._visibility(before, exclude=(item.full_key if item is not None else None)),
+            mine,
+            others,
+            self.valid,
+        )
+
+    def _empty_item(self, node: Node) -> Any:
+        item = node.skeleton.item if node.skeleton is not None else None
+        if item is None:
+            return None
+        if item.has_default:
+            return copy.deepcopy(item.default)
+        if item.is_object:
+            return {}
+        if item.kind == "array":
+            return []
+        return None
+
+    def _shift(self, list_key: str, position: int, delta: int) -> None:
+        """Re-key what is remembered per item path after an insertion or a removal."""
+        prefix = list_key + "/"
+
+        def moved(key: str) -> str | None:
+            if not key.startswith(prefix):
+                return key
+            rest = key[len(prefix) :]
+            head, _, tail = rest.partition("/")
+            if not head.isdigit():
+                return key
+            number = int(head)
+            if number < position:
+                return key
+            if delta < 0 and number == position:
+                return None
+            return prefix + str(number + delta) + ("/" + tail if tail else "")
+
+        for mapping in (self.variants, self.active_items, self.branches):
+            updated = {}
+            for key, val in mapping.items():
+                new_key = moved(key)
+                if new_key is not None:
+                    updated[new_key] = val
+            mapping.clear()
+            mapping.update(updated)
+
+    def get_data(self, path: Any = None) -> dict[str, Any]:
+        """``{"data": ..., "valid": ...}`` or ``{"unset": True, "valid": ...}``."""
+        if path is None or paths.normalise(path) == "":
+            if self.data is UNSET:
+                return {"unset": True, "valid": self.valid}
+            return {"data": copy.deepcopy(self.data), "valid": self.valid}
+        node = self.node(path)
+        if node.wrapper:
+            listed, total = paths.data_descendants(node, 12)
+            where = "the whole document" if node.data_path == "" else f'"{node.data_path}"'
+            fields = ", ".join(listed) if listed else "(none shown)"
+            more = f" and {total - len(listed)} more" if total > len(listed) else ""
+            raise FormError(
+                f'"{node.path}" is a layout group, not a value: it holds no data of its own (its fields belong to '
+                f"{where}). Read one of its fields instead: {fields}{more}. Omit path to read the whole document.",
+                code="layoutPath",
+            )
+        if node.data is UNSET:
+            return {"unset": True, "valid": self.valid}
+        return {"data": copy.deepcopy(node.data), "valid": self.valid}
+
+    def list_suggestions(self, path: Any, query: Any = None) -> tuple[Node, Listing, int]:
+        """The options of a field and the index the first one got in the store."""
+        if path is None:
+            raise FormError("path is required: the field whose options you want.", code="missingPath")
+        if query is not None and not isinstance(query, str):
+            query = str(query)
+        node = self.node_for_edit(path)
+        if node.is_selector and node.variant_owner is not None:
+            options = [
+                {"key": str(i), "title": title, "value": i} for i, title in enumerate(node.variant_owner.variant_titles)
+            ]
+            if query:
+                options = [o for o in options if query.casefold() in o["title"].casefold()]
+            listing = Listing(options)
+        elif node.is_list:
+            raise SuggestionError(
+                f"{node.path} is a list: it has no options of its own. Add an item with editArray, then ask for "
+                "the options of the item's field (describeState marks the fields that have options).",
+                code="listHasNoOptions",
+            )
+        elif node.skeleton is None or node.skeleton.items is None or node.items_state is None:
+            raise SuggestionError(
+                f"{node.path} has no list of options: describeState marks the fields that have one; "
+                "give this field a value with setFieldValue.",
+                code="noOptions",
+            )
+        else:
+            listing = list_options(node, query, self.context, self.document, self.fetcher)
+        base = self.suggestions.add(node.path, [o["value"] for o in listing.options], node.items_key)
+        return node, listing, base
+
+    def scoped_errors(self, node: Node) -> tuple[list[FieldError], int]:
+        return scoped(self.errors, node)
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _outermost(paths_: list[str]) -> list[str]:
+    out: list[str] = []
+    for path in paths_:
+        if any(path.startswith(other + "/") for other in out):
+            continue
+        out.append(path)
+    return out
+
+
+def _variant_index(value: Any, count: int) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        index = value
+    elif isinstance(value, float) and value.is_integer():
+        index = int(value)
+    elif isinstance(value, str) and value.strip().isdigit():
+        index = int(value.strip())
+    else:
+        return None
+    return index if 0 <= index < count else None
+
+
+def _is_index(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and value.is_integer()
+
+
+def _show(value: Any) -> str:
+    import json
+
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _set_in(data: Any, pointer: str, value: Any) -> Any:
+    """``data`` with ``value`` at ``pointer`` (UNSET removes), creating objects on the way."""
+    tokens = jsonpointer.split(pointer)
+    if not isinstance(data, (dict, list)):
+        data = {}
+    node = data
+    for depth, token in enumerate(tokens[:-1]):
+        if isinstance(node, dict):
+            nxt = node.get(token)
+            if not isinstance(nxt, (dict, list)):
+                if nxt is not None and nxt is not UNSET:
+                    where = jsonpointer.join(tokens[: depth + 1])
+                    raise FormError(
+                        f'cannot write {pointer}: {where} holds {type(nxt).__name__} "{nxt}", not an object; '
+                        f"set {where} first.",
+                        code="notAContainer",
+                    )
+                nxt = {}
+                node[token] = nxt
+            node = nxt
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                raise FormError(f"cannot write {pointer}: the list has no item {token}.", code="noSuchItem")
+            if not isinstance(node[int(token)], (dict, list)):
+                node[int(token)] = {}
+            node = node[int(token)]
+    last = tokens[-1]
+    if isinstance(node, dict):
+        if value is UNSET:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = None if value is UNSET else value
+    return data
+
+
+def _deep_merge(target: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            target[key] = _deep_merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
+    return target
+
+
+def check_structural_keys(value: Any, what: str) -> None:
+    """Refuse ``$oneOf``-like keys in a written value: they are path segments, not data keys."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        where, current = stack.pop()
+        if isinstance(current, dict):
+            for key, child in current.items():
+                here = jsonpointer.append(where, key)
+                if isinstance(key, str) and _STRUCTURAL_KEY.match(key):
+                    advice = (
+                        " To choose a variant, write its number to the path that ends in /$oneOf (add a list item "
+                        "first when the variant is inside one)."
+                        if key == "$oneOf"
+                        else ""
+                    )
+                    raise FormError(
+                        f'{what} contains the key "{key}" (at {here or "/"}): that is a segment of form paths, '
+                        f"not a data key, so nothing was written.{advice}",
+                        code="structuralKey",
+                    )
+                stack.append((here, child))
+        elif isinstance(current, list):
+            stack.extend((jsonpointer.append(where, i), child) for i, child in enumerate(current))

@@ -1,0 +1,407 @@
+"""The form tools' answers as text: the field lines of describeState, and the reports of writes.
+
+A field line reads
+``- <path> (<type>, <flags>, <constraints>) label="..." value=<value> help="..." — <error>``:
+the type an agent sees (text, number, select, array, variant-selector...), then ``required``,
+``readOnly``, ``error``, ``modified``, the constraints the form or the validator applies
+(``min=``, ``step=``, ``format=``, ``pattern=``, ``maxLength=``...), the options of a choice field
+(``values=[...]`` when the list is short and known, ``suggestions`` when getFieldSuggestions has
+it, ``suggestions once another field is set`` when the list waits for another value) and the
+item count of a list. Values over 1000 characters are named by kind and size, never cut. Under a
+variant selector come its variants (a union already listed is named, not repeated); an empty
+list shows the fields its items will have.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from .errors import FieldError
+from .layout import agent_type
+from .state import ArrayReport, FormState, SetDataReport, VisibilityChange, WriteReport
+from .suggestions import Listing
+from .tree import Node
+from .values import UNSET
+
+# Values longer than this (as JSON) are named, not printed.
+MAX_VALUE_CHARS = 1000
+# Help texts longer than this are printed only when the field itself is described.
+MAX_INLINE_HELP = 300
+# values=[...] is printed when the list is this short (plain) or this short (with titles).
+MAX_VALUES_PLAIN = 200
+MAX_VALUES_TITLED = 600
+# An option whose value is longer than this (as JSON) is applied by index only.
+MAX_OPTION_VALUE = 100
+# Lists longer than this print their active item in full and the others on one line each.
+MAX_FULL_ITEMS = 5
+# How many paths a visibility line names.
+MAX_NAMED_PATHS = 10
+
+
+def abbreviate(value: Any) -> str:
+    if value is UNSET:
+        return "unset"
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= MAX_VALUE_CHARS:
+        return text
+    if isinstance(value, list):
+        return f"<array of {len(value)} items, {len(text)} chars: read it with getData on this path>"
+    if isinstance(value, dict):
+        return f"<object, {len(text)} chars: read it with getData on this path>"
+    kind = "string" if isinstance(value, str) else type(value).__name__
+    return f"<{kind}, {len(text)} chars: read it with getData on this path>"
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def help_to_text(text: str) -> str:
+    """Help (markdown, possibly HTML) as one line of plain text."""
+    text = re.sub(r"<li[^>]*>", " - ", text, flags=re.I)
+    text = _TAG.sub(" ", text)
+    text = html.unescape(text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+class Describer:
+    """Prints nodes. A union (its schema pointer) is listed in full once and then named by the
+    path where it was listed. A read (``fresh=True``) starts from an empty memory, so everything
+    it shows is listed once in it, then adds what it listed to the state's memory; a write's
+    answer uses the state's memory, so a list the agent already has is not repeated."""
+
+    def __init__(self, state: FormState, *, fresh: bool) -> None:
+        self.state = state
+        self.fresh = fresh
+        self.memo: dict[str, str] = {} if fresh else state.variants_memo
+
+    def remember(self) -> None:
+        for pointer, path in self.memo.items():
+            self.state.variants_memo.setdefault(pointer, path)
+
+    def lines(self, node: Node, depth: int = 0, *, focus: bool = True) -> list[str]:
+        out = [self._line(node, depth, asked=focus and depth == 0)]
+        indent = "  " * (depth + 1)
+        if node.is_selector:
+            out.extend(indent + line for line in self._variant_lines(node, asked=focus and depth == 0))
+        children = node.visible_children
+        if node.is_list and isinstance(node.data, list) and len(node.data) > MAX_FULL_ITEMS and depth > 0:
+            active = self.state.active_items.get(node.full_key)
+            for child in children:
+                if child.item_index == active:
+                    out.extend(self.lines(child, depth + 1, focus=False))
+                else:
+                    out.append(indent + self._item_summary(child))
+            return out
+        for child in children:
+            out.extend(self.lines(child, depth + 1, focus=False))
+        if not children and not node.is_selector:
+            out.extend(indent + line for line in self._declared(node))
+        return out
+
+    def _line(self, node: Node, depth: int, *, asked: bool) -> str:
+        meta = [agent_type(node.comp)]
+        if node.required:
+            meta.append("required")
+        if node.read_only:
+            meta.append("readOnly")
+        if node.error:
+            meta.append("error")
+        if node.modified:
+            meta.append("modified")
+        skeleton = node.skeleton
+        if skeleton is not None and not node.wrapper:
+            meta.extend(f"{k}={_constraint(v)}" for k, v in skeleton.layout_constraints.items())
+            meta.extend(
+                f"{k}={_constraint(v)}" for k, v in skeleton.constraints.items() if k not in skeleton.layout_constraints
+            )
+        options = self._options_flag(node)
+        if options:
+            meta.append(options)
+        if node.is_list and isinstance(node.data, list):
+            meta.append(f"{len(node.data)} items")
+        parts = [f"{'  ' * depth}- {node.path} ({', '.join(meta)})"]
+        label = self._label(node)
+        if label:
+            parts.append(label)
+        if not node.visible_children and not node.is_selector and node.comp != "slot":
+            parts.append(f"value={abbreviate(node.data)}")
+        if node.comp == "slot" and node.text:
+            parts.append(f"text={json.dumps(help_to_text(node.text)[:MAX_INLINE_HELP], ensure_ascii=False)}")
+        if skeleton is not None and skeleton.help and not node.wrapper:
+            help_text = help_to_text(skeleton.help)
+            if len(help_text) <= MAX_INLINE_HELP or asked:
+                parts.append(f"help={json.dumps(help_text, ensure_ascii=False)}")
+            else:
+                parts.append(f"help=<{len(help_text)} chars: describeState {node.path} shows it>")
+        line = " ".join(parts)
+        if node.error:
+            line += f" — {node.error}"
+        for note in node.notes:
+            line += f" — note: {note}"
+        return line
+
+    def _label(self, node: Node) -> str | None:
+        skeleton = node.skeleton
+        if node.wrapper or node.is_selector or (skeleton is not None and skeleton.is_composite and node.children):
+            title = node.title
+            return f'title="{title}"' if title else None
+        label = None
+        if skeleton is not None:
+            label = skeleton.label or skeleton.title
+        if label is None and node.item_index is None and not node.key.startswith("$") and node.key:
+            label = node.key
+        return f'label="{label}"' if label else None
+
+    def _options_flag(self, node: Node) -> str | None:
+        if node.items_state is None:
+            return None
+        if node.items_state in ("static", "resolved") and node.items:
+            plain = [i for i in node.items if not i.get("header")]
+            scalar = all(not isinstance(i.get("value"), (dict, list)) for i in plain)
+            if plain and scalar:
+                titled = any(str(i.get("title", "")).casefold() != _plain(i.get("value")).casefold() for i in plain)
+                if titled:
+                    text = (
+                        "["
+                        + ", ".join(f"{json.dumps(i['value'], ensure_ascii=False)} ({i['title']})" for i in plain)
+                        + "]"
+                    )
+                    if len(text) <= MAX_VALUES_TITLED:
+                        return f"values={text}"
+                else:
+                    text = json.dumps([i["value"] for i in plain], ensure_ascii=False)
+                    if len(text) <= MAX_VALUES_PLAIN:
+                        return f"values={text}"
+            return "suggestions"
+        if node.items_state == "blocked":
+            return "suggestions once another field is set"
+        if node.items_state == "failed":
+            return None
+        return "suggestions"
+
+    def _variant_lines(self, node: Node, *, asked: bool) -> list[str]:
+        owner = node.variant_owner
+        if owner is None:
+            return []
+        first = self.memo.get(owner.pointer)
+        if first is not None and first != node.path and not asked:
+            active = node.active_variant
+            active_text = f" (variant {active}: {owner.variant_titles[active]} active)" if active is not None else ""
+            return [
+                f"- {len(owner.variants)} variants{active_text}, the same list as for {first}: "
+                f"describeState {node.path} lists them again"
+            ]
+        self.memo.setdefault(owner.pointer, node.path)
+        out = []
+        for index, title in enumerate(owner.variant_titles):
+            line = f"- variant {index}: {title}"
+            tag = owner.variant_tag(index)
+            if owner.discriminator and tag is not None:
+                line += f" ({owner.discriminator}={json.dumps(tag, ensure_ascii=False)})"
+            if index == node.active_variant:
+                line += " (active)"
+            out.append(line)
+        return out
+
+    def _item_summary(self, node: Node) -> str:
+        title = _item_title(node)
+        count = sum(1 for _ in node.walk()) - 1
+        flags = ", error" if any(n.error for n in node.walk()) else ""
+        label = f' title="{title}"' if title else ""
+        return (
+            f"- {node.path} ({agent_type(node.comp)}{flags}){label} — {count} field(s): "
+            f"describeState {node.path} shows them"
+        )
+
+    def _declared(self, node: Node) -> list[str]:
+        skeleton = node.skeleton
+        if skeleton is None:
+            return []
+        if node.is_list and skeleton.item is not None:
+            item = skeleton.item
+            prefix = f"{node.full_key}/0"
+            return [
+                _declared_line(f"{prefix}/{name}", sub, name in item.required)
+                for name, sub in item.properties
+                if sub.comp != "none"
+            ]
+        return []
+
+
+def _declared_line(path: str, skeleton: Any, required: bool) -> str:
+    kind = skeleton.kind or agent_type(skeleton.comp)
+    meta = [kind, "declared"]
+    if required:
+        meta.append("required")
+    enum = skeleton.schema.get("enum")
+    if isinstance(enum, list) and len(json.dumps(enum)) <= MAX_VALUES_PLAIN:
+        meta.append(f"enum={json.dumps(enum, ensure_ascii=False)}")
+    return f"- {path} ({', '.join(meta)})"
+
+
+def _item_title(node: Node) -> str | None:
+    skeleton = node.skeleton
+    data = node.data
+    parent = node.parent
+    if parent is not None and parent.skeleton is not None and parent.skeleton.item_title is not None:
+        from .expressions import ExpressionError, evaluate
+
+        try:
+            value = evaluate(parent.skeleton.item_title, {"data": data, "item": data})
+        except ExpressionError:
+            value = None
+        if value not in (None, ""):
+            return str(value)
+    if isinstance(data, dict):
+        for key in ("title", "name", "label", "id", "key"):
+            if isinstance(data.get(key), (str, int)) and data.get(key) != "":
+                return str(data[key])
+    if skeleton is not None and skeleton.title:
+        return skeleton.title
+    return None
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _constraint(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+# -- describeState -------------------------------------------------------------------------------
+
+
+def validity_header(state: FormState) -> list[str]:
+    errors = state.errors
+    head = ["valid: true, no errors"] if state.valid else [f"valid: false, {len(errors)} error(s)"]
+    if errors:
+        head += ["", "Errors:", *error_lines(errors)]
+    return head
+
+
+def error_lines(errors: list[FieldError]) -> list[str]:
+    return [f"- {e.path}: {e.message}" for e in errors]
+
+
+def describe(state: FormState, path: Any = None) -> str:
+    describer = Describer(state, fresh=True)
+    if path is None or (isinstance(path, str) and path.strip() in ("", "/")):
+        text = "\n".join([*validity_header(state), "", "Fields:", *describer.lines(state.tree.root, focus=False)])
+        describer.remember()
+        return text
+    node = state.node_for_edit(path)
+    lines = describer.lines(node)
+    describer.remember()
+    mine, others = state.scoped_errors(node)
+    return "\n".join([*lines, "", *scoped_block(state, mine, others)])
+
+
+def scoped_block(state: FormState, mine: list[FieldError], others: int) -> list[str]:
+    out = ["no errors here"] if not mine else [f"{len(mine)} error(s) here:", *error_lines(mine)]
+    if others:
+        out.append(f"the form has {others} more error(s) elsewhere: describeState lists them")
+    elif not state.valid:
+        out.append("the form is not valid yet")
+    else:
+        out.append("the form is valid")
+    return out
+
+
+def visibility_lines(change: VisibilityChange) -> list[str]:
+    out = []
+    for paths, word in ((change.shown, "now shown"), (change.hidden, "now hidden")):
+        if not paths:
+            continue
+        named = ", ".join(paths[:MAX_NAMED_PATHS])
+        more = f", and {len(paths) - MAX_NAMED_PATHS} more" if len(paths) > MAX_NAMED_PATHS else ""
+        out.append(f"{len(paths)} field(s) {word}: {named}{more}")
+    return out
+
+
+# -- write reports -------------------------------------------------------------------------------
+
+
+def write_report(state: FormState, report: WriteReport) -> str:
+    node = report.node
+    lines = [f"{node.path} ({agent_type(node.comp)}) = {abbreviate(report.value)}"]
+    lines += visibility_lines(report.visibility)
+    if report.activated is not None:
+        describer = Describer(state, fresh=False)
+        lines += ["Fields of the chosen variant (now active):", *describer.lines(report.activated, focus=False)]
+    lines += scoped_block(state, report.errors, report.other_errors)
+    return "\n".join(lines)
+
+
+def array_report(state: FormState, report: ArrayReport) -> str:
+    if report.action == "add":
+        lines = [f"added an item at index {report.index}; the list has {report.length} item(s) now"]
+        if report.item is not None:
+            describer = Describer(state, fresh=False)
+            lines += [
+                "Fields of the new item (fill them with setFieldValue):",
+                *describer.lines(report.item, focus=False),
+            ]
+    else:
+        lines = [f"removed the item at index {report.index}; {report.length} item(s) left"]
+    lines += visibility_lines(report.visibility)
+    lines += scoped_block(state, report.errors, report.other_errors)
+    return "\n".join(lines)
+
+
+def set_data_report(report: SetDataReport) -> str:
+    if report.valid:
+        lines = ["the form is valid"]
+    else:
+        lines = [f"the form is not valid: {len(report.errors)} error(s)", "Errors:", *error_lines(report.errors)]
+    lines.append(
+        f"stored {len(report.written)} key(s): {', '.join(report.written)}" if report.written else "stored no keys"
+    )
+    lines += visibility_lines(report.visibility)
+    if report.removed:
+        lines.append(
+            f"removed {len(report.removed)} key(s) you did not pass: {', '.join(report.removed)} "
+            "(merge=true keeps the keys you leave out)"
+        )
+    if report.ignored:
+        lines.append(f"dropped {len(report.ignored)} key(s) this form does not accept: {', '.join(report.ignored)}")
+    if report.unknown:
+        lines.append(
+            f"{len(report.unknown)} key(s) match no field of this form: {', '.join(report.unknown)} "
+            "(kept in the data; check for a typo with describeState)"
+        )
+    return "\n".join(lines)
+
+
+def suggestions_report(node: Node, listing: Listing, base: int) -> str:
+    if not listing.options:
+        if listing.blocked_by:
+            return (
+                f"No options yet: the list of {node.path} is computed from `{listing.blocked_by}`, which reads a "
+                "value that is not set yet. Set that field first, then ask again."
+            )
+        return (
+            "Nothing matched. The list exists but this query found no option in it: try a broader query, or "
+            "none to see every option."
+        )
+    lines = [
+        f"{len(listing.options)} option(s). Apply one with setFieldValue on the same path and its "
+        "suggestionIndex (a short value can also be written as it is):"
+    ]
+    for offset, option in enumerate(listing.options):
+        index = base + offset
+        title = str(option.get("title", ""))
+        key = option.get("key")
+        line = f"- [{index}] {title}"
+        if isinstance(key, (str, int)) and not isinstance(key, bool) and str(key) != title:
+            line += f" ({key})"
+        value = option.get("value")
+        if value is None or (isinstance(value, (str, int, float, bool)) and len(json.dumps(value)) <= MAX_OPTION_VALUE):
+            line += f" — value={json.dumps(value, ensure_ascii=False)}"
+        else:
+            line += f" — apply with suggestionIndex={index}"
+        lines.append(line)
+    return "\n".join(lines)

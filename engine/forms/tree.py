@@ -1,0 +1,634 @@
+"""The state tree: one ``Node`` per field, section, wrapper and list item the data currently
+has, built from a compiled form and the data by ``build_tree``.
+
+Building the tree also shapes the data the way the form does: constants are injected, defaults
+fill empty fields (a required object starts as ``{}``, a required list as ``[]``, a required
+checkbox as ``false``, a required nullable field as ``null``), the active variant of a ``oneOf``
+is chosen, a branch of ``if``/``then``/``else`` that stops applying takes its own keys with it,
+values are coerced when the form asks for it. Conditions (``layout.if``) are evaluated and decide
+what is shown; option lists known without a request are resolved.
+
+Paths: ``full_key`` is the layout path (``/shape/$oneOf/1/w``, ``/$comp-1/theme``), ``data_path``
+the JSON pointer of the value (``/shape/w``, ``/theme``). Wrappers (``$allOf-<i>``, ``$oneOf``
+and its branch, ``$then``/``$else``, ``$deps-<prop>``, ``$comp-<n>``) share the data path of
+their parent and hold no data of their own.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import jsonpointer
+from .compile import ChildPlan, CompiledForm, Skeleton
+from .expressions import Expression, ExpressionError, evaluate
+from .layout import ITEMS_COMPONENTS, normal_item
+from .values import UNSET, coerce, is_empty, json_equal
+
+
+@dataclass(eq=False)
+class Node:
+    key: str
+    full_key: str
+    data_path: str
+    parent: Node | None
+    skeleton: Skeleton | None
+    comp: str
+    data: Any = UNSET
+    shown: bool = True
+    required: bool = False
+    read_only: bool = False
+    wrapper: bool = False
+    children: list[Node] = field(default_factory=list)
+    error: str | None = None
+    modified: bool | None = None
+    child_modified: bool = False
+    title: str | None = None
+    text: str | None = None  # a slot's text
+    notes: list[str] = field(default_factory=list)
+    # options of a choice field: "static" | "resolved" | "url" | "blocked" | "failed" | None
+    items_state: str | None = None
+    items: list[dict[str, Any]] | None = None
+    items_key: str | None = None
+    items_source_text: str | None = None
+    # a variant selector: the active branch index (None: none yet)
+    active_variant: int | None = None
+    variant_owner: Skeleton | None = None
+    item_index: int | None = None
+
+    @property
+    def path(self) -> str:
+        """The layout path as printed (``/`` for the root)."""
+        return self.full_key or "/"
+
+    @property
+    def owns_data(self) -> bool:
+        return not self.wrapper
+
+    @property
+    def visible_children(self) -> list[Node]:
+        return [child for child in self.children if child.shown]
+
+    @property
+    def is_list(self) -> bool:
+        return self.comp == "list"
+
+    @property
+    def is_selector(self) -> bool:
+        return self.comp == "one-of-select"
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass
+class Tree:
+    root: Node
+    data: Any
+    nodes: list[Node]
+    by_full_key: dict[str, Node]
+    by_data_path: dict[str, Node]
+    branches: dict[str, str]
+    removed_branch_keys: list[str]
+
+
+def _ptr(parent: str, key: str | int) -> str:
+    return parent + "/" + jsonpointer.escape(str(key))
+
+
+def _lookup(document: Any, pointer: str) -> Any:
+    if pointer == "":
+        return document
+    node = document
+    for token in jsonpointer.split(pointer):
+        if isinstance(node, dict):
+            if token not in node:
+                return UNSET
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node):
+                return UNSET
+            node = node[int(token)]
+        else:
+            return UNSET
+    return node
+
+
+def lookup(document: Any, pointer: str) -> Any:
+    """The value at ``pointer``, or ``UNSET``."""
+    return _lookup(document, pointer)
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha1(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class TreeBuilder:
+    """Builds the tree for one state of the data (see ``build_tree``)."""
+
+    def __init__(
+        self,
+        form: CompiledForm,
+        *,
+        variants: dict[str, int],
+        base: Any,
+        context: Any,
+        previous_branches: dict[str, str] | None,
+    ) -> None:
+        self.form = form
+        self.variants = variants
+        self.base = base
+        self.tracking = base is not UNSET
+        self.context = context if context is not None else {}
+        self.previous_branches = previous_branches or {}
+        self.branches: dict[str, str] = {}
+        self.removed_branch_keys: list[str] = []
+        self.nodes: list[Node] = []
+        self.root_data: Any = UNSET
+        self._pure_cache: dict[tuple[str, str], Any] = {}
+        self.coerce = form.options.coerce_types
+
+    # -- entry --------------------------------------------------------------------------------
+
+    def build(self, data: Any) -> Tree:
+        self.root_data = data
+        root, data = self._field(self.form.root, "", "", "", None, data, required=True)
+        by_full_key: dict[str, Node] = {}
+        by_data_path: dict[str, Node] = {}
+        for node in self.nodes:
+            by_full_key.setdefault(node.full_key, node)
+            if node.wrapper or node.comp == "slot":
+                continue
+            current = by_data_path.get(node.data_path)
+            # Prefer a shown node over a hidden one, and the first in document order.
+            if current is None or (not current.shown and node.shown):
+                by_data_path[node.data_path] = node
+        return Tree(root, data, self.nodes, by_full_key, by_data_path, self.branches, self.removed_branch_keys)
+
+    # -- fields -------------------------------------------------------------------------------
+
+    def _node(self, **kwargs: Any) -> Node:
+        node = Node(**kwargs)
+        self.nodes.append(node)
+        if node.parent is not None:
+            node.parent.children.append(node)
+        return node
+
+    def _field(
+        self,
+        skeleton: Skeleton,
+        key: str,
+        full_key: str,
+        data_path: str,
+        parent: Node | None,
+        value: Any,
+        *,
+        required: bool,
+        item_index: int | None = None,
+    ) -> tuple[Node, Any]:
+        parent_shown = parent is None or parent.shown
+        node = self._node(
+            key=key,
+            full_key=full_key,
+            data_path=data_path,
+            parent=parent,
+            skeleton=skeleton,
+            comp=skeleton.comp,
+            required=required,
+            read_only=skeleton.read_only or (parent is not None and parent.read_only),
+            title=skeleton.title,
+            item_index=item_index,
+        )
+        if self.coerce and value is not UNSET:
+            value = coerce(value, skeleton.types, skeleton.nullable)
+        shown_by_condition = parent_shown and self._condition(skeleton, node, value, parent)
+        node.shown = shown_by_condition and skeleton.comp != "none"
+
+        if skeleton.has_const:
+            value = copy.deepcopy(skeleton.const)
+        elif shown_by_condition and is_empty(value):
+            value = self._default(skeleton, value, required=required, root=parent is None)
+
+        if skeleton.is_object and skeleton.is_composite:
+            value = self._object(skeleton, node, value)
+        elif skeleton.comp == "list":
+            value = self._list(skeleton, node, value)
+        elif skeleton.tuple_items:
+            value = self._tuple(skeleton, node, value)
+        node.data = value
+
+        if node.shown and skeleton.items is not None and (skeleton.comp in ITEMS_COMPONENTS or skeleton.items):
+            self._resolve_items(skeleton, node, value, parent)
+        if self.tracking:
+            self._modified(node)
+        return node, value
+
+    def _default(self, skeleton: Skeleton, value: Any, *, required: bool, root: bool) -> Any:
+        if skeleton.has_default:
+            return copy.deepcopy(skeleton.default)
+        if value is not UNSET:
+            return value
+        if required or root:
+            if skeleton.is_object and (skeleton.is_composite or skeleton.object_one_of):
+                return {}
+            if skeleton.comp == "list" or (skeleton.kind == "array" and root):
+                return []
+            if skeleton.nullable and not root:
+                return None
+            if skeleton.kind == "boolean" and not root:
+                return False
+            if root and skeleton.kind == "string":
+                return ""
+        return value
+
+    def _scope(self, value: Any, parent: Node | None) -> dict[str, Any]:
+        parent_data = parent.data if parent is not None else UNSET
+        return {
+            "data": None if value is UNSET else value,
+            "parent": {"data": None if parent_data is UNSET else parent_data},
+            "rootData": None if self.root_data is UNSET else self.root_data,
+            "context": self.context,
+            "options": {"context": self.context, "readOnly": False, "summary": False},
+            "summary": False,
+            "mode": "default",
+            "display": {},
+        }
+
+    def _condition(self, skeleton: Skeleton, node: Node, value: Any, parent: Node | None) -> bool:
+        expression = skeleton.if_expression
+        if expression is None:
+            return True
+        try:
+            return bool(self._evaluate(expression, self._scope(value, parent)))
+        except ExpressionError as exc:
+            if exc.reason == "unresolved":
+                return False
+            node.notes.append(f"its condition could not be evaluated ({exc.message}), so it is shown")
+            return True
+
+    def _evaluate(self, expression: Expression, scope: dict[str, Any]) -> Any:
+        if expression.pure:
+            key = (expression.kind, expression.source)
+            if key not in self._pure_cache:
+                try:
+                    self._pure_cache[key] = evaluate(expression, scope)
+                except ExpressionError as exc:
+                    self._pure_cache[key] = exc
+            cached = self._pure_cache[key]
+            if isinstance(cached, ExpressionError):
+                raise cached
+            return cached
+        return evaluate(expression, scope)
+
+    # -- objects ------------------------------------------------------------------------------
+
+    def _object(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
+        if value is not UNSET and not isinstance(value, dict):
+            # Not an object: the children exist (so paths resolve) but read nothing.
+            self._children(skeleton, node, {}, detached=True)
+            return value
+        created = value is UNSET
+        obj = dict(value) if isinstance(value, dict) else {}
+        node.data = obj
+        obj = self._children(skeleton, node, obj)
+        if created and not obj:
+            return UNSET
+        return obj
+
+    def _children(self, skeleton: Skeleton, node: Node, obj: dict[str, Any], *, detached: bool = False) -> dict:
+        return self._plan(skeleton.plan, skeleton, node, obj, detached)
+
+    def _plan(
+        self, plan: list[ChildPlan], owner: Skeleton, node: Node, obj: dict[str, Any], detached: bool
+    ) -> dict[str, Any]:
+        for entry in plan:
+            if entry.kind == "property":
+                assert entry.skeleton is not None
+                child_value = obj.get(entry.key, UNSET) if not detached else UNSET
+                required = entry.key in owner.required and not entry.skeleton.nullable
+                _, result = self._field(
+                    entry.skeleton,
+                    entry.key,
+                    _ptr(node.full_key, entry.key),
+                    _ptr(node.data_path, entry.key),
+                    node,
+                    child_value,
+                    required=required,
+                )
+                if detached:
+                    continue
+                if result is UNSET:
+                    obj.pop(entry.key, None)
+                else:
+                    obj[entry.key] = result
+            elif entry.kind == "deps":
+                name = entry.key[len("$deps-") :]
+                if obj.get(name, UNSET) is not UNSET:
+                    obj = self._wrapper(entry.skeleton, entry.key, node, obj, detached)
+            elif entry.kind == "allOf":
+                obj = self._wrapper(entry.skeleton, entry.key, node, obj, detached)
+            elif entry.kind == "oneOf":
+                obj = self._variants(owner, node, obj, detached)
+            elif entry.kind == "condition":
+                obj = self._if(owner, node, obj, detached)
+            elif entry.kind == "composite":
+                assert entry.composite is not None
+                group = self._node(
+                    key=entry.key,
+                    full_key=_ptr(node.full_key, entry.key),
+                    data_path=node.data_path,
+                    parent=node,
+                    skeleton=None,
+                    comp=entry.composite.comp,
+                    shown=node.shown,
+                    wrapper=True,
+                    read_only=node.read_only,
+                    title=entry.composite.title,
+                    data=obj,
+                )
+                obj = self._plan(entry.composite.children, owner, group, obj, detached)
+                if self.tracking:
+                    self._modified(group)
+                continue
+            elif entry.kind == "slot":
+                self._node(
+                    key=entry.key,
+                    full_key=_ptr(node.full_key, entry.key),
+                    data_path=node.data_path,
+                    parent=node,
+                    skeleton=None,
+                    comp="slot",
+                    shown=node.shown,
+                    wrapper=True,
+                    text=entry.text,
+                )
+        return obj
+
+    def _wrapper(
+        self, skeleton: Skeleton | None, key: str, node: Node, obj: dict[str, Any], detached: bool
+    ) -> dict[str, Any]:
+        if skeleton is None:
+            return obj
+        wrapper = self._node(
+            key=key,
+            full_key=_ptr(node.full_key, key),
+            data_path=node.data_path,
+            parent=node,
+            skeleton=skeleton,
+            comp=skeleton.comp if skeleton.comp not in ("json", "none") else "section",
+            wrapper=True,
+            read_only=node.read_only or skeleton.read_only,
+            title=skeleton.title,
+            data=obj,
+        )
+        wrapper.shown = node.shown and self._condition(skeleton, wrapper, obj, node) and skeleton.comp != "none"
+        obj = self._plan(skeleton.plan, skeleton, wrapper, obj, detached)
+        wrapper.data = obj
+        if self.tracking:
+            self._modified(wrapper)
+        return obj
+
+    def _variants(self, owner: Skeleton, node: Node, obj: dict[str, Any], detached: bool) -> dict[str, Any]:
+        full_key = _ptr(node.full_key, "$oneOf")
+        selector = self._node(
+            key="$oneOf",
+            full_key=full_key,
+            data_path=node.data_path,
+            parent=node,
+            skeleton=owner,
+            comp="one-of-select",
+            shown=node.shown,
+            wrapper=True,
+            read_only=node.read_only,
+            title=owner.variant_label,
+            data=obj,
+            variant_owner=owner,
+        )
+        active = self._active_variant(owner, full_key, obj)
+        selector.active_variant = active
+        if active is not None:
+            branch = owner.variants[active]
+            obj = self._wrapper(branch, str(active), selector, obj, detached)
+            selector.data = obj
+        if self.tracking:
+            self._modified(selector)
+        return obj
+
+    def _active_variant(self, owner: Skeleton, full_key: str, obj: dict[str, Any]) -> int | None:
+        chosen = self.variants.get(full_key)
+        count = len(owner.variants)
+        if isinstance(chosen, int) and 0 <= chosen < count:
+            return chosen
+        if owner.discriminator and owner.discriminator in obj:
+            for index in range(count):
+                if json_equal(owner.variant_tag(index), obj[owner.discriminator]):
+                    return index
+        for index, validator in enumerate(owner.variant_validators):
+            if validator.is_valid(obj):
+                return index
+        # Nothing validates yet (a branch being filled in): the branch whose constants match.
+        for index, variant in enumerate(owner.variants):
+            constants = [(name, sub.const) for name, sub in variant.properties if sub.has_const]
+            if constants and all(name in obj and json_equal(obj[name], const) for name, const in constants):
+                return index
+        return None
+
+    def _if(self, owner: Skeleton, node: Node, obj: dict[str, Any], detached: bool) -> dict[str, Any]:
+        condition = owner.condition
+        if condition is None:
+            return obj
+        validator, then_skeleton, else_skeleton = condition
+        holds = validator.is_valid(obj)
+        branch = "then" if holds else "else"
+        previous = self.previous_branches.get(node.full_key)
+        self.branches[node.full_key] = branch
+        if previous is not None and previous != branch and not detached:
+            inactive = else_skeleton if holds else then_skeleton
+            active = then_skeleton if holds else else_skeleton
+            if inactive is not None:
+                keep = {name for name, _ in owner.properties}
+                for wrapper in [*owner.all_of, *owner.variants, *owner.dependent.values()]:
+                    keep |= wrapper.declared_keys
+                if active is not None:
+                    keep |= active.declared_keys
+                for name in inactive.declared_keys - keep:
+                    if name in obj:
+                        del obj[name]
+                        self.removed_branch_keys.append(_ptr(node.data_path, name))
+        skeleton = then_skeleton if holds else else_skeleton
+        return self._wrapper(skeleton, f"${branch}", node, obj, detached)
+
+    # -- arrays -------------------------------------------------------------------------------
+
+    def _list(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
+        if not isinstance(value, list):
+            return value
+        item = skeleton.item
+        if item is None:
+            return value
+        out = list(value)
+        node.data = out
+        for index, entry in enumerate(value):
+            _, result = self._field(
+                item,
+                str(index),
+                _ptr(node.full_key, index),
+                _ptr(node.data_path, index),
+                node,
+                entry,
+                required=False,
+                item_index=index,
+            )
+            out[index] = None if result is UNSET else result
+        return out
+
+    def _tuple(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
+        current = value if isinstance(value, list) else []
+        out = list(current)
+        node.data = out if isinstance(value, list) else value
+        minimum = skeleton.min_items or 0
+        for index, entry_skeleton in enumerate(skeleton.tuple_entries):
+            entry = current[index] if index < len(current) else UNSET
+            _, result = self._field(
+                entry_skeleton,
+                str(index),
+                _ptr(node.full_key, index),
+                _ptr(node.data_path, index),
+                node,
+                entry,
+                required=index < minimum,
+                item_index=index,
+            )
+            if index < len(out) and result is not UNSET:
+                out[index] = result
+        return out if isinstance(value, list) else value
+
+    # -- options ------------------------------------------------------------------------------
+
+    def _resolve_items(self, skeleton: Skeleton, node: Node, value: Any, parent: Node | None) -> None:
+        source = skeleton.items
+        assert source is not None
+        if source.kind == "static":
+            node.items_state = "static"
+            node.items = [dict(i) for i in source.items]
+            node.items_key = "static:" + skeleton.pointer
+            return
+        if source.kind == "expression" and source.expression is not None:
+            node.items_source_text = source.expression.describe()
+            try:
+                raw = self._evaluate(source.expression, self._scope(value, parent))
+            except ExpressionError as exc:
+                self._items_failure(node, exc)
+                return
+            if not isinstance(raw, list):
+                node.items_state = "failed"
+                node.notes.append("its options expression did not give a list")
+                return
+            try:
+                node.items = [prepare_item(source, entry) for entry in raw]
+            except ExpressionError as exc:
+                self._items_failure(node, exc)
+                return
+            node.items_state = "resolved"
+            node.items_key = "expr:" + digest(node.items)
+            return
+        if source.kind == "url" and source.url is not None:
+            node.items_source_text = source.url.describe()
+            try:
+                url = self._evaluate(source.url, self._scope(value, parent))
+            except ExpressionError as exc:
+                self._items_failure(node, exc)
+                return
+            node.items_state = "url"
+            node.items_key = "url:" + str(url)
+            node.items = None
+
+    def _items_failure(self, node: Node, exc: ExpressionError) -> None:
+        if exc.reason == "unresolved":
+            node.items_state = "blocked"
+        else:
+            node.items_state = "failed"
+            node.notes.append(f"its list of options could not be computed: {exc.message}")
+        node.items_key = None
+
+    # -- modified -----------------------------------------------------------------------------
+
+    def _modified(self, node: Node) -> None:
+        if node.wrapper and not node.is_selector:
+            node.modified = False
+            node.child_modified = any(c.modified or c.child_modified for c in node.children)
+            return
+        base_value = _lookup(self.base, node.data_path) if self.base is not None else UNSET
+        if self.base is None and node.data_path == "":
+            base_value = None
+        differs = not json_equal(base_value, node.data)
+        if node.children and not node.is_list and not node.is_selector:
+            node.modified = False
+            node.child_modified = any(c.modified or c.child_modified for c in node.children)
+            return
+        node.modified = differs
+        node.child_modified = differs or any(c.modified or c.child_modified for c in node.children)
+        if differs and node.children:
+            for child in node.children:
+                for below in child.walk():
+                    below.modified = None
+                    below.child_modified = False
+
+
+def prepare_item(source: Any, raw: Any) -> dict[str, Any]:
+    """One raw option (from an expression or a response) in its normal form, through the
+    field's ``itemTitle``/``itemKey``/``itemValue``/``itemIcon`` extractors."""
+    if source.header is not None and bool(evaluate(source.header, {"data": raw, "item": raw})):
+        title = evaluate(source.title, {"data": raw, "item": raw}) if source.title else raw
+        return {"header": True, "title": str(title)}
+    if isinstance(raw, dict) and raw.get("header") is True:
+        return {"header": True, "title": str(raw.get("title", ""))}
+    scope = {"data": raw, "item": raw}
+    value = evaluate(source.value, scope) if source.value is not None else UNSET
+    key = evaluate(source.key, scope) if source.key is not None else UNSET
+    title = evaluate(source.title, scope) if source.title is not None else UNSET
+    if isinstance(raw, dict):
+        if value is UNSET:
+            value = raw if source.return_objects else raw.get("value", UNSET)
+        if key is UNSET:
+            key = raw.get("key", UNSET)
+        if title is UNSET:
+            title = raw.get("title", UNSET)
+        if value is UNSET:
+            value = key
+        if key is UNSET or key is None:
+            key = normal_item(value)["key"] if value is not UNSET else ""
+        if title is UNSET or title is None:
+            title = key
+        item = {"key": str(key), "title": str(title), "value": None if value is UNSET else value}
+        if source.icon is not None:
+            item["icon"] = evaluate(source.icon, scope)
+        elif "icon" in raw:
+            item["icon"] = raw["icon"]
+        return item
+    if value is UNSET:
+        value = raw
+    if key is UNSET:
+        key = value
+    if title is UNSET:
+        title = value
+    return {"key": normal_item(key)["key"], "title": normal_item(title)["key"], "value": value}
+
+
+def build_tree(
+    form: CompiledForm,
+    data: Any,
+    *,
+    variants: dict[str, int],
+    base: Any = UNSET,
+    context: Any = None,
+    previous_branches: dict[str, str] | None = None,
+) -> Tree:
+    """The tree of ``data`` (the data is shaped on the way: see the module docstring)."""
+    builder = TreeBuilder(form, variants=variants, base=base, context=context, previous_branches=previous_branches)
+    return builder.build(copy.deepcopy(data))
