@@ -42,6 +42,7 @@ from .layout import (
     items_source,
     normalize_layout,
 )
+from .values import json_type
 
 # Compiled forms kept per process. A session layer keeps few schemas alive at once; the bound
 # only stops a long-running host that sees many schema versions from growing without limit.
@@ -300,29 +301,13 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
         elif "items" in schema or "prefixItems" in schema:
             types = ["array"]
         elif "const" in schema:
-            types = [_json_type(schema["const"])]
+            types = [json_type(schema["const"])]
         elif isinstance(schema.get("enum"), list) and schema["enum"]:
-            found = {_json_type(v) for v in schema["enum"]}
+            found = {json_type(v) for v in schema["enum"]}
             types = sorted(found)
     nullable = "null" in types
     plain = tuple(t for t in types if t != "null")
     return plain, nullable
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _nullable_union(schema: dict[str, Any]) -> tuple[str, Any] | None:

@@ -115,7 +115,8 @@ class FormState:
         self.context = context if context is not None else {}
         self.fetcher = fetcher
         self.ignored: list[str] = []
-        self._rebuild(copy.deepcopy(data))
+        # No document yet (a record being created) may be given as None.
+        self._rebuild(UNSET if data is None else copy.deepcopy(data))
 
     # -- snapshots --------------------------------------------------------------------------------
 

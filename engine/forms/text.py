@@ -96,6 +96,8 @@ class Describer:
                     out.append(indent + self._item_summary(child))
             return out
         for child in children:
+            if child.wrapper and not child.is_selector and child.comp != "slot" and not child.visible_children:
+                continue  # a group with nothing shown in it
             out.extend(self.lines(child, depth + 1, focus=False))
         if not children and not node.is_selector:
             out.extend(indent + line for line in self._declared(node))

@@ -152,6 +152,9 @@ class TreeBuilder:
         self.root_data: Any = UNSET
         self._pure_cache: dict[tuple[str, str], Any] = {}
         self.coerce = form.options.coerce_types
+        # Above zero while building the fields of an object that is not in the data: they show
+        # what could be written, and their defaults wait until the object exists.
+        self._absent = 0
 
     # -- entry --------------------------------------------------------------------------------
 
@@ -209,7 +212,9 @@ class TreeBuilder:
         shown_by_condition = parent_shown and self._condition(skeleton, node, value, parent)
         node.shown = shown_by_condition and skeleton.comp != "none"
 
-        if skeleton.has_const:
+        if self._absent:
+            pass
+        elif skeleton.has_const:
             value = copy.deepcopy(skeleton.const)
         elif shown_by_condition and is_empty(value):
             value = self._default(skeleton, value, required=required, root=parent is None)
@@ -233,17 +238,19 @@ class TreeBuilder:
             return copy.deepcopy(skeleton.default)
         if value is not UNSET:
             return value
-        if required or root:
+        if root:
+            return {"object": {}, "array": [], "string": ""}.get(
+                skeleton.kind or ("object" if skeleton.is_object else ""), value
+            )
+        if required:
             if skeleton.is_object and (skeleton.is_composite or skeleton.object_one_of):
                 return {}
-            if skeleton.comp == "list" or (skeleton.kind == "array" and root):
+            if skeleton.comp == "list":
                 return []
-            if skeleton.nullable and not root:
+            if skeleton.nullable:
                 return None
-            if skeleton.kind == "boolean" and not root:
+            if skeleton.kind == "boolean":
                 return False
-            if root and skeleton.kind == "string":
-                return ""
         return value
 
     def _scope(self, value: Any, parent: Node | None) -> dict[str, Any]:
@@ -292,13 +299,16 @@ class TreeBuilder:
             # Not an object: the children exist (so paths resolve) but read nothing.
             self._children(skeleton, node, {}, detached=True)
             return value
-        created = value is UNSET
-        obj = dict(value) if isinstance(value, dict) else {}
-        node.data = obj
-        obj = self._children(skeleton, node, obj)
-        if created and not obj:
+        if value is UNSET:
+            self._absent += 1
+            try:
+                self._children(skeleton, node, {}, detached=True)
+            finally:
+                self._absent -= 1
             return UNSET
-        return obj
+        obj = dict(value)
+        node.data = obj
+        return self._children(skeleton, node, obj)
 
     def _children(self, skeleton: Skeleton, node: Node, obj: dict[str, Any], *, detached: bool = False) -> dict:
         return self._plan(skeleton.plan, skeleton, node, obj, detached)
