@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .hashing import block_text_hash, deterministic_hex_id
+from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_ids
 from .numbering import Numbering
 from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
 from .styles import Styles, heading_level_from_style_id
@@ -97,15 +97,24 @@ def assign_ids(paragraphs: list[WalkedParagraph]) -> ParagraphIds:
     used: set[str] = set()
     ids: list[str] = []
     minted: dict[Any, str] = {}
-    for ordinal, walked in enumerate(paragraphs, start=1):
-        existing = walked.element.get(W14_PARAID)
-        if existing and existing not in used:
-            used.add(existing)
-            ids.append(existing)
+    existing = [walked.element.get(W14_PARAID) for walked in paragraphs]
+    # Seeds of every paragraph that may need a minted id, hashed in one batch.
+    seen: set[str] = set()
+    needs: dict[int, str] = {}
+    for ordinal, (walked, para_id) in enumerate(zip(paragraphs, existing, strict=True), start=1):
+        if para_id and para_id not in seen:
+            seen.add(para_id)
             continue
         raw = "".join([text for text, flags, _ in walked.pieces if not flags & MARK])
-        seed = f"{raw}:{ordinal}"
-        new_id = deterministic_hex_id(seed)
+        needs[ordinal] = f"{raw}:{ordinal}"
+    base_ids = dict(zip(needs, deterministic_hex_ids(list(needs.values())), strict=True))
+    for ordinal, (walked, para_id) in enumerate(zip(paragraphs, existing, strict=True), start=1):
+        if para_id and para_id not in used:
+            used.add(para_id)
+            ids.append(para_id)
+            continue
+        seed = needs[ordinal]
+        new_id = base_ids[ordinal]
         salt = 0
         while new_id in used:
             salt += 1

@@ -81,6 +81,12 @@ _RUN_MARKERS = frozenset({W_COMMENTREFERENCE, W_FOOTNOTEREFERENCE, W_ENDNOTEREFE
 
 Piece = tuple[str, int, Any]
 
+# Anything that makes a paragraph more than plain runs of w:t.
+_NOT_PLAIN = frozenset({
+    W_INS, W_DEL, W_MOVEFROM, W_MOVETO, W_DELTEXT, W_VANISH, MC_ALTERNATECONTENT, qn("w:drawing"), qn("w:pict"),
+    qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"),
+})  # fmt: skip
+
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 _XML_SPACE = " \t\r\n"
 W_CHAR = qn("w:char")
@@ -89,11 +95,14 @@ W_CHAR = qn("w:char")
 class ScanContext:
     """Per-story settings of a scan: styles (for hidden text) and whether to keep markers."""
 
-    __slots__ = ("markers", "styles")
+    __slots__ = ("markers", "simple_runs", "styles")
 
     def __init__(self, styles: Styles, *, markers: bool = False) -> None:
         self.styles = styles
         self.markers = markers
+        # Without markers or hidden character styles, a paragraph free of the elements in
+        # _NOT_PLAIN can be read with the fast path.
+        self.simple_runs = not markers and not styles.has_hidden_character_style
 
 
 # Markup-compatibility namespaces whose content we can read: drawing shapes and groups (where
@@ -122,6 +131,25 @@ def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> 
     ``paragraph_hidden`` is the hidden flag inherited from the paragraph style."""
     pieces: list[Piece] = []
     boxes: list[Any] = []
+    if ctx.simple_runs:
+        # Most paragraphs are plain runs of w:t: read them in one pass, falling back to the full
+        # walk at the first element that needs it.
+        flags = HIDDEN if paragraph_hidden else 0
+        for element in p.iterdescendants():
+            tag = element.tag
+            if tag == W_T:
+                text = element.text
+                if text:
+                    if (text[0] in _XML_SPACE or text[-1] in _XML_SPACE) and not _preserves_space(element):
+                        text = text.strip(_XML_SPACE)
+                        if not text:
+                            continue
+                    pieces.append((text, flags, None))
+            elif tag in _NOT_PLAIN:
+                pieces.clear()
+                break
+        else:
+            return pieces, boxes
     _scan_children(p, 0, None, pieces, boxes, ctx, paragraph_hidden)
     return pieces, boxes
 

@@ -33,6 +33,7 @@ class Styles:
         self.default_hidden = False
         self._para_cache: dict[str, ParagraphStyle] = {}
         self._char_hidden: dict[str, bool | None] = {}
+        self.has_hidden_character_style = False
         if root is None:
             return
         style_tag = qn("w:style")
@@ -44,6 +45,10 @@ class Styles:
             self._styles.setdefault((kind, style_id), style)
             if kind == "paragraph" and is_on_attr(style.get(qn("w:default"))) and self.default_paragraph is None:
                 self.default_paragraph = style_id
+        self.has_hidden_character_style = any(
+            kind == "character" and style.find(f"{W_RPR}/{W_VANISH}") is not None
+            for (kind, _), style in self._styles.items()
+        )
         defaults = root.find(qn("w:docDefaults"))
         if defaults is not None:
             rpr = defaults.find(f"{qn('w:rPrDefault')}/{W_RPR}")

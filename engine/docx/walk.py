@@ -62,6 +62,7 @@ class _Walker:
         self.ctx = ctx
         self.out: list[WalkedParagraph] = []
         self.tables = 0
+        self.hidden_by_style: dict[str | None, bool] = {}
 
     def container(self, parent: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
         for child in parent:
@@ -82,19 +83,19 @@ class _Walker:
                     self.container(branch, cell, in_box, hidden, row, row_flags)
 
     def paragraph(self, p: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
-        style_hidden = False
-        if len(p) and p[0].tag == W_PPR:
-            style = p[0].find(W_PSTYLE)
-            style_id = style.get(W_VAL) if style is not None else None
-        else:
-            style_id = None
-        styles = self.ctx.styles
-        style_id = style_id or styles.default_paragraph
-        if style_id:
-            flag = styles.paragraph(style_id).hidden
-            style_hidden = flag if flag is not None else styles.default_hidden
-        else:
-            style_hidden = styles.default_hidden
+        style_id = None
+        if len(p):
+            first = p[0]
+            if first.tag == W_PPR:
+                style = first.find(W_PSTYLE)
+                if style is not None:
+                    style_id = style.get(W_VAL)
+        style_hidden = self.hidden_by_style.get(style_id)
+        if style_hidden is None:
+            styles = self.ctx.styles
+            effective = style_id or styles.default_paragraph
+            flag = styles.paragraph(effective).hidden if effective else None
+            style_hidden = self.hidden_by_style[style_id] = flag if flag is not None else styles.default_hidden
         pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
         self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags))
         for box in boxes:
