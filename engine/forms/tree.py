@@ -604,7 +604,9 @@ def prepare_item(source: Any, raw: Any) -> dict[str, Any]:
     title = evaluate(source.title, scope) if source.title is not None else UNSET
     if isinstance(raw, dict):
         if value is UNSET:
-            value = raw if source.return_objects else raw.get("value", UNSET)
+            # An option already shaped as {title, key, value} gives its value; a bare object is
+            # the value itself when the field holds objects.
+            value = raw["value"] if "value" in raw else (raw if source.return_objects else UNSET)
         if key is UNSET:
             key = raw.get("key", UNSET)
         if title is UNSET:
