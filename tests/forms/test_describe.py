@@ -99,7 +99,10 @@ def test_values_are_abbreviated_past_a_size_and_readable_by_path():
 
 
 def test_help_text_is_flattened_and_long_help_is_deferred():
-    raw = "<h3>Titre</h3>\n<ul>\n<li><strong>Court :</strong> 150 caractères.  </li>\n</ul>\n<p>l&#39;auteur &amp; vous</p>"
+    raw = (
+        "<h3>Titre</h3>\n<ul>\n<li><strong>Court :</strong> 150 caractères.  </li>\n</ul>\n"
+        "<p>l&#39;auteur &amp; vous</p>"
+    )
     assert help_to_text(raw) == "Titre - Court : 150 caractères. l'auteur & vous"
     long_help = "word " * 100
     schema = {
