@@ -24,8 +24,7 @@ Each block has:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_ids
 from .numbering import Numbering
@@ -52,24 +51,53 @@ from .wml.ns import (
 _MARK_FLAGS = {W_INS: INS, W_DEL: DEL, W_MOVEFROM: MOVE_FROM, W_MOVETO: MOVE_TO}
 
 
-@dataclass(slots=True, eq=False)
 class Block:
-    id: str
-    index: int
-    element: Any
-    text: str
-    original_text: str
-    kind: str
-    heading_level: int | None
-    display_label: str | None
-    style_id: str | None
-    cell: tuple[int, int, int] | None
-    in_text_box: bool
-    mark: int
-    row_flags: int
-    num_id: str | None
-    ilvl: int | None
-    _hash: str | None = None
+    """One block (see the module docstring). A plain class with slots: documents have tens of
+    thousands of these, and a dataclass would cost import time on every call."""
+
+    __slots__ = (
+        "_hash", "cell", "display_label", "element", "heading_level", "id", "ilvl", "in_text_box", "index",
+        "kind", "mark", "num_id", "original_text", "row_flags", "style_id", "text",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        index: int,
+        element: Any,
+        text: str,
+        original_text: str,
+        kind: str,
+        heading_level: int | None,
+        display_label: str | None,
+        style_id: str | None,
+        cell: tuple[int, int, int] | None,
+        in_text_box: bool,
+        mark: int,
+        row_flags: int,
+        num_id: str | None,
+        ilvl: int | None,
+    ) -> None:
+        self.id = id
+        self.index = index
+        self.element = element
+        self.text = text
+        self.original_text = original_text
+        self.kind = kind
+        self.heading_level = heading_level
+        self.display_label = display_label
+        self.style_id = style_id
+        self.cell = cell
+        self.in_text_box = in_text_box
+        self.mark = mark
+        self.row_flags = row_flags
+        self.num_id = num_id
+        self.ilvl = ilvl
+        self._hash: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Block({self.id!r}, {self.kind}, {self.text[:40]!r})"
 
     @property
     def hash(self) -> str:
@@ -85,8 +113,7 @@ class Block:
         return bool((self.mark & (DEL | MOVE_FROM)) or (self.row_flags & DEL)) and not self.text
 
 
-@dataclass(slots=True)
-class ParagraphIds:
+class ParagraphIds(NamedTuple):
     """Ids of every walked paragraph, and which of them were minted (to write on save)."""
 
     ids: list[str]
@@ -145,8 +172,11 @@ def build_blocks(
     for walked, block_id in zip(paragraphs, ids, strict=True):
         p = walked.element
         pieces = walked.pieces
-        text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
-        original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
+        if any(flags for _, flags, _ in pieces):
+            text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
+            original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
+        else:
+            text = original = "".join([t for t, _, _ in pieces])
         ppr = p[0] if len(p) and p[0].tag == W_PPR else None
         style_id = num_id = None
         ilvl = outline = None

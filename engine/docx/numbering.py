@@ -15,8 +15,7 @@ A level that has not been used yet shows its start value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .numfmt import format_counter
 from .styles import Styles
@@ -33,8 +32,7 @@ _SYMBOL_BULLETS = {
 }  # fmt: skip
 
 
-@dataclass
-class Level:
+class Level(NamedTuple):
     start: int = 1
     fmt: str | None = "decimal"
     custom_format: str | None = None
@@ -45,18 +43,22 @@ class Level:
     style_id: str | None = None
 
 
-@dataclass
 class _Instance:
-    num_id: str
-    abstract_id: str
-    start_overrides: dict[int, int] = field(default_factory=dict)
-    level_overrides: dict[int, Level] = field(default_factory=dict)
+    __slots__ = ("abstract_id", "level_overrides", "num_id", "start_overrides")
+
+    def __init__(self, num_id: str, abstract_id: str) -> None:
+        self.num_id = num_id
+        self.abstract_id = abstract_id
+        self.start_overrides: dict[int, int] = {}
+        self.level_overrides: dict[int, Level] = {}
 
 
-@dataclass
 class _Counters:
-    values: list[int | None] = field(default_factory=lambda: [None] * MAX_LEVELS)
-    started: set[str] = field(default_factory=set)
+    __slots__ = ("started", "values")
+
+    def __init__(self) -> None:
+        self.values: list[int | None] = [None] * MAX_LEVELS
+        self.started: set[str] = set()
 
 
 def _parse_level(element: Any) -> Level:

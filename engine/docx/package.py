@@ -30,15 +30,13 @@ parts are themselves parts: ``add_part`` and ``add_relationship`` edit and mark 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import posixpath
 import zipfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from deskcheck.engine.errors import DeskcheckError, InputError
 
@@ -86,8 +84,7 @@ class RT:
 STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 
 
-@dataclass(frozen=True)
-class Relationship:
+class Relationship(NamedTuple):
     id: str
     type: str
     target: str
@@ -287,7 +284,7 @@ class DocxPackage:
         zip records for them (checked against the data whenever the part is read), so computing
         the token does not decompress the package."""
         if self._version is None:
-            digest = hashlib.sha256()
+            summary = []
             for name in sorted(self.part_names()):
                 if name in self._dirty or name in self._replaced:
                     data = self.read_bytes(name)
@@ -295,8 +292,11 @@ class DocxPackage:
                 else:
                     info = self._infos[name]
                     crc, size = info.CRC, info.file_size
-                digest.update(f"{name}\0{crc:08x}\0{size}\n".encode())
-            self._version = digest.hexdigest()[:16]
+                summary.append(f"{name}\0{crc:08x}\0{size}\n")
+            # Two checksums of the per-part summary make a 64-bit token (no cryptography needed:
+            # it tells versions apart, it does not authenticate them).
+            data = "".join(summary).encode()
+            self._version = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
         return self._version
 
     # -- editing ------------------------------------------------------------------------------

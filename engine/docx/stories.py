@@ -14,8 +14,7 @@ into single spaces (one string; offsets into it count UTF-16 code units).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .hashing import normalize_text
 from .package import RT
@@ -29,8 +28,7 @@ if TYPE_CHECKING:
 _SEPARATOR_TYPES = frozenset({"separator", "continuationSeparator", "continuationNotice"})
 
 
-@dataclass(frozen=True)
-class Story:
+class Story(NamedTuple):
     handle: dict[str, Any]
     part: str | None
     container: Any | None

@@ -5,8 +5,7 @@ through the ``w:basedOn`` chain (a style without a setting inherits its parent's
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .wml.attrs import int_attr, is_on, val
 from .wml.ns import W_ILVL, W_NUMID, W_NUMPR, W_OUTLINELVL, W_PPR, W_RPR, W_VANISH, qn
@@ -16,8 +15,7 @@ _HEADING_NAME = re.compile(r"^heading ([1-9])$", re.IGNORECASE)
 _MAX_CHAIN = 32  # basedOn chains are a few levels deep; a longer one is a loop in a broken file
 
 
-@dataclass(frozen=True)
-class ParagraphStyle:
+class ParagraphStyle(NamedTuple):
     style_id: str
     outline_level: int | None  # 0..8; None when unset or "body text" (9)
     num_id: str | None

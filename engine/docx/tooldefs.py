@@ -12,8 +12,7 @@ verb (``deskcheck docx <name-with-dashes>``), the batch/REPL name and the provid
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 # Shared schema pieces ---------------------------------------------------------------------------
 
@@ -73,8 +72,7 @@ def _object(properties: dict[str, Any], required: list[str] | None = None) -> di
     return {"type": "object", "properties": properties, "required": required or [], "additionalProperties": False}
 
 
-@dataclass(frozen=True)
-class DocxToolSpec:
+class DocxToolSpec(NamedTuple):
     name: str
     title: str
     description: str

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from deskcheck.engine.tools import READ_ONLY, Tool, ToolAnnotations, ToolResult, ToolSet, fail
 
 from .tooldefs import DOCX_INSTRUCTIONS, DOCX_TOOL_SPECS, UNSUPPORTED_TOOLS, DocxToolSpec
 
 
-@dataclass(frozen=True)
-class DocxOptions:
+class DocxOptions(NamedTuple):
     """Options that shape the docx tools (filled from the CLI's review flags)."""
 
     author: str | None = None

@@ -16,8 +16,7 @@ paragraphs out, a guard against text a human reviewer cannot see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .scan import DEL, INS, ScanContext, choose_alternate, scan_paragraph
 from .wml.attrs import int_attr, is_on
@@ -46,8 +45,7 @@ from .wml.ns import (
 _BLOCK_WRAPPERS = frozenset({W_CUSTOMXML, W_INS, W_DEL})
 
 
-@dataclass(slots=True)
-class WalkedParagraph:
+class WalkedParagraph(NamedTuple):
     element: Any
     pieces: list
     cell: tuple[int, int, int] | None
