@@ -80,13 +80,19 @@ def sample_api(
         ).start()
     except SampleApiError as exc:
         raise UsageError(f"The sample API cannot start: {exc}") from None
+    if not _is_loopback(host):
+        env.stderr.write(
+            f"warning: listening on {host}: other machines can read the records, and write them with the token.\n"
+        )
     stop = threading.Event()
-    restore = _stop_on_sigterm(stop)
+    restore = _stop_on_signals(stop)
     try:
         _announce(env, _startup_info(api))
-        stop.wait()
+        # A timeout keeps the wait responsive to signals on every platform.
+        while not stop.wait(0.5):
+            pass
     except KeyboardInterrupt:
-        pass
+        pass  # an in-process caller outside the main thread: Ctrl-C arrives as an exception
     finally:
         api.stop()
         restore()
@@ -94,13 +100,26 @@ def sample_api(
     raise typer.Exit(0)
 
 
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def _startup_info(api) -> dict[str, Any]:
+    # The default tokens are public sample values, printed so that the demo and the README tour
+    # can use them; tokens the user chose are theirs and are not echoed (null).
     return {
         "url": api.origin,
         "base_url": api.base_url,
         "openapi": api.openapi_url,
-        "write_token": api.write_token,
-        "read_token": api.read_token,
+        "write_token": api.write_token if api.write_token == DEFAULT_WRITE_TOKEN else None,
+        "read_token": api.read_token if api.read_token == DEFAULT_READ_TOKEN else None,
         "database": str(api.db_path),
         "temporary_database": api.database_is_temporary,
     }
@@ -111,12 +130,14 @@ def _announce(env: Env, info: dict[str, Any]) -> None:
         write_json_line(env.stdout, {"ok": True, "result": info})
         return
     database = f"{info['database']}" + (" (temporary, deleted on exit)" if info["temporary_database"] else "")
+    write_token = info["write_token"] or "the one given with --write-token"
+    read_token = info["read_token"] or "the one given with --read-token"
     env.stdout.write(
         f"Sample API listening on {info['url']}\n"
         f"  OpenAPI document  {info['openapi']}\n"
         f"  API base URL      {info['base_url']}\n"
-        f"  write token       {info['write_token']}   (Authorization: Bearer ...)\n"
-        f"  read-only token   {info['read_token']}\n"
+        f"  write token       {write_token}   (Authorization: Bearer ...)\n"
+        f"  read-only token   {read_token}\n"
         f"  database          {database}\n"
         "Press Ctrl-C to stop.\n"
     )
@@ -134,10 +155,16 @@ def _request_logger(env: Env):
     return log
 
 
-def _stop_on_sigterm(stop: threading.Event):
-    """Make SIGTERM stop the server like Ctrl-C; returns what undoes it. Only the main thread may
-    install handlers: elsewhere (an in-process caller) nothing changes."""
+def _stop_on_signals(stop: threading.Event):
+    """Make SIGINT (Ctrl-C) and SIGTERM set ``stop``; returns what undoes it. Installed explicitly
+    because a shell starts background jobs with SIGINT ignored, and `kill -INT` should still
+    stop the server. Only the main thread may install handlers: elsewhere nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    return lambda: signal.signal(signal.SIGTERM, previous)
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return restore

@@ -71,6 +71,7 @@ def test_sigterm_stops_it_too_and_a_given_database_stays(tmp_path):
     process, info = start("--port", "0", "--db", str(db), "--write-token", "w1", "--read-token", "r1")
     try:
         assert info["database"] == str(db) and info["temporary_database"] is False
+        assert info["write_token"] is None and info["read_token"] is None  # the user's own tokens are not echoed
         url = f"{info['base_url']}/datasets/associations/lines/asso-001"
         record = httpx.get(url, timeout=10).json()
         saved = httpx.put(
@@ -131,3 +132,36 @@ def test_help_does_not_import_the_server():
     modules = json.loads(probe.stdout)["modules"]
     assert not [name for name in modules if name.startswith("deskcheck.samples")]
     assert "sqlite3" not in modules and "http.server" not in modules
+
+
+def test_on_a_terminal_it_prints_a_readable_banner():
+    import pty
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [deskcheck_executable(), "sample-api", "--port", "0"],
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    os.close(follower)
+    banner = b""
+    try:
+        while b"Ctrl-C" not in banner:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # Linux reports the end of a pty as EIO
+                break
+            if not chunk:
+                break
+            banner += chunk
+    finally:
+        code, _ = stop(process)
+        os.close(leader)
+    text = banner.decode()
+    assert code == 0
+    assert "Sample API listening on http://127.0.0.1:" in text
+    assert "write token       sample-write-token" in text
+    assert "read-only token   sample-read-token" in text
+    assert "(temporary, deleted on exit)" in text

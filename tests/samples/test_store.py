@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import threading
 from datetime import UTC, datetime, timedelta
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +42,19 @@ def test_a_temporary_database_is_removed_on_stop():
     assert not api.running
     with pytest.raises(SampleApiError, match="not running"):
         _ = api.base_url
+
+
+def test_stop_ends_idle_kept_alive_connections():
+    api = SampleApi().start()
+    url = f"{api.base_url}/datasets"
+    with httpx.Client(timeout=10) as kept_alive:
+        assert kept_alive.get(url).status_code == 200  # the connection stays open
+        stopper = threading.Thread(target=api.stop)
+        stopper.start()
+        stopper.join(60)
+        assert not stopper.is_alive()
+        with pytest.raises(httpx.TransportError):
+            kept_alive.get(url)
 
 
 def test_an_unseeded_database_starts_empty(tmp_path, client):
