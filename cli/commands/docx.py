@@ -18,7 +18,7 @@ from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 from ..args import read_args
 from ..context import ContextOptions, open_toolset, preflight
 from ..env import current_env
-from ..options import AuthorOpt, DryRunOpt, OutputOpt, with_context_options
+from ..options import DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_result, emit_value
 
 DOCX_OPTIONS = (
@@ -38,6 +38,9 @@ FileArg = Annotated[Path, typer.Argument(help="The .docx file.", show_default=Fa
 ArgsArg = Annotated[
     str | None,
     typer.Argument(help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False),
+]
+ResolveAuthorOpt = Annotated[
+    str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
 ]
 FormatOpt = Annotated[str, typer.Option("--format", help="json (default), anthropic, openai or mcp.")]
 
@@ -59,7 +62,8 @@ def _summary(description: str) -> str:
 
 
 def _tool_command(spec: DocxToolSpec):
-    @with_context_options(only=DOCX_OPTIONS)
+    # Read tools take no review options; the others get every docx option.
+    @with_context_options(only=() if spec.read_only else DOCX_OPTIONS)
     def command(file: FileArg, args: ArgsArg = None, *, context: ContextOptions) -> None:
         env = current_env()
         arguments = read_args(args, env.stdin)
@@ -93,14 +97,18 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
 
 
 @docx_app.command("accept-all", no_args_is_help=True)
-def accept_all(file: FileArg, author: AuthorOpt = None, output: OutputOpt = None, dry_run: DryRunOpt = False) -> None:
+def accept_all(
+    file: FileArg, author: ResolveAuthorOpt = None, output: OutputOpt = None, dry_run: DryRunOpt = False
+) -> None:
     """Accept every tracked change (only --author's when given), writing the file in place
     atomically unless -o/--output or --dry-run is given."""
     _resolve("accept", file, author, output, dry_run)
 
 
 @docx_app.command("reject-all", no_args_is_help=True)
-def reject_all(file: FileArg, author: AuthorOpt = None, output: OutputOpt = None, dry_run: DryRunOpt = False) -> None:
+def reject_all(
+    file: FileArg, author: ResolveAuthorOpt = None, output: OutputOpt = None, dry_run: DryRunOpt = False
+) -> None:
     """Reject every tracked change (only --author's when given), writing the file in place
     atomically unless -o/--output or --dry-run is given."""
     _resolve("reject", file, author, output, dry_run)
