@@ -47,6 +47,9 @@ from .values import json_type
 # Compiled forms kept per process. A session layer keeps few schemas alive at once; the bound
 # only stops a long-running host that sees many schema versions from growing without limit.
 CACHE_SIZE = 64
+# Validation results kept per compiled form, by top-level property value: enough for the fields
+# a session edits, bounded for a long-running host.
+VALIDATION_CACHE_SIZE = 2048
 
 
 class FormSchemaError(InputError):
@@ -218,6 +221,7 @@ class CompiledForm:
         self.resolver = RefResolver(schema)
         self._skeletons: dict[str, Skeleton] = {}
         self._lock = threading.RLock()
+        self._validated: dict[tuple[str, str], list[Any]] = {}
         guide = schema.get("x-agent-guide")
         self.agent_guide: str | None = guide.strip() if isinstance(guide, str) and guide.strip() else None
         self.root = self.skeleton(schema, "")
@@ -227,6 +231,71 @@ class CompiledForm:
         from .validation import make_validator
 
         return make_validator(self.schema)
+
+    @cached_property
+    def _split(self) -> tuple[Any, dict[str, Any]] | None:
+        """Validation by parts: the root's keywords other than ``properties`` (a validator), and
+        each property's schema. None when the root cannot be split (a reference at the root, or
+        keywords that judge properties by the list of declared ones)."""
+        schema = self.schema
+        properties = schema.get("properties")
+        if (
+            not isinstance(properties, dict)
+            or "$ref" in schema
+            or "$dynamicRef" in schema
+            or any(k in schema for k in ("additionalProperties", "patternProperties", "unevaluatedProperties"))
+        ):
+            return None
+        rest = {k: v for k, v in schema.items() if k != "properties"}
+        return self.validator.evolve(schema=rest), properties
+
+    def iter_errors(self, data: Any) -> list[Any]:
+        """Every validation error of ``data``. A document's properties are validated one by one
+        and the result kept per value (a write changes one of them; the others are known)."""
+        split = self._split
+        if split is None or not isinstance(data, dict):
+            return list(self.validator.iter_errors(data))
+        rest, properties = split
+        errors = list(rest.iter_errors(data))
+        for name, value in data.items():
+            schema = properties.get(name)
+            if schema is None:
+                continue
+            key = (name, json.dumps(value, sort_keys=True, default=str))
+            cached = self._validated.get(key)
+            if cached is None:
+                cached = list(self.validator.descend(value, schema, path=name, schema_path=name))
+                with self._lock:
+                    if len(self._validated) >= VALIDATION_CACHE_SIZE:
+                        self._validated.pop(next(iter(self._validated)))
+                    self._validated[key] = cached
+            errors.extend(cached)
+        return errors
+
+    def warm(self) -> CompiledForm:
+        """Compile now what is otherwise compiled on first use: every skeleton the schema reaches
+        (each recursive one once) and the validators. Returns the form, for chaining."""
+        seen: set[int] = set()
+        stack = [self.root]
+        while stack:
+            skeleton = stack.pop()
+            if id(skeleton) in seen:
+                continue
+            seen.add(id(skeleton))
+            stack.extend(sub for _, sub in skeleton.properties)
+            stack.extend(skeleton.dependent.values())
+            stack.extend(skeleton.all_of)
+            stack.extend(skeleton.variants)
+            stack.extend(skeleton.tuple_entries)
+            if skeleton.variants:
+                _ = skeleton.variant_validators
+            if skeleton.condition is not None:
+                stack.extend(branch for branch in skeleton.condition[1:] if branch is not None)
+            if skeleton.item is not None:
+                stack.append(skeleton.item)
+            _ = skeleton.plan
+        _ = self._split
+        return self
 
     def sub_validator(self, schema: Any) -> Any:
         """A validator for a fragment of this schema (its references resolve in the whole)."""
@@ -414,6 +483,8 @@ class Skeleton:
         self.discriminator: str | None = discriminator.get("propertyName") if isinstance(discriminator, dict) else None
         self.item_title = parse_expression(self.layout["itemTitle"]) if self.layout.get("itemTitle") else None
         self.empty_data = self.layout.get("emptyData") is True
+        # Read on every build of every state: computed once.
+        self.object_composite = self.is_object and self.is_composite
 
     # -- descriptive -------------------------------------------------------------------------
 

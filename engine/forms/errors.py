@@ -40,7 +40,7 @@ class Validation:
 
 def validate_tree(form: Any, tree: Tree) -> Validation:
     data = tree.data
-    raw = list(form.validator.iter_errors(None if data is UNSET else data))
+    raw = form.iter_errors(None if data is UNSET else data)
     collector = _Collector(tree)
     for error in raw:
         collector.process(error)

@@ -47,7 +47,12 @@ STACK_LIMIT_BYTES = 512 * 1024
 # long, and compiling megabytes of script is itself a way to stall the process.
 MAX_SOURCE_CHARS = 20_000
 
+# Results kept for expressions that read only their local scope (data, parent, item): the same
+# scope gives the same answer, and a form re-evaluates its conditions after every write.
+RESULT_CACHE_SIZE = 4096
+
 KINDS = ("js-eval", "js-tpl", "js-fn")
+SHARED_NAMES = ("rootData", "context", "options", "summary", "mode", "display")
 SCOPE_NAMES = ("data", "parent", "rootData", "context", "options", "summary", "mode", "display", "item", "body")
 
 
@@ -67,6 +72,11 @@ class Expression:
 
     def describe(self) -> str:
         return self.source if len(self.source) <= 120 else self.source[:117] + "..."
+
+    @property
+    def local(self) -> bool:
+        """Whether it reads only its local scope (so a result can be reused for the same scope)."""
+        return not any(name in self.source for name in SHARED_NAMES)
 
 
 class ExpressionError(DeskcheckError):
@@ -98,12 +108,18 @@ _local = threading.local()
 # Expressions that must not run again: (kind, source) -> the error they gave.
 _poisoned: dict[tuple[str, str], ExpressionError] = {}
 _poison_lock = threading.Lock()
+# (kind, source, scope JSON) -> value, for local expressions. Values are shared: never change them.
+_results: dict[tuple[str, str, str], Any] = {}
 
 
-def evaluate(expression: Expression, scope: dict[str, Any]) -> Any:
+def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None = None) -> Any:
     """The JSON value of ``expression`` with ``scope`` (JSON values named ``data``, ``parent``,
     ``rootData``, ``context``...). ``undefined`` comes back as None; functions and other
-    non-JSON values are dropped the way ``JSON.stringify`` drops them."""
+    non-JSON values are dropped the way ``JSON.stringify`` drops them.
+
+    ``shared`` is an optional JSON object text of scope entries many evaluations have in common
+    (the root document, the context): ``shared_scope`` makes it once, the engine parses it once
+    while it stays the same, and ``scope`` entries win over it."""
     key = (expression.kind, expression.source)
     poisoned = _poisoned.get(key)
     if poisoned is not None:
@@ -115,11 +131,14 @@ def evaluate(expression: Expression, scope: dict[str, Any]) -> Any:
         )
         _poison(key, error)
         raise error
+    scope_json = json.dumps(scope, default=lambda _value: None)
+    cache_key = (expression.kind, expression.source, scope_json) if expression.local else None
+    if cache_key is not None and cache_key in _results:
+        return _results[cache_key]
     sandbox = _sandbox()
     function = sandbox.function(expression, key)
     try:
-        scope_json = json.dumps(scope, default=lambda _value: None)
-        result = function(scope_json)
+        result = function(scope_json, shared if shared is not None else "{}")
     except sandbox.quickjs.JSException as exc:
         error = _classify(str(exc))
         if error.reason in ("timeout", "memory"):
@@ -131,12 +150,20 @@ def evaluate(expression: Expression, scope: dict[str, Any]) -> Any:
         error = ExpressionError("the expression recursed too deeply", reason="failed")
         _poison(key, error)
         raise error from None
-    if result is None:
-        return None
     try:
-        return json.loads(result)["value"] if result != "{}" else None
+        value = json.loads(result)["value"] if result not in (None, "{}") else None
     except (ValueError, KeyError, TypeError):
-        return None
+        value = None
+    if cache_key is not None:
+        if len(_results) >= RESULT_CACHE_SIZE:
+            _results.pop(next(iter(_results)), None)
+        _results[cache_key] = value
+    return value
+
+
+def shared_scope(**entries: Any) -> str:
+    """The ``shared`` argument of ``evaluate`` for these entries."""
+    return json.dumps(entries, default=lambda _value: None)
 
 
 def _poison(key: tuple[str, str], error: ExpressionError) -> None:
@@ -177,6 +204,8 @@ class _Sandbox:
         context.set_memory_limit(MEMORY_LIMIT_BYTES)
         context.set_time_limit(TIME_LIMIT_SECONDS)
         context.set_max_stack_size(STACK_LIMIT_BYTES)
+        # The last shared scope, parsed once while the same text keeps coming.
+        context.eval("var __sharedText = '{}', __shared = {};")
         self.context = context
         self.functions: dict[tuple[str, str], Any] = {}
 
@@ -194,10 +223,11 @@ class _Sandbox:
         # The scope crosses as one JSON string; the result comes back the same way. A wrapper
         # object keeps `undefined` apart from `null`.
         wrapper = (
-            "(function (__scope) {\n"
+            "(function (__scope, __sharedIn) {\n"
             "  const __s = JSON.parse(__scope);\n"
+            "  if (__sharedIn !== __sharedText) { __shared = JSON.parse(__sharedIn); __sharedText = __sharedIn; }\n"
             f"  const __value = (function ({names}) {{\n{body}\n}})("
-            + ", ".join(f"__s.{name}" for name in SCOPE_NAMES)
+            + ", ".join(f"('{name}' in __s ? __s.{name} : __shared.{name})" for name in SCOPE_NAMES)
             + ");\n  return JSON.stringify({ value: __value });\n})"
         )
         try:

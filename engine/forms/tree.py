@@ -24,12 +24,12 @@ from typing import Any
 
 from .. import jsonpointer
 from .compile import ChildPlan, CompiledForm, Skeleton
-from .expressions import Expression, ExpressionError, evaluate
+from .expressions import Expression, ExpressionError, evaluate, shared_scope
 from .layout import ITEMS_COMPONENTS, normal_item
 from .values import UNSET, coerce, is_empty, json_equal
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     key: str
     full_key: str
@@ -98,7 +98,10 @@ class Tree:
 
 
 def _ptr(parent: str, key: str | int) -> str:
-    return parent + "/" + jsonpointer.escape(str(key))
+    key = str(key)
+    if "/" in key or "~" in key:
+        key = jsonpointer.escape(key)
+    return parent + "/" + key
 
 
 def _lookup(document: Any, pointer: str) -> Any:
@@ -155,6 +158,7 @@ class TreeBuilder:
         # Above zero while building the fields of an object that is not in the data: they show
         # what could be written, and their defaults wait until the object exists.
         self._absent = 0
+        self._shared_text: str | None = None
 
     # -- entry --------------------------------------------------------------------------------
 
@@ -219,7 +223,7 @@ class TreeBuilder:
         elif shown_by_condition and is_empty(value):
             value = self._default(skeleton, value, required=required, root=parent is None)
 
-        if skeleton.is_object and skeleton.is_composite:
+        if skeleton.object_composite:
             value = self._object(skeleton, node, value)
         elif skeleton.comp == "list":
             value = self._list(skeleton, node, value)
@@ -258,13 +262,21 @@ class TreeBuilder:
         return {
             "data": None if value is UNSET else value,
             "parent": {"data": None if parent_data is UNSET else parent_data},
-            "rootData": None if self.root_data is UNSET else self.root_data,
-            "context": self.context,
-            "options": {"context": self.context, "readOnly": False, "summary": False},
-            "summary": False,
-            "mode": "default",
-            "display": {},
         }
+
+    @property
+    def _shared(self) -> str:
+        """The root document and the context, serialised once per build for every expression."""
+        if self._shared_text is None:
+            self._shared_text = shared_scope(
+                rootData=None if self.root_data is UNSET else self.root_data,
+                context=self.context,
+                options={"context": self.context, "readOnly": False, "summary": False},
+                summary=False,
+                mode="default",
+                display={},
+            )
+        return self._shared_text
 
     def _condition(self, skeleton: Skeleton, node: Node, value: Any, parent: Node | None) -> bool:
         expression = skeleton.if_expression
@@ -283,14 +295,14 @@ class TreeBuilder:
             key = (expression.kind, expression.source)
             if key not in self._pure_cache:
                 try:
-                    self._pure_cache[key] = evaluate(expression, scope)
+                    self._pure_cache[key] = evaluate(expression, scope, self._shared)
                 except ExpressionError as exc:
                     self._pure_cache[key] = exc
             cached = self._pure_cache[key]
             if isinstance(cached, ExpressionError):
                 raise cached
             return cached
-        return evaluate(expression, scope)
+        return evaluate(expression, scope, self._shared)
 
     # -- objects ------------------------------------------------------------------------------
 
@@ -525,7 +537,7 @@ class TreeBuilder:
         assert source is not None
         if source.kind == "static":
             node.items_state = "static"
-            node.items = [dict(i) for i in source.items]
+            node.items = list(source.items)  # shared: options are never changed in place
             node.items_key = "static:" + skeleton.pointer
             return
         if source.kind == "expression" and source.expression is not None:
@@ -606,7 +618,7 @@ def prepare_item(source: Any, raw: Any) -> dict[str, Any]:
         if value is UNSET:
             # An option already shaped as {title, key, value} gives its value; a bare object is
             # the value itself when the field holds objects.
-            value = raw["value"] if "value" in raw else (raw if source.return_objects else UNSET)
+            value = raw.get("value", raw if source.return_objects else UNSET)
         if key is UNSET:
             key = raw.get("key", UNSET)
         if title is UNSET:
@@ -643,4 +655,5 @@ def build_tree(
 ) -> Tree:
     """The tree of ``data`` (the data is shaped on the way: see the module docstring)."""
     builder = TreeBuilder(form, variants=variants, base=base, context=context, previous_branches=previous_branches)
-    return builder.build(copy.deepcopy(data))
+    # The builder copies every container it shapes; callers hand it data they own.
+    return builder.build(data)
