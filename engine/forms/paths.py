@@ -68,6 +68,13 @@ def _mixed(tree: Tree, path: str) -> Node | None:
 
 def not_found(tree: Tree, path: str) -> FieldNotFound:
     shown = path or "/"
+    holder = _value_holder(tree, path)
+    if holder is not None:
+        return FieldNotFound(
+            f'no field at "{shown}": it is inside {holder.path}, a {holder.comp} field whose value is written '
+            f"whole. Read it with getData on {holder.path}, change it, and write it back with setFieldValue.",
+            code="insideValue",
+        )
     if path and lookup(tree.data, path) is not UNSET:
         return FieldNotFound(
             f'no field at "{shown}": the document has a value there, but its field is not shown right now '
@@ -87,6 +94,18 @@ def not_found(tree: Tree, path: str) -> FieldNotFound:
         "as getData shows it.",
         code="fieldNotFound",
     )
+
+
+def _value_holder(tree: Tree, path: str) -> Node | None:
+    """The shown field, above ``path``, that holds its value as one piece (a JSON value, a
+    combobox list, an object picked from options)."""
+    tokens = jsonpointer.split(path) if path.startswith("/") else []
+    while len(tokens) > 1:
+        tokens.pop()
+        node = tree.by_data_path.get(jsonpointer.join(tokens))
+        if node is not None:
+            return node if node.shown and not node.children else None
+    return None
 
 
 def _top_level(root: Node) -> list[Node]:

@@ -40,7 +40,8 @@ from .values import UNSET, is_empty, parse_json_string
 SNAPSHOT_FORMAT = 1
 # A state re-validates after dropping keys its schema refuses; twice is enough for nested cases.
 MAX_CLEANUP_PASSES = 3
-_STRUCTURAL_KEY = re.compile(r"^\$(oneOf|comp-\d+|slot-\d+|allOf-\d+|deps-.+|then|else)$")
+# Keys that only exist in form paths (a data key could be "$then"; these cannot be mistaken).
+_STRUCTURAL_KEY = re.compile(r"^\$(oneOf|comp-\d+|slot-\d+)$")
 
 
 class FormError(DeskcheckError):
