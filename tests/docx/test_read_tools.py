@@ -174,3 +174,19 @@ def test_the_cached_document_is_refreshed_when_the_file_changes(tmp_path):
     second = toolset.call("read_document", {}).value
     assert second["blocks"][0]["text"] == "second version"
     assert second["documentVersion"] != first["documentVersion"]
+
+
+def test_results_match_the_reference_system_on_its_fixtures():
+    sample = call(CORPUS / "folio" / "sample.docx", "read_document", {"maxBlocks": 4}).value["blocks"]
+    assert (sample[0]["blockId"], sample[0]["kind"], sample[0]["blockTextHash"]) == ("707312A4", "heading", "h4txu05")
+    assert (sample[3]["blockId"], sample[3]["kind"], sample[3]["blockTextHash"]) == ("7CD29739", "listItem", "heg2hv6")
+    found = call(CORPUS / "folio" / "authored-empty-paragraph.docx", "find_text", {"query": "paragraph"}).value
+    assert found["matches"][0]["range"] == {
+        "type": "textRange",
+        "story": "main",
+        "blockId": "0304003A",
+        "startOffset": 8,
+        "endOffset": 17,
+        "selectedTextHash": "hag8vsi",
+    }
+    assert found["matches"][0]["blockTextHash"] == "hnoenbg"
