@@ -17,7 +17,7 @@ from tests.conftest import REPO
 
 def _source_packages() -> set[str]:
     found = set()
-    for top, dotted in (("engine", "deskcheck.engine"), ("cli", "deskcheck.cli")):
+    for top, dotted in (("engine", "deskcheck.engine"), ("cli", "deskcheck.cli"), ("samples", "deskcheck.samples")):
         for init in (REPO / top).rglob("__init__.py"):
             relative = init.parent.relative_to(REPO / top)
             found.add(".".join([dotted, *relative.parts]) if relative.parts else dotted)
