@@ -581,6 +581,11 @@ class TreeBuilder:
     # -- modified -----------------------------------------------------------------------------
 
     def _modified(self, node: Node) -> None:
+        if self._absent:
+            # Nothing under an object that is not in the data is in the data either.
+            node.modified = False
+            node.child_modified = False
+            return
         if node.wrapper and not node.is_selector:
             node.modified = False
             node.child_modified = any(c.modified or c.child_modified for c in node.children)
