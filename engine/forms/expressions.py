@@ -17,8 +17,10 @@ schema, so the engine must be a sandbox. We compared the maintained bindings on 
 - ``dukpy`` (Duktape): no time or memory limit, ~1.7 ms per call. ``quickjs`` (the original
   binding): archived since 2023. ``pythonmonkey`` / ``stpyv8``: whole browser engines, far heavier.
 
-The binding is imported lazily, on the first evaluation, so a schema without expressions never
-loads it. A QuickJS context must stay on the thread that created it, so each thread gets its own.
+The binding is imported lazily, on the first evaluation, so a schema without expressions (or
+``pattern`` keywords, which ``regex_test`` checks here with the same limits, in the regular
+expression dialect JSON Schema specifies) never loads it. A QuickJS context must stay on the
+thread that created it, so each thread gets its own.
 
 Failures become ``ExpressionError`` with a ``reason``: ``"unresolved"`` (the expression reads
 something that is not set yet: a ``TypeError`` or ``ReferenceError``), ``"timeout"``,
@@ -161,6 +163,36 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
     return value
 
 
+# A schema's `pattern` is an ECMA-262 regular expression, and an untrusted one can backtrack for
+# ever; testing it in the engine gives the right dialect and the same time limit.
+_REGEX_TEST = (
+    "(function (p, s) { let r; try { r = new RegExp(p, 'u'); } catch (e) { r = new RegExp(p); } return r.test(s); })"
+)
+_regex_results: dict[tuple[str, str], bool | None] = {}
+
+
+def regex_test(pattern: str, text: str) -> bool | None:
+    """Whether ``text`` matches the JSON Schema ``pattern``; None when that cannot be decided
+    (the pattern is not a regular expression, or the test ran out of time or memory)."""
+    key = (pattern, text)
+    if key in _regex_results:
+        return _regex_results[key]
+    sandbox = _sandbox()
+    try:
+        verdict: bool | None = bool(sandbox.regex()(pattern, text))
+    except sandbox.quickjs.JSException as exc:
+        if _classify(str(exc)).reason in ("timeout", "memory"):
+            sandbox.reset()
+        verdict = None
+    except sandbox.quickjs.StackOverflow:
+        sandbox.reset()
+        verdict = None
+    if len(_regex_results) >= RESULT_CACHE_SIZE:
+        _regex_results.pop(next(iter(_regex_results)), None)
+    _regex_results[key] = verdict
+    return verdict
+
+
 def shared_scope(**entries: Any) -> str:
     """The ``shared`` argument of ``evaluate`` for these entries."""
     return json.dumps(entries, default=lambda _value: None)
@@ -208,6 +240,12 @@ class _Sandbox:
         context.eval("var __sharedText = '{}', __shared = {};")
         self.context = context
         self.functions: dict[tuple[str, str], Any] = {}
+        self._regex: Any = None
+
+    def regex(self) -> Any:
+        if self._regex is None:
+            self._regex = self.context.eval(_REGEX_TEST)
+        return self._regex
 
     def function(self, expression: Expression, key: tuple[str, str]) -> Any:
         function = self.functions.get(key)

@@ -97,6 +97,11 @@ class Tree:
     removed_branch_keys: list[str]
 
 
+# Fields nested deeper than this are shown as one JSON value: real forms are far shallower, and a
+# recursive schema with data built to be deep must not exhaust the stack.
+MAX_TREE_DEPTH = 40
+
+
 def _ptr(parent: str, key: str | int) -> str:
     key = str(key)
     if "/" in key or "~" in key:
@@ -159,6 +164,7 @@ class TreeBuilder:
         # what could be written, and their defaults wait until the object exists.
         self._absent = 0
         self._shared_text: str | None = None
+        self._depth = 0
 
     # -- entry --------------------------------------------------------------------------------
 
@@ -223,12 +229,22 @@ class TreeBuilder:
         elif shown_by_condition and is_empty(value):
             value = self._default(skeleton, value, required=required, root=parent is None)
 
-        if skeleton.object_composite:
-            value = self._object(skeleton, node, value)
-        elif skeleton.comp == "list":
-            value = self._list(skeleton, node, value)
-        elif skeleton.tuple_items:
-            value = self._tuple(skeleton, node, value)
+        descends = skeleton.object_composite or skeleton.comp == "list" or skeleton.tuple_items
+        if descends and self._depth >= MAX_TREE_DEPTH:
+            # A document this deep is most likely built to exhaust us; its depths are one value.
+            node.comp = "json"
+            node.notes.append(f"nested more than {MAX_TREE_DEPTH} levels deep: read and write it as a whole")
+        elif descends:
+            self._depth += 1
+            try:
+                if skeleton.object_composite:
+                    value = self._object(skeleton, node, value)
+                elif skeleton.comp == "list":
+                    value = self._list(skeleton, node, value)
+                else:
+                    value = self._tuple(skeleton, node, value)
+            finally:
+                self._depth -= 1
         node.data = value
 
         if node.shown and skeleton.items is not None and (skeleton.comp in ITEMS_COMPONENTS or skeleton.items):

@@ -142,8 +142,35 @@ def _uses_draft7_shapes(schema: dict[str, Any]) -> bool:
     return False
 
 
+_safe_classes: dict[Any, Any] = {}
+
+
+def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Any:
+    from jsonschema.exceptions import ValidationError
+
+    from .expressions import regex_test
+
+    if not validator.is_type(instance, "string") or not isinstance(pattern, str):
+        return
+    verdict = regex_test(pattern, instance)
+    if verdict is False:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    elif verdict is None:
+        yield ValidationError(f"{UNDECIDED} {pattern!r}")
+
+
+UNDECIDED = "could not be checked against the pattern"
+
+
 def make_validator(schema: dict[str, Any]) -> Any:
-    cls = validator_class(schema)
+    """A validator for ``schema`` whose ``pattern`` runs in the sandboxed engine (the dialect
+    JSON Schema specifies, with a time limit), with our format checkers."""
+    from jsonschema import validators
+
+    base = validator_class(schema)
+    cls = _safe_classes.get(base)
+    if cls is None:
+        cls = _safe_classes[base] = validators.extend(base, {"pattern": _pattern})
     return cls(schema, format_checker=format_checker())
 
 
@@ -195,6 +222,8 @@ def message_for(error: Any) -> str:
     if keyword == "const":
         return f"must be exactly {_json(expected)}"
     if keyword == "pattern":
+        if error.message.startswith(UNDECIDED):
+            return f"could not be checked against the pattern {expected} (not a usable regular expression, or too slow)"
         return f"must match the pattern {expected}"
     if keyword == "format":
         return f"must be {FORMAT_HINTS.get(expected, f'in the {expected} format')}"

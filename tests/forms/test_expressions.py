@@ -102,3 +102,37 @@ def test_a_schema_without_expressions_does_not_load_the_engine():
         "assert 'quickjs' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_patterns_follow_javascript_rules_and_cannot_hang_validation():
+    schema = {
+        "type": "object",
+        "properties": {
+            "evil": {"type": "string", "pattern": "^(a+)+$"},
+            "digits": {"type": "string", "pattern": "^\\d+$"},
+            "slug": {"type": "string", "pattern": "^[a-z0-9_\\-]+$"},
+        },
+    }
+    started = time.perf_counter()
+    form = Form(schema, {"evil": "a" * 40 + "!", "digits": "٣٤", "slug": "ok-1"})
+    assert time.perf_counter() - started < 5
+    errors = {e.path: e.message for e in form.state.errors}
+    assert errors["/evil"].startswith("could not be checked against the pattern ^(a+)+$")
+    assert errors["/digits"] == "must match the pattern ^\\d+$", "\\d means ASCII digits, as in JavaScript"
+    assert "/slug" not in errors
+
+
+def test_data_nested_beyond_the_depth_limit_is_one_value():
+    from deskcheck.engine.forms.tree import MAX_TREE_DEPTH
+
+    schema = {
+        "$defs": {"node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/node"}}}},
+        "$ref": "#/$defs/node",
+    }
+    deep: dict = {}
+    for _ in range(MAX_TREE_DEPTH + 20):
+        deep = {"child": deep}
+    form = Form(schema, deep)
+    text = form.call("describeState")
+    assert f"nested more than {MAX_TREE_DEPTH} levels deep" in text
+    assert form.data() == deep
