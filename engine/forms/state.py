@@ -87,6 +87,7 @@ class SetDataReport:
     visibility: VisibilityChange
     errors: list[FieldError]
     valid: bool
+    whole: bool = False  # the document is not an object: it was written whole
 
 
 class FormState:
@@ -412,6 +413,7 @@ class FormState:
             visibility=self._visibility(before),
             errors=list(self.errors),
             valid=self.valid,
+            whole=not isinstance(data, dict),
         )
 
     def _unknown_keys(self, written: dict[str, Any], pointer: str) -> list[str]:

@@ -359,9 +359,12 @@ def set_data_report(report: SetDataReport) -> str:
         lines = ["the form is valid"]
     else:
         lines = [f"the form is not valid: {len(report.errors)} error(s)", "Errors:", *error_lines(report.errors)]
-    lines.append(
-        f"stored {len(report.written)} key(s): {', '.join(report.written)}" if report.written else "stored no keys"
-    )
+    if report.whole:
+        lines.append("stored the whole document")
+    else:
+        lines.append(
+            f"stored {len(report.written)} key(s): {', '.join(report.written)}" if report.written else "stored no keys"
+        )
     lines += visibility_lines(report.visibility)
     if report.removed:
         lines.append(

@@ -213,3 +213,19 @@ def test_the_agent_guide_is_kept():
     form = compile_form({"type": "object", "x-agent-guide": "  Social links take an identifier, not a URL.  "})
     assert form.agent_guide == "Social links take an identifier, not a URL."
     assert compile_form({"type": "object", "properties": {}}).agent_guide is None
+
+
+def test_preparing_twice_changes_nothing_more():
+    once = prepare_schema(LINE_SCHEMA)
+    assert prepare_schema(once) == once
+
+
+def test_forms_whose_root_is_not_an_object():
+    items = {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}}
+    form = Form(items, None)
+    assert form.line("/").startswith("- / (array, required, 0 items)")
+    form.call("editArray", path="/", action="add", value={"a": "x"})
+    assert form.data() == [{"a": "x"}]
+    assert form.call("setData", data=[{"a": "y"}]).splitlines()[1] == "stored the whole document"
+    text = Form({"type": "string", "maxLength": 3}, None)
+    assert "must be at most 3 characters long" in text.call("setFieldValue", path="/", value="abcd")
