@@ -8,14 +8,51 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from typer.core import TyperGroup
 
 from deskcheck.engine import __version__
 
-from .commands.batch import batch
-from .commands.call import call
-from .commands.docx import docx_app
-from .commands.openapi import openapi_app
-from .commands.sample_api import sample_api
+# Every command, by name: "module:attribute" (a Typer sub-app or a command function) and the
+# Typer settings of a function command. Only the command being run is imported and turned into
+# a click command, so start-up does not grow with the number of commands; --help loads them all.
+COMMANDS: dict[str, tuple[str, dict[str, object]]] = {
+    "call": ("deskcheck.cli.commands.call:call", {"no_args_is_help": True}),
+    "batch": ("deskcheck.cli.commands.batch:batch", {}),
+    "docx": ("deskcheck.cli.commands.docx:docx_app", {}),
+    "openapi": ("deskcheck.cli.commands.openapi:openapi_app", {}),
+    "sample-api": ("deskcheck.cli.commands.sample_api:sample_api", {}),
+}
+
+
+class LazyCommands(TyperGroup):
+    """The root group: builds a sub-command the first time it is looked up."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.commands[cmd_name] = _load_command(cmd_name)
+        return self.commands.get(cmd_name)
+
+
+def _load_command(name: str):
+    import importlib
+
+    import typer.main
+
+    target, settings = COMMANDS[name]
+    module, attribute = target.split(":")
+    obj = getattr(importlib.import_module(module), attribute)
+    if isinstance(obj, typer.Typer):
+        command = typer.main.get_group(obj)
+    else:
+        single = typer.Typer(rich_markup_mode=None, add_completion=False)
+        single.command(name, **settings)(obj)
+        command = typer.main.get_command(single)
+    command.name = name
+    return command
+
 
 HELP = (
     "Drive an AI agent's tools by hand: form sessions over annotated OpenAPI APIs and reviews of "
@@ -27,6 +64,7 @@ HELP = (
 
 app = typer.Typer(
     name="deskcheck",
+    cls=LazyCommands,
     help=HELP,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -54,10 +92,3 @@ def root(
 ) -> None:
     """Global flags are lifted out of the command line before parsing (see cli.main); they are
     declared here so that --help lists them."""
-
-
-app.command("call", no_args_is_help=True)(call)
-app.command("batch")(batch)
-app.command("sample-api")(sample_api)
-app.add_typer(openapi_app)
-app.add_typer(docx_app)

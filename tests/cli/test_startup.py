@@ -39,3 +39,14 @@ def test_no_heavy_imports(argv):
     assert report["code"] == 0
     loaded = {name.split(".")[0] for name in report["modules"]}
     assert not loaded & set(HEAVY), f"{argv} imported {sorted(loaded & set(HEAVY))}"
+
+
+def test_only_the_invoked_command_is_loaded():
+    """Commands are imported on demand: running `call` builds neither the docx nor the openapi
+    sub-application."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.format(argv=["call", "--help"])], capture_output=True, text=True, check=True
+    )
+    modules = set(json.loads(proc.stdout)["modules"])
+    assert "deskcheck.cli.commands.call" in modules
+    assert not {"deskcheck.cli.commands.docx", "deskcheck.cli.commands.openapi"} & modules
