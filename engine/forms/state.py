@@ -91,6 +91,12 @@ class SetDataReport:
 
 
 class FormState:
+    """One form being filled. ``data`` is the document (None or absent: no document yet, as when
+    a record is being created); ``base`` the copy it is compared with for modified flags (leave
+    it out for no tracking; None for a record being created). The other keywords restore what a
+    snapshot holds; ``context`` and ``fetcher`` come from the host (see the module docstring).
+    A state is not thread-safe: a host gives each call its own, or serialises calls."""
+
     def __init__(
         self,
         form: CompiledForm,
