@@ -114,6 +114,51 @@ def reject_all(
     _resolve("reject", file, author, output, dry_run)
 
 
+PreviousArg = Annotated[Path, typer.Argument(help="The earlier version (.docx).", show_default=False)]
+CurrentArg = Annotated[Path, typer.Argument(help="The later version (.docx).", show_default=False)]
+COMPARE_FORMATS = ("text", "json")
+
+
+@docx_app.command("compare", no_args_is_help=True)
+def compare(
+    previous: PreviousArg,
+    current: CurrentArg,
+    output_format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="text (a summary line and one line per change) or json (the structured comparison); "
+            "default: text on a terminal, json otherwise.",
+        ),
+    ] = None,
+) -> None:
+    """Compare two saved versions, each read with its pending tracked changes accepted: paragraphs
+    added, deleted, modified (word diff), moved or reformatted, table cells, headers, footers and
+    notes. Exit 2 when a file cannot be read."""
+    from deskcheck.engine.docx.compare import compare_versions
+    from deskcheck.engine.docx.diff_report import format_diff_for_llm
+    from deskcheck.engine.errors import DeskcheckError, InputError
+    from deskcheck.engine.tools import fail, ok
+
+    from ..output.emit import emit_usage_error
+
+    env = current_env()
+    if output_format is not None and output_format not in COMPARE_FORMATS:
+        raise typer.Exit(emit_usage_error(env, f"--format must be text or json, not {output_format!r}."))
+    as_text = output_format == "text" or (output_format is None and not env.json_output)
+    try:
+        diff = compare_versions(previous, current)
+    except InputError as exc:
+        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code, input_error=True))) from None
+    except DeskcheckError as exc:
+        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
+    if as_text:
+        if not env.quiet:
+            print(format_diff_for_llm(diff), file=env.stdout)
+        raise typer.Exit(0)
+    raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
+
+
 @docx_app.command("tools")
 def tools(format: FormatOpt = "json") -> None:
     """Print the docx tool definitions (json, anthropic, openai or mcp shape)."""

@@ -219,6 +219,38 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         input_schema=_object({}),
         handler="read_tools:read_changes",
     ),
+    DocxToolSpec(
+        name="compare_versions",
+        title="Compare two versions",
+        description=(
+            "Compare two saved versions of a .docx, each read as if its pending tracked changes were "
+            "accepted: which paragraphs were added, deleted, modified (with a word-level diff), moved "
+            "or only reformatted, including table cells, headers, footers and notes. previous and "
+            "current are file paths resolved on the host running deskcheck (relative paths from its "
+            "working directory), not uploads; current defaults to the document this tool set is open "
+            "on. format text (default) gives a summary line and one line per change with block ids "
+            "of the current version (deleted paragraphs: of the previous one); format json gives the "
+            "structured comparison with the ids of both versions."
+        ),
+        input_schema=_object(
+            {
+                "previous": {"type": "string", "minLength": 1, "description": "Path of the earlier .docx."},
+                "current": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "Path of the later .docx (default: the open document).",
+                },
+                "format": {"type": "string", "enum": ["text", "json"]},
+                "include": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ["text", "formatting", "metadata"]},
+                    "description": "What to compare (default text and formatting; metadata adds core properties).",
+                },
+            },
+            ["previous"],
+        ),
+        handler="compare:compare_versions_tool",
+    ),
 )
 
 NO_LIVE_VIEW = (

@@ -1,0 +1,675 @@
+"""Comparing two saved versions of a document (``compare_versions``).
+
+Both versions are compared as accepted: tracked changes pending in either file count as applied
+(``read_version`` accepts them on a private copy, keeping the block ids ``read_document`` gives
+for the file as it is). Stories are compared one by one: the main text, then headers and footers
+(paired by section and kind), then footnotes and endnotes (paired by their text, in order).
+Within a story the items are aligned by ``alignment`` (equal texts, then similar paragraphs,
+tables row by row and cell by cell), and every paragraph becomes one of:
+
+- ``added`` / ``deleted``: present in one version only;
+- ``modified``: the text differs, with a word-level diff (``segments``);
+- ``formatChanged``: same text, different formatting (``changedProperties``: run formatting such
+  as bold or fontSizePt, paragraph properties such as styleId or alignment, ``inlineObjects`` when
+  pictures, tabs, breaks or equations differ);
+- ``movedFrom`` / ``movedTo``: an added and a deleted paragraph with the same text of at least
+  three words (first in, first out per text), sharing a ``moveGroupId``;
+- unchanged, which is only counted.
+
+Changes are listed in the current version's order, each deletion in the place it had. Every
+entry carries the block ids of both sides (``previousBlockId`` / ``currentBlockId``) and, in
+tables, the cell of each side; entries of other stories carry the paragraph's number there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Any
+
+from deskcheck.engine.errors import DeskcheckError
+
+from .alignment import Aligned, Para, StoryReader, Table, align_containers, paragraphs_of
+from .diff_text import Budget, TextProfile, tokenize, word_diff
+from .scan import DROP_ACCEPTED, ScanContext
+from .wml.attrs import is_on
+from .wml.ns import NS, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
+
+INCLUDE_SCOPES = ("text", "formatting", "metadata")
+DEFAULT_INCLUDE = ("text", "formatting")
+MIN_MOVE_WORDS = 3  # shorter paragraphs ("Confidential") recur too often to call a pair a move
+MAX_MOVE_CANDIDATES = 10_000  # per text, so a document of identical lines stays linear
+
+RUN_PROPERTIES = ("bold", "italic", "underline", "strike", "fontFamily", "fontSizePt", "color", "highlight",
+                  "verticalAlign", "characterStyle")  # fmt: skip
+PARAGRAPH_PROPERTIES = ("styleId", "alignment", "indentation", "spacing", "numbering", "paragraphProperties")
+
+_REVISION_TAGS = (W_INS, W_DEL, W_MOVEFROM, W_MOVETO, qn("w:rPrChange"), qn("w:pPrChange"), qn("w:sectPrChange"),
+                  qn("w:tblPrChange"), qn("w:trPrChange"), qn("w:tcPrChange"), qn("w:cellIns"), qn("w:cellDel"),
+                  qn("w:cellMerge"), qn("w:numberingChange"), qn("w:tblGridChange"), qn("w:tblPrExChange"))  # fmt: skip
+_PARAGRAPH_NAMES = {
+    qn("w:pStyle"): "styleId",
+    qn("w:jc"): "alignment",
+    qn("w:ind"): "indentation",
+    qn("w:spacing"): "spacing",
+    qn("w:numPr"): "numbering",
+}
+_PPR_IGNORED = frozenset({W_RPR, W_SECTPR, qn("w:pPrChange")})
+_RSID_PREFIX = "{" + NS["w"] + "}rsid"
+
+
+# -- reading a version ------------------------------------------------------------------------------
+
+
+class Version:
+    """One side of a comparison: the document as accepted, with the ids of the file as it is."""
+
+    def __init__(self, doc: Any, label: str, version: str, pending: dict[str, int]) -> None:
+        self.doc = doc
+        self.label = label
+        self.document_version = version
+        self.pending = pending  # tracked changes accepted to read it, by kind
+        self._main: list[Any] | None = None
+        self._texts: dict[Any, str] | None = None
+
+    @property
+    def blocks(self) -> list[Any]:
+        return self.doc.blocks
+
+    def texts(self) -> dict[Any, str]:
+        if self._texts is None:
+            self._texts = {
+                walked.element: "".join([t for t, flags, _ in walked.pieces if not flags & DROP_ACCEPTED])
+                for walked in self.doc.walk_main()
+            }
+        return self._texts
+
+    def main_tree(self) -> list[Any]:
+        if self._main is None:
+            blocks = {block.element: block for block in self.doc.blocks}
+            reader = StoryReader(
+                ScanContext(self.doc.styles), self.texts(), blocks, self.doc.package, self.doc.main_part
+            )
+            self._main = reader.container(self.doc.body)
+        return self._main
+
+    def story_tree(self, part: str, container: Any) -> list[Any]:
+        from .walk import walk_story
+
+        ctx = ScanContext(self.doc.styles)
+        texts = {
+            walked.element: "".join([t for t, flags, _ in walked.pieces if not flags & DROP_ACCEPTED])
+            for walked in walk_story(container, ctx)
+        }
+        return StoryReader(ctx, texts, None, self.doc.package, part).container(container)
+
+
+def has_tracked_changes(doc: Any) -> bool:
+    from .revisions import story_parts
+
+    for part in story_parts(doc):
+        root = doc.package.xml(part)
+        for _ in root.iter(*_REVISION_TAGS):
+            return True
+    return False
+
+
+def read_version(source: str | os.PathLike[str] | Any, label: str | None = None) -> Version:
+    """Open ``source`` (a path or an opened ``DocxDocument``, which is then edited: pass a private
+    copy) and accept its pending tracked changes, keeping the ids of the file as it is."""
+    from .document import DocxDocument
+    from .revisions import resolve_all
+
+    doc = source if isinstance(source, DocxDocument) else DocxDocument.open(source)
+    version = doc.version
+    pending: dict[str, int] = {}
+    if has_tracked_changes(doc):
+        doc.stamp_minted_ids()  # ids of the file as it is, before joins and removals
+        pending = resolve_all(doc, "accept")
+    return Version(doc, label or doc.name, version, pending)
+
+
+# -- formatting -----------------------------------------------------------------------------------
+
+
+def _is_rsid(name: str) -> bool:
+    return name.startswith(_RSID_PREFIX)
+
+
+def canonical(element: Any) -> tuple:
+    """A comparable form of a property element: tag, attributes (revision session ids left out)
+    and children, recursively."""
+    attrs = tuple(sorted((k, v) for k, v in element.attrib.items() if not _is_rsid(k)))
+    return (element.tag, attrs, tuple(canonical(child) for child in element if isinstance(child.tag, str)))
+
+
+def _run_props(rpr: Any | None) -> tuple:
+    if rpr is None:
+        return ()
+    props: dict[str, Any] = {}
+    for child in rpr:
+        tag = child.tag
+        local = tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+        if local == "b":
+            props["bold"] = is_on(child)
+        elif local == "i":
+            props["italic"] = is_on(child)
+        elif local == "u":
+            props["underline"] = (child.get(W_VAL) or "single") != "none"
+        elif local in ("strike", "dstrike"):
+            props["strike"] = props.get("strike", False) or is_on(child)
+        elif local == "rFonts":
+            props["fontFamily"] = child.get(qn("w:ascii")) or child.get(qn("w:hAnsi")) or child.get(qn("w:cs"))
+        elif local == "sz":
+            with contextlib.suppress(ValueError):
+                props["fontSizePt"] = int(child.get(W_VAL) or "") / 2
+        elif local == "color":
+            value = (child.get(W_VAL) or "").upper()
+            props["color"] = None if value in ("", "AUTO") else "#" + value
+        elif local == "highlight":
+            value = child.get(W_VAL)
+            props["highlight"] = None if value in (None, "none") else value
+        elif local == "vertAlign":
+            value = child.get(W_VAL)
+            props["verticalAlign"] = None if value in (None, "baseline") else value
+        elif local == "rStyle":
+            props["characterStyle"] = child.get(W_VAL)
+    return tuple(sorted((k, v) for k, v in props.items() if v not in (None, False)))
+
+
+def format_runs(p: Any) -> list[tuple[int, tuple]]:
+    """The paragraph's text as (length, run formatting) spans, equal neighbours merged."""
+    from .wml.revisions import paragraph_runs, run_items
+
+    spans: list[tuple[int, tuple]] = []
+    for r in paragraph_runs(p):
+        length = sum(len(text) for _, text in run_items(r))
+        if not length:
+            continue
+        props = _run_props(r[0] if len(r) and r[0].tag == W_RPR else None)
+        if spans and spans[-1][1] == props:
+            spans[-1] = (spans[-1][0] + length, props)
+        else:
+            spans.append((length, props))
+    return spans
+
+
+def _changed_run_properties(a: list[tuple[int, tuple]], b: list[tuple[int, tuple]]) -> set[str]:
+    changed: set[str] = set()
+    i = j = 0
+    left_a = a[0][0] if a else 0
+    left_b = b[0][0] if b else 0
+    while i < len(a) and j < len(b):
+        pa, pb = dict(a[i][1]), dict(b[j][1])
+        for name in set(pa) | set(pb):
+            if pa.get(name) != pb.get(name):
+                changed.add(name)
+        step = min(left_a, left_b)
+        left_a -= step
+        left_b -= step
+        if left_a == 0:
+            i += 1
+            left_a = a[i][0] if i < len(a) else 0
+        if left_b == 0:
+            j += 1
+            left_b = b[j][0] if j < len(b) else 0
+    return changed
+
+
+def _paragraph_properties(p: Any) -> dict[str, tuple]:
+    ppr = p[0] if len(p) and p[0].tag == W_PPR else None
+    out: dict[str, tuple] = {}
+    if ppr is None:
+        return out
+    for child in ppr:
+        if not isinstance(child.tag, str) or child.tag in _PPR_IGNORED:
+            continue
+        name = _PARAGRAPH_NAMES.get(child.tag, "paragraphProperties")
+        out[name] = (*out.get(name, ()), canonical(child))
+    return out
+
+
+def changed_properties(a: Para, b: Para) -> list[str]:
+    """What differs between two paragraphs of equal text (empty: nothing visible)."""
+    changed = _changed_run_properties(format_runs(a.element), format_runs(b.element))
+    pa, pb = _paragraph_properties(a.element), _paragraph_properties(b.element)
+    for name in set(pa) | set(pb):
+        if pa.get(name) != pb.get(name):
+            changed.add(name)
+    if a.key != b.key:
+        changed.add("inlineObjects")
+    order = (*RUN_PROPERTIES, *PARAGRAPH_PROPERTIES, "inlineObjects")
+    return [name for name in order if name in changed]
+
+
+# -- the diff -------------------------------------------------------------------------------------
+
+
+class _Entry:
+    """One paragraph-level change, before moves are found and JSON is built."""
+
+    __slots__ = ("current", "extra", "move", "previous", "type")
+
+    def __init__(self, type: str, previous: Para | None, current: Para | None, **extra: Any) -> None:
+        self.type = type
+        self.previous = previous
+        self.current = current
+        self.extra = extra
+        self.move: int | None = None
+
+
+def _word_count(text: str) -> int:
+    return sum(1 for token in tokenize(text) if not token.isspace() and token.strip())
+
+
+def _whole(kind: str, row: Any) -> list[_Entry]:
+    """Entries for every paragraph of a row that is only on one side."""
+    if row is None:
+        return []
+    paragraphs = [p for cell in row.cells for item in cell.items for p in paragraphs_of(item) if p.block is not None]
+    if kind == "deleted":
+        return [_Entry(kind, p, None) for p in paragraphs]
+    return [_Entry(kind, None, p) for p in paragraphs]
+
+
+class Comparison:
+    """One comparison: the budget shared by its stories and the move counter."""
+
+    def __init__(self, include: tuple[str, ...] = DEFAULT_INCLUDE) -> None:
+        self.include = include
+        self.budget = Budget()
+        self.next_move = 1
+        self.unchanged = 0
+
+    def story(self, previous: list[Any], current: list[Any]) -> tuple[list[_Entry], int]:
+        """Entries and the unchanged count of one pair of story trees."""
+        entries: list[_Entry] = []
+        unchanged = self._walk(align_containers(previous, current, self.budget), entries)
+        self._find_moves(entries)
+        return entries, unchanged
+
+    def _walk(self, events: list[Aligned], out: list[_Entry]) -> int:
+        unchanged = 0
+        for event in events:
+            a, b = event.previous, event.current
+            if a is None:
+                out.extend(_Entry("added", None, p) for p in paragraphs_of(b) if p.block is not None)
+            elif b is None:
+                out.extend(_Entry("deleted", p, None) for p in paragraphs_of(a) if p.block is not None)
+            elif isinstance(a, Table):
+                for row in event.rows or ():
+                    if row.cells is None:
+                        out.extend(_whole("deleted", row.previous))
+                        out.extend(_whole("added", row.current))
+                    else:
+                        for _, _, inner in row.cells:
+                            unchanged += self._walk(inner, out)
+            else:
+                unchanged += self._paragraph_pair(a, b, out)
+                if event.boxes is not None:
+                    for box in event.boxes:
+                        unchanged += self._walk(box, out)
+                else:
+                    out.extend(_Entry("deleted", p, None) for box in a.boxes for i in box for p in paragraphs_of(i)
+                               if p.block is not None)  # fmt: skip
+                    out.extend(_Entry("added", None, p) for box in b.boxes for i in box for p in paragraphs_of(i)
+                               if p.block is not None)  # fmt: skip
+        return unchanged
+
+    def _paragraph_pair(self, a: Para, b: Para, out: list[_Entry]) -> int:
+        if a.block is None and b.block is None:
+            return 0
+        if a.block is None:
+            out.append(_Entry("added", None, b))
+            return 0
+        if b.block is None:
+            out.append(_Entry("deleted", a, None))
+            return 0
+        if a.text != b.text:
+            if "text" in self.include:
+                out.append(_Entry("modified", a, b, segments=word_diff(a.text, b.text)))
+            return 0
+        if "formatting" in self.include:
+            changed = changed_properties(a, b)
+            if changed:
+                out.append(_Entry("formatChanged", a, b, changedProperties=changed))
+                return 0
+        return 1
+
+    def _find_moves(self, entries: list[_Entry]) -> None:
+        deleted: dict[str, deque[_Entry]] = defaultdict(deque)
+        for entry in entries:
+            if entry.type == "deleted" and _word_count(entry.previous.text) >= MIN_MOVE_WORDS:
+                queue = deleted[entry.previous.text]
+                if len(queue) < MAX_MOVE_CANDIDATES:
+                    queue.append(entry)
+        if not deleted:
+            return
+        for entry in entries:
+            if entry.type != "added":
+                continue
+            queue = deleted.get(entry.current.text)
+            if not queue:
+                continue
+            source = queue.popleft()
+            source.type, entry.type = "movedFrom", "movedTo"
+            source.move = entry.move = self.next_move
+            self.next_move += 1
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+
+
+def _side(para: Para | None, prefix: str, out: dict[str, Any]) -> None:
+    if para is None:
+        return
+    ident = para.block
+    if isinstance(ident, int):
+        out[prefix + "Paragraph"] = ident
+        return
+    out[prefix + "BlockId"] = ident.id
+    if ident.cell is not None:
+        table, row, column = ident.cell
+        out[prefix + "Table"] = {"index": table, "row": row, "column": column}
+    if ident.in_text_box:
+        out[prefix + "InTextBox"] = True
+
+
+def _kind(para: Para) -> str:
+    ident = para.block
+    return "paragraph" if isinstance(ident, int) else ident.kind
+
+
+def entry_json(entry: _Entry) -> dict[str, Any]:
+    a, b = entry.previous, entry.current
+    main = b if b is not None and entry.type != "movedFrom" else a
+    out: dict[str, Any] = {"type": entry.type}
+    ident = main.block
+    if isinstance(ident, int):
+        out["paragraph"] = ident
+    else:
+        out["blockId"] = ident.id
+    out["kind"] = _kind(main)
+    _side(a, "previous", out)
+    _side(b, "current", out)
+    if entry.type == "modified":
+        out["segments"] = [{"type": kind, "text": text} for kind, text in entry.extra["segments"]]
+    else:
+        out["text"] = main.text
+    if entry.type == "formatChanged":
+        out["changedProperties"] = entry.extra["changedProperties"]
+    if entry.move is not None:
+        out["moveGroupId"] = entry.move
+    return out
+
+
+def _counts(entries: list[_Entry], unchanged: int) -> dict[str, int]:
+    counts = {"added": 0, "deleted": 0, "modified": 0, "formatChanged": 0, "moved": 0, "unchanged": unchanged}
+    for entry in entries:
+        if entry.type == "movedTo":
+            counts["moved"] += 1
+        elif entry.type != "movedFrom":
+            counts[entry.type] += 1
+    return counts
+
+
+# -- stories --------------------------------------------------------------------------------------
+
+
+def section_references(doc: Any) -> list[tuple[tuple, str, str]]:
+    """``((section, kind, type), relationshipId, part)`` for every header and footer reference of
+    every section, in document order."""
+    out = []
+    package = doc.package
+    for index, sectpr in enumerate(doc.body.iter(W_SECTPR)):
+        for child in sectpr:
+            tag = child.tag
+            if tag in (qn("w:headerReference"), qn("w:footerReference")):
+                kind = "header" if tag == qn("w:headerReference") else "footer"
+                rel_id = child.get(qn("r:id"))
+                part = package.resolve_target(doc.main_part, rel_id) if rel_id else None
+                if part and package.has_part(part):
+                    out.append(((index, kind, child.get(qn("w:type")) or "default"), rel_id, part))
+    return out
+
+
+class StoryPair:
+    """Two corresponding secondary stories (either side may be missing)."""
+
+    def __init__(self, previous: dict | None, current: dict | None, prev_tree, cur_tree, prev_part, cur_part,
+                 prev_container=None, cur_container=None) -> None:  # fmt: skip
+        self.previous = previous
+        self.current = current
+        self.previous_tree = prev_tree or []
+        self.current_tree = cur_tree or []
+        self.previous_part = prev_part
+        self.current_part = cur_part
+        self.previous_container = prev_container
+        self.current_container = cur_container
+
+
+def pair_header_footer_stories(previous: Version, current: Version) -> list[StoryPair]:
+    prev_refs = section_references(previous.doc)
+    cur_refs = section_references(current.doc)
+    cur_by_key = {key: (rel, part) for key, rel, part in cur_refs}
+    prev_keys = {key for key, _, _ in prev_refs}
+    pairs: list[StoryPair] = []
+    seen: set[tuple[str | None, str | None]] = set()
+    used_prev: set[str] = set()
+    used_cur: set[str] = set()
+
+    def story(kind: str, rel: str) -> dict:
+        return {"type": kind, "relationshipId": rel}
+
+    for key, rel, part in prev_refs:
+        match = cur_by_key.get(key)
+        cur_rel, cur_part = match if match else (None, None)
+        if (part, cur_part) in seen:
+            continue
+        if part in used_prev or (cur_part is not None and cur_part in used_cur):
+            continue  # one part serving several sections: compared once, with its first partner
+        seen.add((part, cur_part))
+        used_prev.add(part)
+        if cur_part is not None:
+            used_cur.add(cur_part)
+        prev_root = previous.doc.package.xml(part)
+        cur_root = current.doc.package.xml(cur_part) if cur_part else None
+        pairs.append(
+            StoryPair(
+                story(key[1], rel),
+                story(key[1], cur_rel) if cur_rel else None,
+                previous.story_tree(part, prev_root),
+                current.story_tree(cur_part, cur_root) if cur_root is not None else None,
+                part,
+                cur_part,
+                prev_root,
+                cur_root,
+            )
+        )
+    for key, rel, part in cur_refs:
+        if part in used_cur or (key in prev_keys and part in used_cur):
+            continue
+        used_cur.add(part)
+        root = current.doc.package.xml(part)
+        pairs.append(StoryPair(None, story(key[1], rel), None, current.story_tree(part, root), None, part, None, root))
+    return pairs
+
+
+class _Note:
+    __slots__ = ("boxes", "container", "handle", "key", "part", "profile", "text", "tree")
+
+    def __init__(self, handle: dict, part: str, container: Any, tree: list[Any]) -> None:
+        self.handle = handle
+        self.part = part
+        self.container = container
+        self.tree = tree
+        self.text = " ".join(p.text for item in tree for p in paragraphs_of(item))
+        self.key = self.text
+        self.profile: TextProfile | None = None
+        self.boxes: list = []
+
+
+def _notes(version: Version, kind: str) -> list[_Note]:
+    from .stories import list_stories
+
+    return [
+        _Note(story.handle, story.part, story.container, version.story_tree(story.part, story.container))
+        for story in list_stories(version.doc)
+        if story.handle["type"] == kind
+    ]
+
+
+def pair_note_stories(previous: Version, current: Version, budget: Budget) -> list[StoryPair]:
+    pairs: list[StoryPair] = []
+    for kind in ("footnote", "endnote"):
+        prev_notes, cur_notes = _notes(previous, kind), _notes(current, kind)
+        for event in align_containers(prev_notes, cur_notes, budget):
+            a, b = event.previous, event.current
+            pairs.append(
+                StoryPair(
+                    a.handle if a else None,
+                    b.handle if b else None,
+                    a.tree if a else None,
+                    b.tree if b else None,
+                    a.part if a else None,
+                    b.part if b else None,
+                    a.container if a else None,
+                    b.container if b else None,
+                )
+            )
+    return pairs
+
+
+# -- metadata -------------------------------------------------------------------------------------
+
+
+def _metadata_changes(previous: Version, current: Version) -> list[dict[str, Any]]:
+    from .privacy import CORE_PROPERTIES, core_properties
+
+    a, b = core_properties(previous.doc.package), core_properties(current.doc.package)
+    return [
+        {"property": name, "previousValue": a.get(name), "currentValue": b.get(name)}
+        for name in CORE_PROPERTIES
+        if a.get(name) != b.get(name)
+    ]
+
+
+# -- entry points ---------------------------------------------------------------------------------
+
+
+def check_include(include: Any) -> tuple[str, ...]:
+    if include is None:
+        return DEFAULT_INCLUDE
+    if not isinstance(include, (list, tuple)) or not include:
+        raise DeskcheckError(
+            f"include must be a non-empty list of {', '.join(INCLUDE_SCOPES)}.", code="invalidArguments"
+        )
+    unknown = [scope for scope in include if scope not in INCLUDE_SCOPES]
+    if unknown:
+        raise DeskcheckError(
+            f"include has {', '.join(map(repr, unknown))}; use any of {', '.join(INCLUDE_SCOPES)}.",
+            code="invalidArguments",
+        )
+    return tuple(scope for scope in INCLUDE_SCOPES if scope in include)
+
+
+def compare_documents(
+    previous: Version, current: Version, include: tuple[str, ...] = DEFAULT_INCLUDE
+) -> dict[str, Any]:
+    """The comparison of two read versions as JSON (see the module docstring)."""
+    comparison = Comparison(include)
+    entries, unchanged = comparison.story(previous.main_tree(), current.main_tree())
+    totals = _counts(entries, unchanged)
+    stories_json = []
+    for pair in [
+        *pair_header_footer_stories(previous, current),
+        *pair_note_stories(previous, current, comparison.budget),
+    ]:
+        story_entries, story_unchanged = comparison.story(pair.previous_tree, pair.current_tree)
+        counts = _counts(story_entries, story_unchanged)
+        for name, value in counts.items():
+            totals[name] += value
+        if story_entries or pair.previous is None or pair.current is None:
+            stories_json.append(
+                {
+                    "previousStory": pair.previous,
+                    "currentStory": pair.current,
+                    "summaryCounts": counts,
+                    "changes": [entry_json(entry) for entry in story_entries],
+                }
+            )
+    result: dict[str, Any] = {
+        "previous": _version_json(previous),
+        "current": _version_json(current),
+        "include": list(include),
+        "summaryCounts": totals,
+        "changes": [entry_json(entry) for entry in entries],
+        "stories": stories_json,
+    }
+    if "metadata" in include:
+        result["metadataChanges"] = _metadata_changes(previous, current)
+        totals["metadataChanged"] = len(result["metadataChanges"])
+    return result
+
+
+def _version_json(version: Version) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "file": version.label,
+        "documentVersion": version.document_version,
+        "blocks": len(version.blocks),
+    }
+    if version.pending:
+        out["acceptedPendingChanges"] = sum(version.pending.values())
+    return out
+
+
+def compare_versions(
+    previous: str | os.PathLike[str], current: str | os.PathLike[str], include: Any = None
+) -> dict[str, Any]:
+    """Compare two .docx files (see the module docstring). Raises ``InputError`` for a file that
+    cannot be read."""
+    scopes = check_include(include)
+    return compare_documents(read_version(Path(previous)), read_version(Path(current)), scopes)
+
+
+# -- the tool ---------------------------------------------------------------------------------------
+
+
+def compare_versions_tool(session: Any, args: dict[str, Any]) -> Any:
+    """Handler of ``compare_versions`` (see ``tooldefs``)."""
+    from deskcheck.engine.tools import fail
+
+    from .diff_report import format_diff_for_llm
+
+    for name in ("previous", "current"):
+        value = args.get(name)
+        if value is not None and (not isinstance(value, str) or not value):
+            return fail(
+                f"compare_versions' `{name}` must be a file path (a non-empty string).", code="invalidArguments"
+            )
+    output = args.get("format", "text")
+    if output not in ("text", "json"):
+        return fail(f"compare_versions' `format` must be text or json, not {output!r}.", code="invalidArguments")
+    previous = args.get("previous")
+    if previous is None:
+        return fail("compare_versions needs `previous`, the path of the earlier .docx.", code="invalidArguments")
+    current = args.get("current")
+    if current is None:
+        if session.path is None:
+            return fail(
+                "compare_versions needs `current` (the path of the later .docx) when no document is open.",
+                code="invalidArguments",
+            )
+        current = session.path
+    scopes = check_include(args.get("include"))
+    diff = compare_documents(read_version(Path(previous)), read_version(Path(current)), scopes)
+    if output == "json":
+        return diff
+    return {
+        "previous": diff["previous"],
+        "current": diff["current"],
+        "summaryCounts": diff["summaryCounts"],
+        "diff": format_diff_for_llm(diff),
+    }
