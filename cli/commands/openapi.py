@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..env import current_env, state_dir
+from ..env import current_env
 from ..exit import ExitCode
 from ..output.emit import emit_usage_error
 
@@ -62,13 +62,12 @@ def check(
     env = current_env()
     if output_format not in CHECK_FORMATS:
         raise typer.Exit(emit_usage_error(env, _bad_format(output_format, CHECK_FORMATS)))
-    cache_dir = state_dir() / "cache" / "openapi-check"
     findings = []
     unreadable = False
     for spec in specs:
         try:
             source = read_source(spec)
-            found = check_source(source, profiles=profile or None, cache_dir=cache_dir)
+            found = check_source(source, profiles=profile or None)
         except InputError as exc:
             if len(specs) == 1:
                 raise typer.Exit(emit_usage_error(env, exc.message)) from None

@@ -2,15 +2,14 @@
 
 Errors are what stops a tool from loading or from working (the x-agent vocabulary, profiles,
 names, references, input schemas, editor groups, lint). Warnings are the rest: the document
-against the OpenAPI schema (openapi-spec-validator), a missing server URL, an over-long skill
-description. Every finding has a JSON pointer and, when the document was read from text, a line
-and a column.
+against the OpenAPI specification (its JSON Schema and the rules beyond it: ``structure``), a
+missing server URL, an over-long skill description. Every finding has a JSON pointer and, when the
+document was read from text, a line and a column.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .load import analyse
@@ -48,7 +47,6 @@ def check_source(
     *,
     profiles: list[str] | tuple[str, ...] | None = None,
     structure: bool = True,
-    cache_dir: Path | None = None,
 ) -> list[Finding]:
     """Every finding for ``source``. ``profiles`` limits the tool checks to one selection (an
     undeclared name raises ``SpecUsageError``); by default every declared profile is checked."""
@@ -72,7 +70,7 @@ def check_source(
         if structure:
             from .structure import structural_problems
 
-            problems.extend(structural_problems(source.data, source.text, cache_dir=cache_dir))
+            problems.extend(structural_problems(source.data))
     return locate(source, list(problems))
 
 

@@ -23,6 +23,8 @@ Position = tuple[int, int]
 
 # Strings (with escapes), structural characters, and bare literals (numbers, true, false, null).
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.DOTALL)
+# Parses one JSON value at an offset and returns (value, end offset); used to skip over values.
+_SCAN_ONCE = json.JSONDecoder().scan_once
 
 
 class LineIndex:
@@ -97,20 +99,17 @@ def _scan(text: str, prefixes: set[str], offsets: dict[str, int]) -> None:
     """Record the offset of every value whose pointer is in ``prefixes`` (members at their key)."""
     # Each frame: [pointer, is_object, next_index, pending_key, key_offset]
     stack: list[list] = []
-    skip_depth = 0  # > 0 while inside a container nobody asked about
     expect_key = False
     offsets.setdefault("", 0)
-    for match in _TOKEN.finditer(text):
+    remaining = prefixes - offsets.keys()
+    position = 0
+    while remaining:
+        match = _TOKEN.search(text, position)
+        if match is None:
+            break
         token = match.group()
         first = token[0]
-        if skip_depth:
-            if first in "{[":
-                skip_depth += 1
-            elif first in "}]":
-                skip_depth -= 1
-                if skip_depth == 0:
-                    _after_value(stack)
-            continue
+        position = match.end()
         if first in "}]":
             stack.pop()
             _after_value(stack)
@@ -143,13 +142,15 @@ def _scan(text: str, prefixes: set[str], offsets: dict[str, int]) -> None:
                 start = match.start()
         if pointer in prefixes:
             offsets.setdefault(pointer, start)
+            remaining.discard(pointer)
             if first in "{[":
                 stack.append([pointer, first == "{", 0, None, 0])
                 expect_key = first == "{"
                 continue
         elif first in "{[":
-            skip_depth = 1
-            continue
+            # A container nobody asked about: the C scanner finds its end (the text was parsed by
+            # the same module, so it is valid JSON), instead of a token-by-token walk in Python.
+            position = _SCAN_ONCE(text, match.start())[1]
         _after_value(stack)
 
 

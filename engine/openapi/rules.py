@@ -4,7 +4,10 @@ from __future__ import annotations
 
 RULES: dict[str, str] = {
     "openapi-version": "The document is not OpenAPI 3.x.",
-    "openapi-schema": "The document does not follow the OpenAPI schema in a place the tools do not depend on.",
+    "openapi-schema": (
+        "The document breaks the OpenAPI specification (its JSON Schema, or a rule across objects such as "
+        "unique operationIds) in a place the tools do not depend on."
+    ),
     "x-agent-invalid": "An x-agent annotation does not match the vocabulary (unknown key, wrong type, bad name).",
     "skill-description-too-long": "A skill description is longer than the Agent Skills format allows.",
     "profile-include-undeclared": "A profile includes a profile that is not declared.",
@@ -25,5 +28,5 @@ RULES: dict[str, str] = {
     "comma-separated-array": "An array parameter's description talks of a comma-separated list.",
     "quoted-value-not-in-enum": "A description quotes a value the parameter's enum does not allow.",
     "base-url-missing": "The document gives no absolute server URL; requests need --base-url.",
-    "structure-not-checked": "The structural validation of the document could not run.",
+    "structure-not-checked": "Part of the validation against the OpenAPI specification could not run.",
 }

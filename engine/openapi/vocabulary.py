@@ -329,7 +329,7 @@ def _validate_views(owner: str, views: list[Any], problems: Problems) -> None:
 
 def _report(kind: str, owner: str, suffix: str, value: Any, problems: Problems, label: str | None = None) -> None:
     validator = _validator(kind)
-    pairs = error_messages(validator.iter_errors(value))
+    pairs = error_messages(validator.iter_errors(value), schema=KINDS[kind])
     for instance, message in pairs:
         detail = _unknown_key_hint(kind, instance, message)
         problems.add(
@@ -354,8 +354,10 @@ def _unknown_key_hint(kind: str, instance: str, message: str) -> str:
 
 
 def _validator(kind: str) -> Any:
+    # jsonschema-rs, not jsonschema: `openapi check` and `openapi tools` need no other validator,
+    # and jsonschema-rs imports in a fifth of the time (~30 ms against ~125 ms).
     if kind not in _validators:
-        from jsonschema import Draft202012Validator
+        import jsonschema_rs
 
-        _validators[kind] = Draft202012Validator(KINDS[kind])
+        _validators[kind] = jsonschema_rs.Draft202012Validator(KINDS[kind], validate_formats=False)
     return _validators[kind]

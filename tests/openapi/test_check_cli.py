@@ -152,11 +152,10 @@ def test_the_real_root_document_has_only_warnings_and_strict_fails_on_them():
     findings = json.loads(run.stdout)["findings"]
     assert findings and all(f["severity"] == "warning" for f in findings)
     default = [f for f in findings if f["pointer"] == "/paths/~1datasets~1{id}~1lines/get/parameters/4/schema/default"]
-    assert (
-        default and default[0]["rule"] == "openapi-schema" and "'all' is not of type 'array'" in default[0]["message"]
-    )
+    assert default and default[0]["rule"] == "openapi-schema"
+    assert 'default "all" does not match its schema: must be array' in default[0]["message"]
     assert default[0]["line"] == 13773
-    # Cached by the document's bytes: the second run gives the same report.
+    # The same report on every run.
     assert run_cli("openapi", "check", str(DATA_FAIR_ANNOTATED), "--format", "json").stdout == run.stdout
     run_cli("openapi", "check", str(DATA_FAIR_ANNOTATED), "--strict", expect=1)
 

@@ -1,0 +1,158 @@
+"""The official OpenAPI 3.0, 3.1 and 3.2 JSON Schemas, compiled with jsonschema-rs.
+
+The schemas are the ones the OpenAPI Initiative publishes. deskcheck keeps no copy: it reads them
+from the installed openapi-spec-validator (the document schemas) and openapi-schema-validator (the
+schema dialects of 3.1 and 3.2), which are dependencies for exactly this. Those packages are located, never
+imported: importing openapi-spec-validator costs ~0.45 s, reading three JSON files a few ms.
+
+OpenAPI 3.0's schema describes Schema Objects itself. From 3.1 on they are left open (a
+``$dynamicRef`` to ``#meta``) so that a document may pick its JSON Schema dialect; the schema built
+here binds that anchor to the document's dialect (``jsonSchemaDialect``, by default the OpenAPI
+dialect of that version), so schema objects are checked too, as the specification's "schema-base"
+variant does.
+
+No reference is ever fetched: every schema that is needed is registered, and the retriever refuses.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+# Other dialects a 3.1 document may declare, and where jsonschema (a dependency) keeps their
+# meta-schemas. 2020-12 itself is built into jsonschema-rs.
+_DRAFT_FILES = ("jsonschema_specifications", "schemas")
+JSON_SCHEMA_DRAFTS = {
+    "https://json-schema.org/draft/2019-09/schema": "draft201909",
+    "http://json-schema.org/draft-07/schema": "draft7",
+    "http://json-schema.org/draft-06/schema": "draft6",
+    "http://json-schema.org/draft-04/schema": "draft4",
+}
+
+
+@dataclass(frozen=True)
+class Family:
+    """One OpenAPI minor version: where its document schema is, and (from 3.1 on) its default
+    schema dialect with the files that define it."""
+
+    name: str
+    document_schema: tuple[str, ...]
+    dialect: str | None = None
+    dialect_files: tuple[tuple[str, ...], ...] = ()
+
+
+_SPEC_SCHEMAS = ("openapi_spec_validator", "resources", "schemas")
+_DIALECTS = ("openapi_schema_validator", "schemas")
+FAMILIES = {
+    "3.0": Family("3.0", (*_SPEC_SCHEMAS, "v3.0", "schema.json")),
+    "3.1": Family(
+        "3.1",
+        (*_SPEC_SCHEMAS, "v3.1", "schema.json"),
+        "https://spec.openapis.org/oas/3.1/dialect/base",
+        ((*_DIALECTS, "oas3.1", "metaschema.json"), (*_DIALECTS, "oas3.1", "vocabularies", "base")),
+    ),
+    "3.2": Family(
+        "3.2",
+        (*_SPEC_SCHEMAS, "v3.2", "schema.json"),
+        "https://spec.openapis.org/oas/3.2/dialect/2025-09-17",
+        ((*_DIALECTS, "oas3.2", "dialect", "2025-09-17.json"), (*_DIALECTS, "oas3.2", "meta", "2025-09-17.json")),
+    ),
+}
+# The identifier of the composed schema; never dereferenced.
+_COMPOSED_ID = "urn:deskcheck:openapi-with-dialect"
+
+
+class SchemasUnavailable(Exception):
+    """The installed packages do not hold the schema files where they are expected."""
+
+
+class UnknownDialect(Exception):
+    """The document names a JSON Schema dialect whose meta-schema deskcheck does not have."""
+
+
+def family_of(version: Any) -> Family | None:
+    """The family of an ``openapi`` version string ("3.1.0" is 3.1), None for one we cannot check."""
+    if isinstance(version, str):
+        for name, family in FAMILIES.items():
+            if version == name or version.startswith(name + "."):
+                return family
+    return None
+
+
+def document_validator(family: Family, dialect: str | None = None) -> Any:
+    """A jsonschema-rs validator of whole documents of ``family``. ``dialect`` is the document's
+    ``jsonSchemaDialect`` (3.1 and later), by default the family's own."""
+    if family.dialect is None:
+        return _plain_validator(family.name)
+    dialect = dialect or family.dialect
+    known = (family.dialect, DRAFT_2020_12, *JSON_SCHEMA_DRAFTS)
+    if dialect not in known and dialect.removesuffix("#") not in known:
+        raise UnknownDialect(dialect)
+    return _composed_validator(family.name, dialect)
+
+
+@cache
+def _plain_validator(name: str) -> Any:
+    import jsonschema_rs
+
+    schema = _read(FAMILIES[name].document_schema)
+    return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=refuse_retrieval)
+
+
+@cache
+def _composed_validator(name: str, dialect: str) -> Any:
+    import jsonschema_rs
+
+    family = FAMILIES[name]
+    document_schema = _read(family.document_schema)
+    resources = [(document_schema["$id"], document_schema), *_dialect_resources(family, dialect)]
+    composed = {
+        "$schema": DRAFT_2020_12,
+        "$id": _COMPOSED_ID,
+        "$ref": document_schema["$id"],
+        "$defs": {"dialect": {"$dynamicAnchor": "meta", "$ref": dialect.removesuffix("#")}},
+    }
+    registry = jsonschema_rs.Registry(resources, retriever=refuse_retrieval)
+    return jsonschema_rs.validator_for(composed, registry=registry, validate_formats=False, retriever=refuse_retrieval)
+
+
+def _dialect_resources(family: Family, dialect: str) -> list[tuple[str, Any]]:
+    if dialect == family.dialect:
+        return [(resource["$id"], resource) for resource in map(_read, family.dialect_files)]
+    folder = JSON_SCHEMA_DRAFTS.get(dialect.removesuffix("#"))
+    if folder is None:  # 2020-12
+        return []
+    resources = [(dialect.removesuffix("#"), _read((*_DRAFT_FILES, folder, "metaschema.json")))]
+    vocabularies = _package_dir(_DRAFT_FILES[0]).joinpath(*_DRAFT_FILES[1:], folder, "vocabularies")
+    if vocabularies.is_dir():
+        for path in sorted(vocabularies.iterdir()):
+            resource = _read((*_DRAFT_FILES, folder, "vocabularies", path.name))
+            resources.append((resource["$id"], resource))
+    return resources
+
+
+def refuse_retrieval(uri: str) -> Any:
+    raise ValueError(f"deskcheck does not fetch {uri}: only schemas it carries are used.")
+
+
+def _read(parts: tuple[str, ...]) -> Any:
+    package, *inside = parts
+    path = _package_dir(package).joinpath(*inside)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SchemasUnavailable(f"{package} has no readable {'/'.join(inside)} ({exc}).") from None
+
+
+def _package_dir(package: str) -> Path:
+    # find_spec on a top-level package locates it without running its __init__.
+    spec = importlib.util.find_spec(package)
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    if not locations:
+        raise SchemasUnavailable(f"{package} is not installed.")
+    return Path(locations[0])
