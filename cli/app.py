@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, dict[str, object]]] = {
     "batch": ("deskcheck.cli.commands.batch:batch", {}),
     "docx": ("deskcheck.cli.commands.docx:docx_app", {}),
     "openapi": ("deskcheck.cli.commands.openapi:openapi_app", {}),
+    "form": ("deskcheck.cli.commands.form:form_app", {}),
     "sample-api": ("deskcheck.cli.commands.sample_api:sample_api", {}),
 }
 

@@ -105,9 +105,69 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
         )
     if family == "openapi":
         return _openapi_toolset(opts)
-    # The engines land family by family; until one does, its context offers no tools and every
-    # tool name is answered as unknown (exit code 2).
-    return ToolSet(family, [])
+    return open_form_group(opts).toolset()
+
+
+def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_invalid: bool = False):
+    """The form-session group a command acts on (``engine.forms.session_tools.SessionGroup``):
+    the file-backed form of ``--schema``/``--data``, or the editor group ``name`` of ``--spec``.
+    Nothing is read or requested yet: sessions open when a tool runs. ``allow_invalid`` lets
+    saveForm send a document that fails validation."""
+    family = opts.family
+    if family == "form":
+        from deskcheck.engine.forms.session_tools import file_form_group
+
+        options = _form_options(opts, allow_invalid=allow_invalid)
+        return file_form_group(opts.schema, opts.data, identity=opts.identity, options=options)
+    if family == "openapi":
+        return _editor_form_group(opts, name)
+    raise UsageError("form sessions need --schema SCHEMA --data FILE, or --spec SPEC and an editor group's NAME.")
+
+
+def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
+    """Session options from the flags: options lists behind URLs are fetched over the shared HTTP
+    seam, on --base-url's origin (with the credentials) or an --allow-host (without them)."""
+    from deskcheck.engine.forms.remote_items import RemoteItems
+    from deskcheck.engine.forms.session import SessionOptions
+    from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpxClient
+
+    caller = ApiCaller(
+        opts.base_url,
+        client=HttpxClient(timeout=opts.timeout),
+        credentials=Credentials.from_options(opts.headers, opts.effective_token),
+    )
+    return SessionOptions(allow_invalid=allow_invalid, fetcher=RemoteItems(caller, allow_hosts=opts.allow_hosts))
+
+
+def _editor_form_group(opts: ContextOptions, name: str | None):
+    """The editor group ``name`` of the --spec document as a session group. Editor groups are
+    checked and described (``openapi tools``) but their form sessions are not built yet: this
+    answers so, as bad usage, once the name is known to be a group of the document."""
+    from deskcheck.engine.errors import DeskcheckError
+    from deskcheck.engine.openapi.http import Credentials
+    from deskcheck.engine.openapi.load import load_openapi
+
+    try:
+        loaded = load_openapi(
+            opts.spec or "",
+            profiles=opts.profiles or None,
+            base_url=opts.base_url,
+            credentials=Credentials.from_options(opts.headers, opts.effective_token),
+            timeout=opts.timeout,
+        )
+    except DeskcheckError as exc:
+        raise UsageError(exc.message) from None
+    groups = [group.name for group in loaded.editor_groups]
+    if not name:
+        listed = ", ".join(groups) if groups else "none in the loaded profiles"
+        raise UsageError(f"with --spec, name the editor group after the document (its editor groups: {listed}).")
+    if name not in groups:
+        listed = ", ".join(groups) if groups else "none in the loaded profiles (try --profile)"
+        raise UsageError(f"{opts.spec} has no editor group named {name!r}; its editor groups: {listed}.")
+    raise UsageError(
+        f"the editor group {name!r} was found in {opts.spec}, but this build of deskcheck cannot open form "
+        "sessions over editor groups yet; `deskcheck openapi tools` describes the group."
+    )
 
 
 def _openapi_toolset(opts: ContextOptions) -> ToolSet:

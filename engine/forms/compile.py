@@ -157,7 +157,7 @@ def _normalise_string_layouts(schema: Any) -> None:
 
 _cache: OrderedDict[tuple[str, str], CompiledForm] = OrderedDict()
 _cache_lock = threading.Lock()
-_stats = {"compiles": 0, "hits": 0}
+_stats = {"compiles": 0, "hits": 0, "restored": 0}
 
 
 def compile_form(
@@ -173,17 +173,40 @@ def compile_form(
     options = options or CompileOptions()
     if version is None:
         version = content_version(schema, document)
-    key = (str(version), options.key())
+    cached = cached_form(version, options)
+    if cached is not None:
+        return cached
+    return _keep(CompiledForm(prepare_schema(schema, document=document), str(version), options), "compiles")
+
+
+def cached_form(version: str, options: CompileOptions | None = None) -> CompiledForm | None:
+    """The compiled form of ``version`` when this process has it already (counted as a hit),
+    else None. A session layer asks this before reading a prepared schema from its store."""
+    key = (str(version), (options or CompileOptions()).key())
     with _cache_lock:
         cached = _cache.get(key)
         if cached is not None:
             _cache.move_to_end(key)
             _stats["hits"] += 1
-            return cached
-    compiled = CompiledForm(prepare_schema(schema, document=document), str(version), options)
+        return cached
+
+
+def compile_prepared(prepared: dict[str, Any], version: str, options: CompileOptions | None = None) -> CompiledForm:
+    """The compiled form of a schema that ``prepare_schema`` already prepared (for example one a
+    session store kept from an earlier process), cached like ``compile_form``. It is not counted
+    as a compilation (``compile_stats()["restored"]`` counts these): the schema was prepared
+    once, wherever it was stored from."""
+    options = options or CompileOptions()
+    cached = cached_form(version, options)
+    if cached is not None:
+        return cached
+    return _keep(CompiledForm(prepared, str(version), options), "restored")
+
+
+def _keep(compiled: CompiledForm, counter: str) -> CompiledForm:
     with _cache_lock:
-        _stats["compiles"] += 1
-        _cache[key] = compiled
+        _stats[counter] += 1
+        _cache[(compiled.version, compiled.options.key())] = compiled
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return compiled
@@ -196,7 +219,9 @@ def content_version(schema: Any, document: Any = None) -> str:
 
 
 def compile_stats() -> dict[str, int]:
-    """``{"compiles": n, "hits": m, "cached": k}`` since the process started (or the last clear)."""
+    """``{"compiles": n, "hits": m, "restored": r, "cached": k}`` since the process started (or the
+    last clear): schemas prepared and compiled here, cache hits, prepared schemas compiled from a
+    session store (``compile_prepared``), and forms held now."""
     with _cache_lock:
         return {**_stats, "cached": len(_cache)}
 
@@ -204,8 +229,8 @@ def compile_stats() -> dict[str, int]:
 def clear_compile_cache() -> None:
     with _cache_lock:
         _cache.clear()
-        _stats["compiles"] = 0
-        _stats["hits"] = 0
+        for name in _stats:
+            _stats[name] = 0
 
 
 # -- compiled form and skeleton ------------------------------------------------------------------

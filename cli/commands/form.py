@@ -1,0 +1,226 @@
+"""``deskcheck form``: the form-session tools by verb (``describe-state``, ``set-field-value``,
+... , ``save-form``, ``reload-form``), generated from the session group's tool list, plus
+``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions).
+
+    deskcheck form <verb> --schema SCHEMA --data FILE [ARGS]
+    deskcheck form <verb> --spec SPEC NAME [ARGS]        (ARGS carries the group's path parameters)
+
+Sessions persist in the store between processes: a verb in one process resumes the edits of
+the previous one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any
+
+import typer
+
+from ..args import read_args
+from ..context import ContextOptions, open_form_group, preflight
+from ..env import current_env
+from ..errors import UsageError
+from ..options import with_context_options
+from ..output.emit import emit_result, emit_value
+
+FORM_OPTIONS = ("spec", "schema", "data", "profile", "base_url", "header", "token", "allow_host", "identity", "timeout")
+
+PositionalArgs = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="[NAME] [ARGS]",
+        help="With --spec: the editor group's name, then ARGS. Otherwise ARGS: a JSON object, @file.json, or -.",
+        show_default=False,
+    ),
+]
+AllowInvalidOpt = Annotated[bool, typer.Option("--allow-invalid", help="Save even when the document fails validation.")]
+DraftOpt = Annotated[
+    int | None, typer.Option("--draft", help="A draft's number, as `deskcheck form sessions --drafts` lists it.")
+]
+
+form_app = typer.Typer(
+    name="form",
+    help="Form sessions: run a form tool by its verb over a file-backed form (--schema S --data F) or an "
+    "editor group (--spec SPEC NAME); list, discard and restore sessions. Sessions persist between processes.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+def verb(tool_verb: str) -> str:
+    """``setFieldValue`` -> ``set-field-value``."""
+    return "".join(f"-{c.lower()}" if c.isupper() else c for c in tool_verb)
+
+
+def _positionals(context: ContextOptions, positionals: list[str] | None) -> tuple[str | None, str | None]:
+    """(group name, ARGS) from the positional arguments, which depend on the context."""
+    given = list(positionals or [])
+    expected = 2 if context.spec is not None else 1
+    if len(given) > expected:
+        shape = "NAME and ARGS" if context.spec is not None else "ARGS (a JSON object, @file.json or -)"
+        raise UsageError(f"unexpected argument {given[expected]!r}: give only {shape}.")
+    given += [None] * (expected - len(given))  # type: ignore[list-item]
+    return (given[0], given[1]) if context.spec is not None else (None, given[0])
+
+
+def _tool_command(tool_verb: str, summary: str):
+    options = FORM_OPTIONS
+
+    def run(positionals: list[str] | None, context: ContextOptions, allow_invalid: bool) -> None:
+        env = current_env()
+        name, args = _positionals(context, positionals)
+        arguments = read_args(args, env.stdin)
+        preflight(context)
+        group = open_form_group(context, name, allow_invalid=allow_invalid)
+        raise typer.Exit(emit_result(env, group.toolset().call(f"{group.name}_{tool_verb}", arguments)))
+
+    if tool_verb == "saveForm":
+
+        @with_context_options(only=options)
+        def command(positionals: PositionalArgs = None, allow_invalid: AllowInvalidOpt = False, *, context) -> None:
+            run(positionals, context, allow_invalid)
+
+    else:
+
+        @with_context_options(only=options)
+        def command(positionals: PositionalArgs = None, *, context: ContextOptions) -> None:
+            run(positionals, context, False)
+
+    command.__doc__ = summary
+    command.__name__ = tool_verb
+    return command
+
+
+def _register_tool_verbs() -> None:
+    from deskcheck.engine.forms.session_tools import SessionGroup
+
+    # A group over nothing, only to read the tool list and descriptions (no source is built).
+    template = SessionGroup(name="form", title="record", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
+    for tool in template.tools():
+        tool_verb = tool.name.removeprefix("form_")
+        first = tool.description.split(". ")[0].rstrip(".")
+        first = first.replace('the "record" ', "the ").replace('"record"', "the record")
+        summary = f"{first}. (tool <prefix>_{tool_verb})"
+        form_app.command(verb(tool_verb), no_args_is_help=True)(_tool_command(tool_verb, summary))
+
+
+_register_tool_verbs()
+
+
+@form_app.command("sessions")
+def sessions(
+    drafts: Annotated[bool, typer.Option("--drafts", help="List the drafts of expired sessions instead.")] = False,
+    identity: Annotated[str | None, typer.Option("--identity", help="Only this identity's sessions.")] = None,
+) -> None:
+    """List the open form sessions (status, age, modified, valid), or with --drafts the unsaved
+    edits kept from sessions that expired."""
+    from deskcheck.engine.forms.store import SessionStore
+
+    env = current_env()
+    store = _store(SessionStore)
+    with store.transaction():
+        store.expire()
+    now = store.now()
+    if drafts:
+        value: Any = [draft.summary(now) for draft in store.drafts(identity=identity)]
+    else:
+        value = [record.summary(now) for record in store.sessions(identity)]
+    raise typer.Exit(emit_value(env, value))
+
+
+@with_context_options(only=FORM_OPTIONS)
+def discard(positionals: PositionalArgs = None, draft: DraftOpt = None, *, context) -> None:
+    """Drop a form session and its unsaved edits (or, with --draft N, a kept draft)."""
+    env = current_env()
+    if draft is not None:
+        raise typer.Exit(emit_value(env, _discard_draft(draft)))
+    name, args = _positionals(context, positionals)
+    arguments = read_args(args, env.stdin)
+    group = open_form_group(context, name)
+    session = group.session(arguments)
+    dropped = session.discard()
+    if dropped is None:
+        text = f"There was no open session of {session.key.describe()}; nothing was discarded."
+    elif dropped.modified:
+        from deskcheck.engine.forms.rebase import changed_pointers
+
+        changed = changed_pointers(dropped.snapshot.get("base"), dropped.snapshot.get("data"))
+        text = f"Discarded the session of {session.key.describe()} and its unsaved edits ({', '.join(changed)})."
+    else:
+        text = f"Discarded the session of {session.key.describe()} (it had no unsaved edits)."
+    raise typer.Exit(emit_value(env, text))
+
+
+@with_context_options(only=FORM_OPTIONS)
+def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, context) -> None:
+    """Re-apply a draft kept from an expired session (the latest, or --draft N) onto the current
+    copy of its record, as unsaved edits. A draft of a file-backed form needs no other option."""
+    from deskcheck.engine.errors import DeskcheckError
+    from deskcheck.engine.tools import fail
+
+    env = current_env()
+    if draft is not None and context.spec is None and context.schema is None and context.data is None:
+        context = _context_of_draft(draft, context)
+    name, args = _positionals(context, positionals)
+    arguments = read_args(args, env.stdin)
+    preflight(context)
+    group = open_form_group(context, name)
+    session = group.session(arguments)
+    try:
+        outcome = session.restore(draft)
+    except DeskcheckError as exc:
+        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
+    text = (
+        f"Restored draft {outcome.draft} onto the current copy of {session.key.describe()}: "
+        f"{len(outcome.changed)} change(s) to save ({', '.join(outcome.changed) or 'none'})."
+    )
+    if outcome.conflicts:
+        text += (
+            f" The source had changed these fields too; the draft's values were kept: {', '.join(outcome.conflicts)}."
+        )
+    text += " Check them with `describe-state`, then `save-form`: they are not saved yet."
+    raise typer.Exit(emit_value(env, text))
+
+
+form_app.command("discard", no_args_is_help=False)(discard)
+form_app.command("restore", no_args_is_help=False)(restore)
+
+
+def _store(factory):
+    from deskcheck.engine.forms.store import StoreError
+
+    try:
+        return factory()
+    except StoreError as exc:
+        raise UsageError(exc.message) from None
+
+
+def _discard_draft(draft_id: int) -> str:
+    from deskcheck.engine.forms.store import SessionStore
+
+    store = _store(SessionStore)
+    with store.transaction():
+        found = store.draft(draft_id)
+        if found is None or not store.delete_draft(draft_id):
+            raise UsageError(f"there is no draft {draft_id}; `deskcheck form sessions --drafts` lists them.")
+    return f"Discarded draft {draft_id} ({found.title}): its edits are gone."
+
+
+def _context_of_draft(draft_id: int, context: ContextOptions) -> ContextOptions:
+    """The --schema/--data of a file-backed form's draft, read from the draft's key."""
+    from pathlib import Path
+
+    from deskcheck.engine.forms.store import SessionStore
+
+    found = _store(SessionStore).draft(draft_id)
+    if found is None:
+        raise UsageError(f"there is no draft {draft_id}; `deskcheck form sessions --drafts` lists them.")
+    params = dict(found.params)
+    if found.group != "form" or "schema" not in params or "data" not in params:
+        raise UsageError(
+            f"draft {draft_id} belongs to the editor group {found.group!r}: give --spec SPEC {found.group} and its "
+            "parameters as ARGS."
+        )
+    return dataclasses.replace(
+        context, schema=Path(params["schema"]), data=Path(params["data"]), identity=found.identity or None
+    )

@@ -1,0 +1,140 @@
+"""Fetching the options of a field whose list is behind a URL (``x-fromUrl``, ``getItems.url``):
+the form engine's ``Fetcher``, over the shared HTTP seam (``engine.openapi.http``).
+
+The engine resolves the URL template (other fields' values, ``{q}``), extracts the list from the
+answer and builds the options; this module decides whether the URL may be requested at all,
+sends it, and remembers answers per resolved URL for the life of the fetcher (one process, one
+batch), so a second look at the same list costs nothing.
+
+Where requests may go: a schema is data from whoever wrote it, so it must not be able to make
+deskcheck call arbitrary hosts. A URL is allowed when it is on the API's own origin (the
+session's base URL: there it also gets the caller's credentials) or on a host the user allowed
+(``--allow-host``, which never gets the credentials). A relative URL is resolved against the base
+URL. Only http and https; redirects are not followed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from ..errors import DeskcheckError
+from ..openapi.http import ApiCaller, HttpRequest, same_origin
+from .suggestions import ItemsRequest
+
+# Distinct option URLs remembered per fetcher; a batch that searches more drops the oldest.
+MAX_CACHED_URLS = 256
+
+
+class ItemsFetchError(DeskcheckError):
+    pass
+
+
+class RemoteItems:
+    """``RemoteItems(caller, allow_hosts=...)`` is a ``Fetcher``: call it with an
+    ``ItemsRequest``. ``caller.base_url`` is the API's origin (None: only allowed hosts)."""
+
+    def __init__(self, caller: ApiCaller, *, allow_hosts: Iterable[str] = ()) -> None:
+        self.caller = caller
+        self.allowed = [parse_allowed_host(entry) for entry in allow_hosts]
+        self._cache: dict[str, Any] = {}
+        self.requests = 0  # answers actually fetched (not from the cache), for tests and benchmarks
+
+    def __call__(self, request: ItemsRequest) -> Any:
+        url = self.resolve(request.url, request.field_path)
+        self.check_allowed(url, request.field_path)
+        cache_key = json.dumps([url, sorted(request.headers.items())])
+        if cache_key in self._cache:
+            return self._cache[cache_key]
+        headers = {"accept": "application/json", **request.headers}
+        response = self.caller.send(HttpRequest("GET", url, headers))
+        self.requests += 1
+        where = url.split("?", 1)[0]
+        if not response.ok:
+            from .http_source import server_message
+
+            message = server_message(response)
+            raise ItemsFetchError(
+                f"the options of {request.field_path} could not be fetched: GET {where} answered {response.status}"
+                + (f": {message}" if message else "")
+                + ". Write a value with setFieldValue if you know it.",
+                code="itemsFetchFailed",
+            )
+        try:
+            body = json.loads(response.text) if response.text.strip() else None
+        except json.JSONDecodeError:
+            raise ItemsFetchError(
+                f"the options of {request.field_path} could not be read: GET {where} did not answer JSON.",
+                code="itemsNotJson",
+            ) from None
+        if len(self._cache) >= MAX_CACHED_URLS:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[cache_key] = body
+        return body
+
+    def resolve(self, url: str, field_path: str) -> str:
+        if url.startswith(("http://", "https://")):
+            return url
+        base = self.caller.base_url
+        if not base:
+            raise ItemsFetchError(
+                f"the options of {field_path} come from the relative URL {url.split('?', 1)[0]}, and this session "
+                "has no base URL to resolve it against: pass --base-url with the API's address.",
+                code="itemsNoBaseUrl",
+            )
+        if url.startswith("/"):
+            parts = urlsplit(base)
+            return f"{parts.scheme}://{parts.netloc}{url}"
+        return urljoin(base.rstrip("/") + "/", url)
+
+    def check_allowed(self, url: str, field_path: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ItemsFetchError(
+                f"the options of {field_path} point to {url.split('?', 1)[0]}, which is not an http(s) URL; "
+                "deskcheck will not request it.",
+                code="itemsHostRefused",
+            )
+        base = self.caller.base_url
+        if base and same_origin(url, base):
+            return
+        if any(_matches(parts.scheme, parts.hostname, parts.port, entry) for entry in self.allowed):
+            return
+        origin = f"{parts.scheme}://{parts.netloc}"
+        own = f" (this API is at {_origin(base)})" if base else ""
+        raise ItemsFetchError(
+            f"the options of {field_path} come from {origin}, which is not this API's origin{own}. "
+            f"deskcheck only calls hosts you point it at: pass --allow-host {parts.hostname} to allow it, "
+            "or write a value with setFieldValue.",
+            code="itemsHostRefused",
+        )
+
+
+def parse_allowed_host(entry: str) -> tuple[str | None, str, int | None]:
+    """``host``, ``host:port`` or an origin ``https://host[:port]`` -> (scheme, host, port)."""
+    text = entry.strip()
+    if "://" in text:
+        parts = urlsplit(text)
+        return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port
+    host, sep, port = text.rpartition(":")
+    if sep and port.isdigit() and host and not host.endswith(":"):
+        return None, host.strip("[]").lower(), int(port)
+    return None, text.strip("[]").lower(), None
+
+
+def _matches(scheme: str, host: str, port: int | None, entry: tuple[str | None, str, int | None]) -> bool:
+    allowed_scheme, allowed_host, allowed_port = entry
+    if allowed_host != host.lower():
+        return False
+    if allowed_scheme is not None and allowed_scheme != scheme:
+        return False
+    return allowed_port is None or allowed_port == (port or (443 if scheme == "https" else 80))
+
+
+def _origin(url: str | None) -> str:
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

@@ -1,0 +1,536 @@
+"""Form sessions: one form over a source (``sources``), kept in the persistent store (``store``)
+between calls and processes, with a save gate, optimistic concurrency and reload.
+
+A ``FormSession`` is a handle: cheap to make, holding nothing but its key, its source, its store
+and options. Each operation reads the stored session, works, and writes it back inside one
+store transaction, so any number of processes can use the same session one call after the
+other. Statuses: ``closed`` (nothing stored), ``opening`` (loading, in this process), ``ready``,
+``stale`` (the source's copy changed since the load: reload and re-apply), ``saving`` (a save is
+in flight, in some process) and ``error`` (the last save failed; the edits are kept).
+
+- ``edit()``: a context manager yielding the ``FormState`` of this call; the session is opened
+  (schema and document loaded) when there is none; what the call changed is stored on exit,
+  nothing when it raises. Every access slides the expiry.
+- ``save()``: the gate (closed, read-only, save in flight, invalid unless allowed), then the
+  whole document goes to the source with the loaded version (``If-Match`` /
+  ``If-Unmodified-Since`` for HTTP, the content hash for a file); the version it returns is
+  adopted. No lock is held during the request: edits made meanwhile stay as local changes.
+  A conflict makes the session stale; any other failure keeps the edits, status ``error``.
+- ``reload()``: the source's current copy replaces the session, local changes are discarded.
+- ``discard()``, ``restore()`` (a draft left by an expired session, re-applied onto the
+  source's current copy).
+
+Schemas: each version is prepared once and kept in the store, so another process compiles it
+from there (``compile_prepared``) and a schema fetched again with the same content is not
+prepared again; the last version and ``ETag`` of each schema request are kept for a
+conditional request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import socket
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import DeskcheckError
+from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
+from .rebase import changed_pointers, rebase
+from .sources import FormSource, SaveConflict, Saved, SchemaTag
+from .state import FormState
+from .store import Draft, SessionRecord, SessionStore
+from .suggestions import Fetcher
+
+STATUSES = ("closed", "opening", "ready", "stale", "saving", "error")
+# How long a save may be in flight before another process may start one (the owner process
+# being gone ends it sooner). Beyond the request's own timeout, this is margin.
+SAVE_LEASE_SECONDS = 120.0
+# Errors quoted in the message of a refused save; the rest are counted.
+MAX_QUOTED_ERRORS = 5
+# Changed paths quoted in messages; the rest are counted.
+MAX_QUOTED_PATHS = 12
+
+
+class SessionError(DeskcheckError):
+    """A session operation that cannot go on; ``code`` is ``closed``, ``readonly``, ``saving``,
+    ``invalid``, ``conflict``, ``saveFailed``, ``noDraft``, ``unsavedEdits``..."""
+
+
+@dataclass(frozen=True)
+class SessionKey:
+    """Identity (empty: none), tool group and path parameters (name, value) in declared order."""
+
+    group: str
+    params: tuple[tuple[str, str], ...] = ()
+    identity: str = ""
+
+    @classmethod
+    def of(
+        cls, group: str, params: Mapping[str, Any] | Sequence[tuple[str, Any]] = (), identity: str | None = None
+    ) -> SessionKey:
+        pairs = params.items() if isinstance(params, Mapping) else params
+        return cls(group, tuple((str(name), _text(value)) for name, value in pairs), identity or "")
+
+    @property
+    def text(self) -> str:
+        return json.dumps([self.identity, self.group, [list(p) for p in self.params]], ensure_ascii=False)
+
+    def describe(self) -> str:
+        params = " ".join(f"{name}={value}" for name, value in self.params)
+        who = f" (identity {self.identity})" if self.identity else ""
+        return f"{self.group}{' ' + params if params else ''}{who}"
+
+
+@dataclass
+class SessionOptions:
+    """``allow_invalid``: saves may send a document that fails validation. ``context`` is what
+    schema expressions read as ``context``; ``fetcher`` lists options behind URLs."""
+
+    prefix: str = "form"
+    allow_invalid: bool = False
+    compile_options: CompileOptions | None = None
+    context: Any = None
+    fetcher: Fetcher | None = None
+    save_lease: float = SAVE_LEASE_SECONDS
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    version: str | None
+    location: str | None = None
+    created: bool = False
+    pending: list[str] | None = None  # fields changed while the save was in flight
+    detached: bool = False  # the session was reloaded or discarded while the save was in flight
+
+
+@dataclass(frozen=True)
+class ReloadOutcome:
+    discarded: list[str]
+
+
+@dataclass(frozen=True)
+class RestoreOutcome:
+    draft: int
+    changed: list[str]
+    conflicts: list[str]
+
+
+class FormSession:
+    def __init__(
+        self, source: FormSource, store: SessionStore, key: SessionKey, options: SessionOptions | None = None
+    ) -> None:
+        self.source = source
+        self.store = store
+        self.key = key
+        self.options = options or SessionOptions()
+        self._opening = False
+        self._failure: str | None = None
+        # Things the next answer should mention (a session that expired into a draft).
+        self.notices: list[str] = []
+
+    @property
+    def title(self) -> str:
+        return self.source.title
+
+    def _tool(self, verb: str) -> str:
+        return f"{self.options.prefix}_{verb}" if self.options.prefix else verb
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def record(self) -> SessionRecord | None:
+        """The stored session (None when closed or expired)."""
+        record = self.store.get(self.key.text)
+        if record is None or record.expires_at < self.store.now():
+            return None
+        return record
+
+    @property
+    def status(self) -> str:
+        if self._opening:
+            return "opening"
+        record = self.record()
+        if record is None:
+            return "error" if self._failure else "closed"
+        if record.status == "saving" and not self._lease_alive(record):
+            return "error"
+        return record.status
+
+    @contextlib.contextmanager
+    def peek(self) -> Iterator[FormState | None]:
+        """The state as stored, without taking the lock or writing anything (None when closed)."""
+        record = self.record()
+        yield None if record is None else self._state(record)[0]
+
+    # -- one call -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def edit(self) -> Iterator[FormState]:
+        """The state for one call, opened when needed; stored back when the call changed it
+        (nothing is stored when the call raises, except that an opening is kept)."""
+        current_schema = self._resolve_schema(count=False) if self.source.check_schema_each_call else None
+        for _ in range(3):
+            with self.store.transaction():
+                self._expire()
+                record = self.store.get(self.key.text)
+                if record is not None:
+                    state, changed_schema = self._state(record, current_schema)
+                    before = state.snapshot()
+                    yield state
+                    if changed_schema or state.snapshot() != before:
+                        self._keep(record, state)
+                        self.store.put(record)
+                    else:
+                        self.store.touch(record)
+                    return
+            # Nothing stored: load outside the lock (it may be an HTTP request), then store it
+            # unless another process opened the session meanwhile (its copy wins).
+            fresh = self._load_fresh()
+            with self.store.transaction():
+                if self.store.get(self.key.text) is None:
+                    self.store.put(fresh)
+        raise SessionError(f'"{self.title}" could not be opened: it kept disappearing from the store; try again.')
+
+    def _expire(self) -> None:
+        for key, draft_id in self.store.expire():
+            if key == self.key.text and draft_id is not None:
+                self.notices.append(
+                    f"The previous session of {self.key.describe()} expired with unsaved edits; they were kept as "
+                    f"draft {draft_id} (`deskcheck form restore --draft {draft_id}` re-applies them)."
+                )
+
+    def _keep(self, record: SessionRecord, state: FormState) -> None:
+        record.snapshot = state.snapshot()
+        record.schema_version = state.form.version
+        record.modified = state.modified
+        record.valid = state.valid
+        record.error_count = len(state.errors)
+        record.expires_at = self.store.now() + self.store.ttl
+
+    def open(self) -> SessionRecord:
+        """Open the session (load it from the source) unless it is open already."""
+        with self.edit():
+            pass
+        record = self.record()
+        assert record is not None
+        return record
+
+    # -- save -----------------------------------------------------------------------------------
+
+    def save(self, *, allow_invalid: bool | None = None) -> SaveOutcome:
+        title = self.title
+        if self.source.read_only:
+            raise SessionError(f'"{title}" is read-only: this session has no way to save it.', code="readonly")
+        allow = self.options.allow_invalid if allow_invalid is None else allow_invalid
+        token = secrets.token_hex(8)
+        with self.store.transaction():
+            self._expire()
+            record = self.store.get(self.key.text)
+            if record is None:
+                raise SessionError(
+                    f'"{title}" is not open, so there is nothing to save: open it with {self._tool("describeState")} '
+                    "(or any other form tool), make your changes, then save.",
+                    code="closed",
+                )
+            if record.status == "saving" and self._lease_alive(record):
+                raise SessionError(
+                    f'"{title}" is already being saved: wait for that save to report before starting another.',
+                    code="saving",
+                )
+            state, _ = self._state(record)
+            if not state.valid and not allow:
+                raise SessionError(_invalid_message(title, state, self._tool("describeState")), code="invalid")
+            data, base, version = state.document, state.base, record.doc_version
+            record.status, record.message = "saving", None
+            record.save_token = token
+            record.save_deadline = self.store.now() + self.options.save_lease
+            record.save_owner = _owner()
+            record.expires_at = self.store.now() + self.store.ttl
+            self.store.put(record)
+        try:
+            saved = self.source.save(data, version=version, base=base)
+        except SaveConflict as exc:
+            edits = changed_pointers(base, data)
+            message = (
+                f'"{title}" changed at its source since it was loaded ({exc.message}). Your edits are still in the '
+                f"session{_paths_note(edits)}. Reload with {self._tool('reloadForm')} to get the current copy, then "
+                "re-apply your changes and save again."
+            )
+            self._save_failed(token, "stale", message)
+            raise SessionError(message, code="conflict") from None
+        except DeskcheckError as exc:
+            message = (
+                f'saving "{title}" failed: {exc.message.rstrip(".")}. Your edits are still in the session; fix the '
+                f"cause (credentials, a read-only token, a value the server refuses) and call "
+                f"{self._tool('saveForm')} again."
+            )
+            self._save_failed(token, "error", message)
+            raise SessionError(message, code=exc.code or "saveFailed") from None
+        except BaseException:
+            self._save_failed(token, "error", f'saving "{title}" stopped before the source answered.')
+            raise
+        return self._save_done(token, data, saved)
+
+    def _save_failed(self, token: str, status: str, message: str) -> None:
+        with self.store.transaction():
+            record = self.store.get(self.key.text)
+            if record is None or record.save_token != token:
+                return
+            record.status, record.message = status, message
+            record.save_token = record.save_deadline = record.save_owner = None
+            self.store.put(record)
+
+    def _save_done(self, token: str, sent: Any, saved: Saved) -> SaveOutcome:
+        version = saved.version.value if saved.version else None
+        with self.store.transaction():
+            record = self.store.get(self.key.text)
+            if record is None or record.save_token != token:
+                return SaveOutcome(version, saved.location, self.source.creates, detached=True)
+            state, _ = self._state(record)
+            pending = changed_pointers(sent, state.document)
+            if self.source.creates and not pending:
+                # Created: the form starts again from an empty record for the next one (saving
+                # this one again would create a second record).
+                loaded = self.source.load()
+                state = FormState(
+                    state.form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                )
+                record.doc_version = loaded.version
+            else:
+                # Edits made while the request was in flight stay modified against what was sent.
+                state.set_base(sent)
+                record.doc_version = saved.version
+            self._keep(record, state)
+            record.status, record.message = "ready", None
+            record.save_token = record.save_deadline = record.save_owner = None
+            self.store.put(record)
+        return SaveOutcome(version, saved.location, self.source.creates and not pending, pending or None)
+
+    def _lease_alive(self, record: SessionRecord) -> bool:
+        if record.save_deadline is None or record.save_deadline < self.store.now():
+            return False
+        host, _, pid = (record.save_owner or "").rpartition(":")
+        if host == socket.gethostname() and pid.isdigit():
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                return False  # the saving process is gone: its save will never report
+            except PermissionError:
+                return True
+        return True
+
+    # -- reload, discard, drafts ----------------------------------------------------------------
+
+    def reload(self) -> ReloadOutcome:
+        """Replace the session with the source's current copy; local changes are discarded."""
+        try:
+            fresh = self._load_fresh()
+        except DeskcheckError as exc:
+            self._note_failure(f'reloading "{self.title}" failed: {exc.message} The session was left as it was.')
+            raise SessionError(
+                f'reloading "{self.title}" failed: {exc.message.rstrip(".")}. The session was left as it was, '
+                "with its edits; try again when the source answers.",
+                code=exc.code or "reloadFailed",
+            ) from None
+        with self.store.transaction():
+            old = self.store.get(self.key.text)
+            discarded: list[str] = []
+            if old is not None:
+                fresh.generation = old.generation + 1
+                fresh.revision = old.revision
+                if old.modified:
+                    discarded = changed_pointers(old.snapshot.get("base"), old.snapshot.get("data"))
+            self.store.put(fresh)
+        return ReloadOutcome(discarded)
+
+    def _note_failure(self, message: str) -> None:
+        with self.store.transaction():
+            record = self.store.get(self.key.text)
+            if record is not None and record.status != "saving":
+                record.status, record.message = "error", message
+                self.store.put(record)
+
+    def discard(self) -> SessionRecord | None:
+        """Drop the session and its unsaved edits; returns what was dropped (None: nothing)."""
+        with self.store.transaction():
+            record = self.store.get(self.key.text)
+            if record is not None:
+                self.store.delete(self.key.text)
+        return record
+
+    def drafts(self) -> list[Draft]:
+        return self.store.drafts(key=self.key.text)
+
+    def restore(self, draft_id: int | None = None) -> RestoreOutcome:
+        """Re-apply a draft's edits (the latest by default) onto the source's current copy, as
+        the session's local changes. Refused while the session has unsaved edits of its own."""
+        drafts = self.drafts()
+        draft = next((d for d in drafts if d.id == draft_id), None) if draft_id is not None else (drafts or [None])[0]
+        if draft is None:
+            if draft_id is not None and self.store.draft(draft_id) is not None:
+                raise SessionError(
+                    f"draft {draft_id} belongs to another form, not {self.key.describe()}; "
+                    "`deskcheck form sessions --drafts` lists each draft with its form.",
+                    code="noDraft",
+                )
+            raise SessionError(
+                f"there is no draft of {self.key.describe()}"
+                + (f" numbered {draft_id}" if draft_id is not None else "")
+                + ": `deskcheck form sessions --drafts` lists the drafts kept.",
+                code="noDraft",
+            )
+        self._refuse_if_edited("restore a draft over them")
+        fresh = self._load_fresh()
+        merged, conflicts = rebase(draft.snapshot.get("base"), draft.snapshot.get("data"), fresh.snapshot.get("base"))
+        form = self._compiled(fresh.schema_version)
+        state = FormState(
+            form, merged, base=fresh.snapshot.get("base"), context=self._context(), fetcher=self.options.fetcher
+        )
+        with self.store.transaction():
+            self._refuse_if_edited("restore a draft over them")
+            old = self.store.get(self.key.text)
+            if old is not None:
+                fresh.generation = old.generation + 1
+            self._keep(fresh, state)
+            self.store.put(fresh)
+            self.store.delete_draft(draft.id)
+        return RestoreOutcome(draft.id, changed_pointers(fresh.snapshot.get("base"), state.document), conflicts)
+
+    def _refuse_if_edited(self, doing: str) -> None:
+        record = self.record()
+        if record is not None and record.modified:
+            raise SessionError(
+                f'"{self.title}" has unsaved edits of its own; save them or discard them '
+                f"(`deskcheck form discard`) before you {doing}.",
+                code="unsavedEdits",
+            )
+
+    # -- opening and schemas --------------------------------------------------------------------
+
+    def _load_fresh(self) -> SessionRecord:
+        """A new session record from the source (not stored yet): schema, then document."""
+        self._opening = True
+        try:
+            version = self._resolve_schema()
+            loaded = self.source.load()
+            form = self._compiled(version)
+            state = FormState(
+                form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+            )
+        except DeskcheckError as exc:
+            self._failure = exc.message
+            raise
+        finally:
+            self._opening = False
+        self._failure = None
+        now = self.store.now()
+        record = SessionRecord(
+            key=self.key.text,
+            identity=self.key.identity,
+            group=self.key.group,
+            params=[list(p) for p in self.key.params],
+            title=self.title,
+            status="ready",
+            schema_key=self.source.schema_key,
+            schema_version=form.version,
+            snapshot={},
+            doc_version=loaded.version,
+            created_at=now,
+        )
+        self._keep(record, state)
+        return record
+
+    def _resolve_schema(self, *, count: bool = True) -> str:
+        """The schema's current version, asking the source (conditionally when the store knows
+        the last answer); a version seen for the first time is prepared and stored. ``count``
+        records reuses in the store's counters (opening; not the check a file source makes on
+        every call)."""
+        store, options = self.store, self.options.compile_options
+        tag = store.schema_tag(self.source.schema_key)
+        known = None
+        if tag is not None and (cached_form(tag[0], options) is not None or store.has_schema(tag[0])):
+            known = SchemaTag(tag[0], tag[1])
+        fetched = self.source.schema(known)
+        if fetched.unchanged:
+            if count:
+                store.count("schemaNotModified")
+        elif cached_form(fetched.version, options) is not None or store.has_schema(fetched.version):
+            if count:
+                store.count("schemaReused")
+        else:
+            self._prepare_and_keep(fetched.version, fetched.schema, fetched.document)
+        if tag is None or tag[0] != fetched.version or (fetched.etag and tag[1] != fetched.etag):
+            store.put_schema_tag(self.source.schema_key, fetched.version, fetched.etag or (tag[1] if tag else None))
+        return fetched.version
+
+    def _prepare_and_keep(self, version: str, schema: Any, document: Any) -> CompiledForm:
+        prepared = self.source.adjust_schema(prepare_schema(schema, document=document))
+        self.store.put_schema(version, prepared)
+        return compile_prepared(prepared, version, self.options.compile_options)
+
+    def _compiled(self, version: str) -> CompiledForm:
+        options = self.options.compile_options
+        form = cached_form(version, options)
+        if form is not None:
+            return form
+        prepared = self.store.prepared_schema(version)
+        if prepared is not None:
+            return compile_prepared(prepared, version, options)
+        # The store no longer has this version (forgotten, or a store from elsewhere): ask the
+        # source again; a changed schema comes back under its new version.
+        fetched = self.source.schema(None)
+        return self._prepare_and_keep(fetched.version, fetched.schema, fetched.document)
+
+    def _state(self, record: SessionRecord, current_schema: str | None = None) -> tuple[FormState, bool]:
+        """The state of ``record``; rebuilt from its data alone when the schema changed."""
+        version = current_schema or record.schema_version
+        form = self._compiled(version)
+        snapshot = record.snapshot
+        if form.version != record.schema_version:
+            state = FormState(
+                form,
+                snapshot.get("data"),
+                base=snapshot.get("base"),
+                context=self._context(),
+                fetcher=self.options.fetcher,
+            )
+            return state, True
+        state = FormState.from_snapshot(form, snapshot, context=self._context(), fetcher=self.options.fetcher)
+        return state, False
+
+    def _context(self) -> Any:
+        return self.options.context
+
+
+def _owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _text(value: Any) -> str:
+    # Parameters arrive as JSON values: 1 and "1" name the same record.
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return json.dumps(value)
+
+
+def _paths_note(paths: list[str]) -> str:
+    if not paths:
+        return ""
+    shown = ", ".join(paths[:MAX_QUOTED_PATHS])
+    more = f" and {len(paths) - MAX_QUOTED_PATHS} more" if len(paths) > MAX_QUOTED_PATHS else ""
+    return f" ({shown}{more})"
+
+
+def _invalid_message(title: str, state: FormState, describe_tool: str) -> str:
+    errors = state.errors
+    quoted = "; ".join(f"{e.path}: {e.message}" for e in errors[:MAX_QUOTED_ERRORS])
+    more = f"; and {len(errors) - MAX_QUOTED_ERRORS} more" if len(errors) > MAX_QUOTED_ERRORS else ""
+    return (
+        f'"{title}" is not valid ({len(errors)} error(s): {quoted}{more}). Fix the reported errors '
+        f"({describe_tool} lists them) and save again, or allow invalid saves (--allow-invalid)."
+    )

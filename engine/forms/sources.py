@@ -1,0 +1,361 @@
+"""Where a form session's document and schema come from, and where a save goes: a *source*.
+
+A source is any object with
+
+- ``title``: what the form edits, in a few words ("dataset record", "contact.json");
+- ``schema_key``: names the schema request, so that sessions whose sources share it share what
+  the store remembers about it (its last version and ``ETag``);
+- ``read_only`` (no save) and ``creates`` (each save makes a new record: create mode);
+- ``check_schema_each_call``: re-read the schema on every call (cheap for a file) instead of
+  only when the session opens or reloads (an HTTP request);
+- ``load() -> Loaded``: the document (None when there is none yet) and its version;
+- ``save(data, *, version, base) -> Saved``: persist the whole document; raise ``SaveConflict``
+  when the stored copy changed since ``version`` (the session becomes stale) and
+  ``SourceError`` for any other refusal (the session keeps its edits);
+- ``schema(known) -> FetchedSchema``: the JSON Schema and its version; given what was known
+  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304).
+
+Versions of documents are ``DocumentVersion``s: an HTTP ``ETag`` (sent back as ``If-Match``),
+a ``Last-Modified`` date (sent back as ``If-Unmodified-Since``) or a content hash (a file).
+
+This module has the file source (``FileSource``, JSON or YAML, atomic saves that keep the
+format) and ``FunctionSource`` (plain functions, with the ``{data, version}`` /
+``{schema, version}`` envelopes). ``http_source.HttpRecordSource`` is a record behind an API.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import DeskcheckError, InputError
+
+# A form edits one record; a file this large is almost certainly the wrong file.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+YAML_SUFFIXES = (".yaml", ".yml")
+VERSION_KINDS = ("etag", "last-modified", "hash")
+
+
+class SourceError(DeskcheckError):
+    """The source refused or could not answer (a load, a schema request or a save). The message
+    says what happened, with the server's own message when there is one."""
+
+
+class SaveConflict(SourceError):
+    """The stored document changed since the session loaded it (HTTP 409/412, a file changed on
+    disk): saving would overwrite someone else's change."""
+
+
+@dataclass(frozen=True)
+class DocumentVersion:
+    """The version of a loaded or saved document: ``kind`` is ``etag``, ``last-modified`` or
+    ``hash``; ``value`` is the header's or the hash's text."""
+
+    kind: str
+    value: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "value": self.value}
+
+    @classmethod
+    def from_json(cls, data: Any) -> DocumentVersion | None:
+        if isinstance(data, dict) and data.get("kind") in VERSION_KINDS and isinstance(data.get("value"), str):
+            return cls(data["kind"], data["value"])
+        return None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A loaded document (None: there is none yet, as for a record being created)."""
+
+    data: Any
+    version: DocumentVersion | None = None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a save reported: the new version (None when the source reports none: the next save
+    then sends no precondition), and where a create put the new record, when it says."""
+
+    version: DocumentVersion | None = None
+    location: str | None = None
+
+
+@dataclass(frozen=True)
+class SchemaTag:
+    """What a store remembers about a schema request: the version it had and the ``ETag`` that
+    came with it (for a conditional request)."""
+
+    version: str
+    etag: str | None = None
+
+
+@dataclass(frozen=True)
+class FetchedSchema:
+    """A schema answer. ``schema`` is None when the source says it is unchanged since the
+    ``SchemaTag`` it was given (then ``version`` is that tag's). ``document`` is the larger
+    document the schema's local ``$ref``s point into, if any (see ``prepare_schema``)."""
+
+    version: str
+    schema: Any = None
+    etag: str | None = None
+    document: Any = None
+
+    @property
+    def unchanged(self) -> bool:
+        return self.schema is None
+
+
+class FormSource(Protocol):
+    title: str
+    schema_key: str
+    read_only: bool
+    creates: bool
+    check_schema_each_call: bool
+
+    def load(self) -> Loaded: ...
+
+    def save(self, data: Any, *, version: DocumentVersion | None, base: Any) -> Saved: ...
+
+    def schema(self, known: SchemaTag | None) -> FetchedSchema: ...
+
+    def adjust_schema(self, prepared: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def content_hash(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+# -- files --------------------------------------------------------------------------------------
+
+
+class FileSource:
+    """A JSON Schema file and the record file it edits (JSON, or YAML by its suffix).
+
+    The record's version is the hash of its bytes: a save first checks that the file on disk is
+    still the one loaded (or still absent), and refuses with ``SaveConflict`` otherwise. The
+    file is written atomically (a temporary file in the same folder, then a rename), in the
+    format it had: YAML stays YAML, JSON keeps its indentation and final newline. A record file
+    that does not exist yet is an empty record; saving creates it."""
+
+    read_only = False
+    creates = False
+    check_schema_each_call = True
+
+    def __init__(self, schema_path: str | Path, data_path: str | Path, *, title: str | None = None) -> None:
+        self.schema_path = Path(schema_path)
+        self.data_path = Path(data_path)
+        self.title = title or self.data_path.name
+        self.schema_key = "file:" + str(self.schema_path.resolve())
+
+    # The schema -----------------------------------------------------------------------------
+
+    def schema(self, known: SchemaTag | None) -> FetchedSchema:
+        raw = _read_bytes(self.schema_path, "the schema file")
+        version = content_hash(raw)
+        if known is not None and known.version == version:
+            return FetchedSchema(version)
+        return FetchedSchema(version, _parse(raw, self.schema_path, "the schema file"))
+
+    def adjust_schema(self, prepared: dict[str, Any]) -> dict[str, Any]:
+        return prepared
+
+    # The record -----------------------------------------------------------------------------
+
+    def load(self) -> Loaded:
+        raw = self._current_bytes()
+        if raw is None:
+            return Loaded(None, DocumentVersion("hash", ABSENT))
+        return Loaded(_parse(raw, self.data_path, "the data file"), DocumentVersion("hash", content_hash(raw)))
+
+    def save(self, data: Any, *, version: DocumentVersion | None, base: Any) -> Saved:
+        current = self._current_bytes()
+        current_version = ABSENT if current is None else content_hash(current)
+        if version is not None and version.value != current_version:
+            what = "was deleted" if current is None else "was changed on disk"
+            raise SaveConflict(f"{self.data_path} {what} since the session loaded it")
+        text = self._render(data, current)
+        _write_atomically(self.data_path, text.encode("utf-8"))
+        return Saved(DocumentVersion("hash", content_hash(text.encode("utf-8"))))
+
+    def _current_bytes(self) -> bytes | None:
+        try:
+            return _read_bytes(self.data_path, "the data file")
+        except InputError:
+            if not self.data_path.exists():
+                return None
+            raise
+
+    def _render(self, data: Any, previous: bytes | None) -> str:
+        if self.data_path.suffix.lower() in YAML_SUFFIXES:
+            import yaml
+
+            return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+        indent, final_newline = _json_layout(previous)
+        text = json.dumps(data, ensure_ascii=False, indent=indent)
+        return text + ("\n" if final_newline else "")
+
+
+ABSENT = "absent"
+
+
+def _read_bytes(path: Path, what: str) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{what} {path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB.")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{what} {path} does not exist.") from None
+    except IsADirectoryError:
+        raise InputError(f"{what} {path} is a directory, not a file.") from None
+    except OSError as exc:
+        raise InputError(f"{what} {path} cannot be read: {exc.strerror}.") from None
+
+
+def _parse(raw: bytes, path: Path, what: str) -> Any:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{what} {path} is not UTF-8 text.") from None
+    if path.suffix.lower() in YAML_SUFFIXES:
+        import yaml
+
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            raise InputError(f"{what} {path} is not valid YAML{where}; fix it and try again.") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{what} {path} is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+            "fix it and try again (a .yaml or .yml file is read as YAML)."
+        ) from None
+
+
+def _json_layout(previous: bytes | None) -> tuple[int | str | None, bool]:
+    """The indentation (spaces, a tab, or None for one line) and final newline of a JSON file,
+    so that a save changes only what was edited. A new file gets two spaces and a newline."""
+    if previous is None:
+        return 2, True
+    text = previous.decode("utf-8", errors="replace")
+    final_newline = text.endswith("\n")
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and len(stripped) < len(line):
+            lead = line[: len(line) - len(stripped)]
+            return ("\t" if lead.startswith("\t") else len(lead)), final_newline
+    return (None if "\n" not in text.strip() and text.strip() else 2), final_newline
+
+
+def _write_atomically(path: Path, payload: bytes) -> None:
+    """Write ``payload`` to ``path`` through a temporary file in the same folder and a rename:
+    a reader sees the old file or the new one, never half of one. The mode is kept."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise SourceError(f"cannot write {path}: {exc.strerror} (in {folder}).") from None
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise SourceError(f"cannot write {path}: {exc.strerror}; the file was left as it was.") from None
+
+
+# -- plain functions ------------------------------------------------------------------------------
+
+
+class FunctionSource:
+    """A source made of functions, for hosts that embed the session layer.
+
+    ``load()`` returns the document, or an envelope ``{"data": ..., "version": ...}`` (exactly
+    those two keys); ``schema()`` the schema or ``{"schema": ..., "version": ...}``; ``save(data,
+    version, base)`` (optional: without it the session is read-only) returns None or
+    ``{"version": ...}``, and raises ``SaveConflict`` (or any ``DeskcheckError`` with code
+    ``conflict``) when the stored copy changed. Versions given as plain strings are taken as
+    opaque tags (``kind="etag"``)."""
+
+    check_schema_each_call = False
+
+    def __init__(
+        self,
+        *,
+        title: str,
+        load: Callable[[], Any],
+        schema: Callable[[], Any],
+        save: Callable[..., Any] | None = None,
+        schema_key: str | None = None,
+        creates: bool = False,
+    ) -> None:
+        self.title = title
+        self._load, self._schema, self._save = load, schema, save
+        self.schema_key = schema_key or f"function:{id(schema)}"
+        self.read_only = save is None
+        self.creates = creates
+
+    def load(self) -> Loaded:
+        value, version = unwrap_envelope(self._load(), "data")
+        return Loaded(value, _as_version(version))
+
+    def schema(self, known: SchemaTag | None) -> FetchedSchema:
+        from .compile import content_version
+
+        value, version = unwrap_envelope(self._schema(), "schema")
+        return FetchedSchema(str(version) if version is not None else content_version(value), value)
+
+    def adjust_schema(self, prepared: dict[str, Any]) -> dict[str, Any]:
+        return prepared
+
+    def save(self, data: Any, *, version: DocumentVersion | None, base: Any) -> Saved:
+        if self._save is None:
+            raise SourceError(f'"{self.title}" is read-only: it has no save function.', code="readonly")
+        try:
+            outcome = self._save(data, version=None if version is None else version.value, base=base)
+        except SaveConflict:
+            raise
+        except DeskcheckError as exc:
+            if exc.code == "conflict":
+                raise SaveConflict(exc.message) from None
+            raise
+        if isinstance(outcome, dict) and "version" in outcome:
+            return Saved(_as_version(outcome["version"]))
+        return Saved(None)
+
+
+def unwrap_envelope(result: Any, key: str) -> tuple[Any, Any]:
+    """``(value, version)`` from ``{key: value, "version": v}`` (exactly those two keys); any
+    other value is the value itself, without a version."""
+    if isinstance(result, dict) and set(result) == {key, "version"}:
+        return result[key], result["version"]
+    return result, None
+
+
+def _as_version(value: Any) -> DocumentVersion | None:
+    if value is None:
+        return None
+    if isinstance(value, DocumentVersion):
+        return value
+    return DocumentVersion("etag", str(value))

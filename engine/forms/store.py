@@ -1,0 +1,531 @@
+"""The persistent session store: SQLite in the user state directory, shared by every deskcheck
+process, so that one process can set a field and the next one save it.
+
+One file, ``sessions.sqlite3`` under ``state_dir()`` (``DESKCHECK_STATE_DIR`` overrides it), in
+WAL mode (readers never wait for a writer), with versioned migrations (``PRAGMA user_version``).
+Tables:
+
+- ``sessions``: one row per open session, by key (identity, tool group, path parameters): the
+  engine snapshot (data, base copy, variants, suggestion indices, ...), the document version,
+  the schema version, the status and its message, a revision bumped by every write, a
+  generation bumped by every reload, and the lease of a save in flight;
+- ``drafts``: the unsaved edits of sessions that expired, until restored or discarded;
+- ``schemas``: prepared schemas by version, so a schema is prepared once for every process;
+- ``schema_tags``: per schema request, the last version seen and its ``ETag`` (for a
+  conditional request);
+- ``counters``: how often schemas were prepared and reused (benchmarks read them).
+
+Writers serialise with ``BEGIN IMMEDIATE`` (the write lock, waited for up to ``BUSY_SECONDS``),
+so two processes writing one session never lose a write; a process killed mid-write leaves the
+file as it was before that transaction (SQLite's journal). Credentials are never written here:
+a session row holds documents, versions and statuses only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import DeskcheckError
+from .sources import DocumentVersion
+
+STORE_FILE = "sessions.sqlite3"
+# How long a writer waits for another process's transaction; saves hold no lock during their
+# request, so a wait is a few milliseconds unless the disk is very slow.
+BUSY_SECONDS = 30.0
+DEFAULT_TTL_SECONDS = 30 * 60
+# Prepared schemas kept besides those sessions and drafts use (most recently used first).
+KEEP_UNUSED_SCHEMAS = 32
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first layout.
+    """
+    CREATE TABLE sessions (
+        key TEXT PRIMARY KEY,
+        identity TEXT NOT NULL,
+        tool_group TEXT NOT NULL,
+        params TEXT NOT NULL,
+        title TEXT NOT NULL,
+        status TEXT NOT NULL,
+        message TEXT,
+        schema_key TEXT NOT NULL,
+        schema_version TEXT NOT NULL,
+        doc_version TEXT,
+        snapshot TEXT NOT NULL,
+        modified INTEGER NOT NULL DEFAULT 0,
+        valid INTEGER NOT NULL DEFAULT 0,
+        error_count INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0,
+        generation INTEGER NOT NULL DEFAULT 0,
+        save_token TEXT,
+        save_deadline REAL,
+        save_owner TEXT
+    );
+    CREATE INDEX sessions_expiry ON sessions (expires_at);
+    CREATE TABLE drafts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL,
+        identity TEXT NOT NULL,
+        tool_group TEXT NOT NULL,
+        params TEXT NOT NULL,
+        title TEXT NOT NULL,
+        schema_version TEXT NOT NULL,
+        doc_version TEXT,
+        snapshot TEXT NOT NULL,
+        changed TEXT NOT NULL,
+        valid INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        expired_at REAL NOT NULL
+    );
+    CREATE INDEX drafts_key ON drafts (key);
+    CREATE TABLE schemas (
+        version TEXT PRIMARY KEY,
+        prepared TEXT NOT NULL,
+        stored_at REAL NOT NULL,
+        used_at REAL NOT NULL
+    );
+    CREATE TABLE schema_tags (
+        schema_key TEXT PRIMARY KEY,
+        version TEXT NOT NULL,
+        etag TEXT,
+        checked_at REAL NOT NULL
+    );
+    CREATE TABLE counters (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+    );
+    """,
+)
+
+
+class StoreError(DeskcheckError):
+    """The store cannot be opened or written (a folder that cannot be created, a newer format)."""
+
+
+@dataclass
+class SessionRecord:
+    key: str
+    identity: str
+    group: str
+    params: list[list[str]]
+    title: str
+    status: str
+    schema_key: str
+    schema_version: str
+    snapshot: dict[str, Any]
+    doc_version: DocumentVersion | None = None
+    message: str | None = None
+    modified: bool = False
+    valid: bool = False
+    error_count: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    expires_at: float = 0.0
+    revision: int = 0
+    generation: int = 0
+    save_token: str | None = None
+    save_deadline: float | None = None
+    save_owner: str | None = None
+
+    def summary(self, now: float) -> dict[str, Any]:
+        """What ``deskcheck form sessions`` lists."""
+        return {
+            "key": {"identity": self.identity or None, "group": self.group, "params": dict(self.params)},
+            "title": self.title,
+            "status": self.status,
+            "modified": self.modified,
+            "valid": self.valid,
+            "errors": self.error_count,
+            "version": self.doc_version.value if self.doc_version else None,
+            "ageSeconds": round(now - self.created_at, 1),
+            "idleSeconds": round(now - self.updated_at, 1),
+            "expiresInSeconds": round(self.expires_at - now, 1),
+            **({"message": self.message} if self.message else {}),
+        }
+
+
+@dataclass
+class Draft:
+    id: int
+    key: str
+    identity: str
+    group: str
+    params: list[list[str]]
+    title: str
+    schema_version: str
+    doc_version: DocumentVersion | None
+    snapshot: dict[str, Any]
+    changed: list[str] = field(default_factory=list)
+    valid: bool = False
+    created_at: float = 0.0
+    expired_at: float = 0.0
+
+    def summary(self, now: float) -> dict[str, Any]:
+        return {
+            "draft": self.id,
+            "key": {"identity": self.identity or None, "group": self.group, "params": dict(self.params)},
+            "title": self.title,
+            "changed": self.changed,
+            "valid": self.valid,
+            "expiredSecondsAgo": round(now - self.expired_at, 1),
+        }
+
+
+_SESSION_COLUMNS = (
+    "key, identity, tool_group, params, title, status, message, schema_key, schema_version, doc_version, "
+    "snapshot, modified, valid, error_count, created_at, updated_at, expires_at, revision, generation, "
+    "save_token, save_deadline, save_owner"
+)
+_DRAFT_COLUMNS = (
+    "id, key, identity, tool_group, params, title, schema_version, doc_version, snapshot, changed, valid, "
+    "created_at, expired_at"
+)
+
+
+def default_store_path() -> Path:
+    """``sessions.sqlite3`` in the state directory (``DESKCHECK_STATE_DIR``, else the platform's)."""
+    override = os.environ.get("DESKCHECK_STATE_DIR")
+    if override:
+        return Path(override).expanduser() / STORE_FILE
+    from platformdirs import user_state_dir
+
+    return Path(user_state_dir("deskcheck", appauthor=False)) / STORE_FILE
+
+
+def ttl_from_environment(default: float = DEFAULT_TTL_SECONDS) -> float:
+    """``DESKCHECK_SESSION_TTL``: seconds, or a number with ``s``, ``m`` or ``h`` (``45m``)."""
+    text = os.environ.get("DESKCHECK_SESSION_TTL", "").strip().lower()
+    if not text:
+        return default
+    scale = {"s": 1, "m": 60, "h": 3600}.get(text[-1])
+    number = text[:-1] if scale else text
+    try:
+        value = float(number) * (scale or 1)
+    except ValueError:
+        raise StoreError(
+            f"DESKCHECK_SESSION_TTL={text!r} is not a duration; give seconds or a number with s, m or h (45m)."
+        ) from None
+    if value <= 0:
+        raise StoreError("DESKCHECK_SESSION_TTL must be more than zero.")
+    return value
+
+
+class SessionStore:
+    """The store at ``path`` (default: ``default_store_path()``), opened on first use.
+
+    ``ttl`` is the sliding expiry in seconds (default: ``DESKCHECK_SESSION_TTL`` or 30 minutes);
+    ``clock`` gives the time (tests pass their own). One store object per thread."""
+
+    def __init__(self, path: str | Path | None = None, *, ttl: float | None = None, clock=time.time) -> None:
+        self.path = Path(path) if path is not None else default_store_path()
+        self.ttl = float(ttl) if ttl is not None else ttl_from_environment()
+        self.clock = clock
+        self._db: sqlite3.Connection | None = None
+
+    # -- connection ---------------------------------------------------------------------------
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = self._open()
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(str(self.path), timeout=BUSY_SECONDS, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(
+                f"the session store {self.path} cannot be opened ({exc}); check that its folder is writable, "
+                "or point DESKCHECK_STATE_DIR somewhere else."
+            ) from None
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate(db)
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise StoreError(
+                f"the session store {self.path} is not usable ({exc}). Move it aside to start afresh "
+                "(its sessions and drafts would be lost)."
+            ) from None
+        return db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        current = db.execute("PRAGMA user_version").fetchone()[0]
+        if current == len(MIGRATIONS):
+            return
+        if current > len(MIGRATIONS):
+            raise StoreError(
+                f"the session store {self.path} was written by a newer deskcheck (format {current}); "
+                "upgrade deskcheck, or point DESKCHECK_STATE_DIR somewhere else."
+            )
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            current = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+            for number in range(current, len(MIGRATIONS)):
+                for statement in _statements(MIGRATIONS[number]):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The write lock for the duration of the block (``BEGIN IMMEDIATE``); committed at the
+        end, rolled back if the block raises."""
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(
+                f"the session store {self.path} stayed locked by another process for {BUSY_SECONDS:g} s ({exc}); "
+                "try again."
+            ) from None
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def now(self) -> float:
+        return float(self.clock())
+
+    # -- sessions -----------------------------------------------------------------------------
+
+    def get(self, key: str) -> SessionRecord | None:
+        row = self.db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE key = ?", (key,)).fetchone()
+        return _record(row) if row else None
+
+    def put(self, record: SessionRecord) -> None:
+        """Insert or replace ``record`` (inside a transaction); its revision is bumped."""
+        record.revision += 1
+        record.updated_at = self.now()
+        self.db.execute(
+            f"INSERT OR REPLACE INTO sessions ({_SESSION_COLUMNS}) VALUES ({', '.join('?' * 22)})",
+            (
+                record.key,
+                record.identity,
+                record.group,
+                json.dumps(record.params, ensure_ascii=False),
+                record.title,
+                record.status,
+                record.message,
+                record.schema_key,
+                record.schema_version,
+                json.dumps(record.doc_version.as_json()) if record.doc_version else None,
+                json.dumps(record.snapshot, ensure_ascii=False, separators=(",", ":")),
+                int(record.modified),
+                int(record.valid),
+                record.error_count,
+                record.created_at,
+                record.updated_at,
+                record.expires_at,
+                record.revision,
+                record.generation,
+                record.save_token,
+                record.save_deadline,
+                record.save_owner,
+            ),
+        )
+
+    def touch(self, record: SessionRecord) -> None:
+        """Slide the expiry of a session that was only read."""
+        record.expires_at = self.now() + self.ttl
+        self.db.execute("UPDATE sessions SET expires_at = ? WHERE key = ?", (record.expires_at, record.key))
+
+    def delete(self, key: str) -> bool:
+        return self.db.execute("DELETE FROM sessions WHERE key = ?", (key,)).rowcount > 0
+
+    def sessions(self, identity: str | None = None) -> list[SessionRecord]:
+        sql = f"SELECT {_SESSION_COLUMNS} FROM sessions"
+        args: tuple[Any, ...] = ()
+        if identity is not None:
+            sql += " WHERE identity = ?"
+            args = (identity,)
+        return [_record(row) for row in self.db.execute(sql + " ORDER BY updated_at DESC", args)]
+
+    def expire(self) -> list[tuple[str, int | None]]:
+        """Move every expired session out (inside a transaction): one with unsaved edits becomes
+        a draft, one without is dropped. Returns ``(key, draft id or None)`` per expired one."""
+        now = self.now()
+        rows = self.db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE expires_at < ?", (now,)).fetchall()
+        expired = []
+        for row in rows:
+            record = _record(row)
+            draft_id = self.add_draft(record, now) if record.modified else None
+            self.delete(record.key)
+            expired.append((record.key, draft_id))
+        return expired
+
+    # -- drafts -------------------------------------------------------------------------------
+
+    def add_draft(self, record: SessionRecord, when: float, changed: list[str] | None = None) -> int:
+        cursor = self.db.execute(
+            f"INSERT INTO drafts ({_DRAFT_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.key,
+                record.identity,
+                record.group,
+                json.dumps(record.params, ensure_ascii=False),
+                record.title,
+                record.schema_version,
+                json.dumps(record.doc_version.as_json()) if record.doc_version else None,
+                json.dumps(record.snapshot, ensure_ascii=False, separators=(",", ":")),
+                json.dumps(changed if changed is not None else _changed_pointers(record.snapshot)),
+                int(record.valid),
+                record.created_at,
+                when,
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def drafts(self, key: str | None = None, identity: str | None = None) -> list[Draft]:
+        sql, args = f"SELECT {_DRAFT_COLUMNS} FROM drafts", []
+        conditions = []
+        if key is not None:
+            conditions.append("key = ?")
+            args.append(key)
+        if identity is not None:
+            conditions.append("identity = ?")
+            args.append(identity)
+        if conditions:
+            sql += " WHERE " + " AND ".join(conditions)
+        return [_draft(row) for row in self.db.execute(sql + " ORDER BY id DESC", args)]
+
+    def draft(self, draft_id: int) -> Draft | None:
+        row = self.db.execute(f"SELECT {_DRAFT_COLUMNS} FROM drafts WHERE id = ?", (draft_id,)).fetchone()
+        return _draft(row) if row else None
+
+    def delete_draft(self, draft_id: int) -> bool:
+        return self.db.execute("DELETE FROM drafts WHERE id = ?", (draft_id,)).rowcount > 0
+
+    # -- schemas ------------------------------------------------------------------------------
+
+    def prepared_schema(self, version: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT prepared FROM schemas WHERE version = ?", (version,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def has_schema(self, version: str) -> bool:
+        return self.db.execute("SELECT 1 FROM schemas WHERE version = ?", (version,)).fetchone() is not None
+
+    def put_schema(self, version: str, prepared: dict[str, Any]) -> None:
+        now = self.now()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO schemas (version, prepared, stored_at, used_at) VALUES (?, ?, ?, ?)",
+                (version, json.dumps(prepared, ensure_ascii=False, separators=(",", ":")), now, now),
+            )
+            self._count(db, "schemaPrepared")
+            self._forget_unused_schemas(db)
+
+    def count(self, name: str) -> None:
+        with self.transaction() as db:
+            self._count(db, name)
+
+    def _count(self, db: sqlite3.Connection, name: str) -> None:
+        db.execute(
+            "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
+            (name,),
+        )
+
+    def counters(self) -> dict[str, int]:
+        return dict(self.db.execute("SELECT name, value FROM counters").fetchall())
+
+    def schema_tag(self, schema_key: str) -> tuple[str, str | None] | None:
+        row = self.db.execute("SELECT version, etag FROM schema_tags WHERE schema_key = ?", (schema_key,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def put_schema_tag(self, schema_key: str, version: str, etag: str | None) -> None:
+        now = self.now()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO schema_tags (schema_key, version, etag, checked_at) VALUES (?, ?, ?, ?)",
+                (schema_key, version, etag, now),
+            )
+            db.execute("UPDATE schemas SET used_at = ? WHERE version = ?", (now, version))
+
+    def _forget_unused_schemas(self, db: sqlite3.Connection) -> None:
+        db.execute(
+            """DELETE FROM schemas WHERE version NOT IN (SELECT schema_version FROM sessions)
+               AND version NOT IN (SELECT schema_version FROM drafts)
+               AND version NOT IN (SELECT version FROM schemas ORDER BY used_at DESC LIMIT ?)""",
+            (KEEP_UNUSED_SCHEMAS,),
+        )
+
+    def integrity(self) -> str:
+        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _statements(script: str) -> list[str]:
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def _record(row: tuple[Any, ...]) -> SessionRecord:
+    return SessionRecord(
+        key=row[0],
+        identity=row[1],
+        group=row[2],
+        params=json.loads(row[3]),
+        title=row[4],
+        status=row[5],
+        message=row[6],
+        schema_key=row[7],
+        schema_version=row[8],
+        doc_version=DocumentVersion.from_json(json.loads(row[9])) if row[9] else None,
+        snapshot=json.loads(row[10]),
+        modified=bool(row[11]),
+        valid=bool(row[12]),
+        error_count=int(row[13]),
+        created_at=float(row[14]),
+        updated_at=float(row[15]),
+        expires_at=float(row[16]),
+        revision=int(row[17]),
+        generation=int(row[18]),
+        save_token=row[19],
+        save_deadline=row[20],
+        save_owner=row[21],
+    )
+
+
+def _draft(row: tuple[Any, ...]) -> Draft:
+    return Draft(
+        id=int(row[0]),
+        key=row[1],
+        identity=row[2],
+        group=row[3],
+        params=json.loads(row[4]),
+        title=row[5],
+        schema_version=row[6],
+        doc_version=DocumentVersion.from_json(json.loads(row[7])) if row[7] else None,
+        snapshot=json.loads(row[8]),
+        changed=json.loads(row[9]),
+        valid=bool(row[10]),
+        created_at=float(row[11]),
+        expired_at=float(row[12]),
+    )
+
+
+def _changed_pointers(snapshot: dict[str, Any]) -> list[str]:
+    from .rebase import changed_pointers
+
+    return changed_pointers(snapshot.get("base"), snapshot.get("data"))
