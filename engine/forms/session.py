@@ -255,7 +255,7 @@ class FormSession:
         except SaveConflict as exc:
             edits = changed_pointers(base, data)
             message = (
-                f'"{title}" changed at its source since it was loaded ({exc.message}). Your edits are still in the '
+                f'"{title}" changed at its source since it was loaded ({exc.message.rstrip(".")}). Your edits are still in the '
                 f"session{_paths_note(edits)}. Reload with {self._tool('reloadForm')} to get the current copy, then "
                 "re-apply your changes and save again."
             )

@@ -56,6 +56,9 @@ def abbreviate(value: Any) -> str:
 
 
 _TAG = re.compile(r"<[^>]+>")
+# A document field an expression reads: rootData.a.b, rootData["a b"], rootData.list[0].
+_ROOT_READ = re.compile(r"rootData((?:\.[A-Za-z_$][\w$]*|\[\d+\]|\[\"[^\"]*\"\]|\['[^']*'\])+)")
+_ACCESS = re.compile(r"\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
 
 
 def help_to_text(text: str) -> str:
@@ -384,9 +387,11 @@ def set_data_report(report: SetDataReport) -> str:
 def suggestions_report(node: Node, listing: Listing, base: int) -> str:
     if not listing.options:
         if listing.blocked_by:
+            fields = _fields_read(listing.blocked_by)
+            which = f" ({', '.join(fields)})" if fields else ""
             return (
                 f"No options yet: the list of {node.path} is computed from `{listing.blocked_by}`, which reads a "
-                "value that is not set yet. Set that field first, then ask again."
+                f"value that is not set yet{which}. Set that field first, then ask again."
             )
         return (
             "Nothing matched. The list exists but this query found no option in it: try a broader query, or "
@@ -410,3 +415,19 @@ def suggestions_report(node: Node, listing: Listing, base: int) -> str:
             line += f" — apply with suggestionIndex={index}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def _fields_read(expression: str) -> list[str]:
+    """The data paths of the document fields ``expression`` reads (``rootData.source.href`` is
+    ``/source/href``), in order, without repeats."""
+    from .. import jsonpointer
+
+    found: list[str] = []
+    for match in _ROOT_READ.finditer(expression):
+        tokens = [
+            next(group for group in access.groups() if group is not None) for access in _ACCESS.finditer(match.group(1))
+        ]
+        pointer = jsonpointer.join(tokens)
+        if pointer not in found:
+            found.append(pointer)
+    return found
