@@ -31,6 +31,8 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
         ["openapi", "check", "--help"],
         ["openapi", "tools", "--help"],
         ["sample-api", "--help"],
+        ["form", "--help"],
+        ["form", "set-field-value", "--help"],
     ],
 )
 def test_no_heavy_imports(argv):
