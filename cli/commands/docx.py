@@ -159,9 +159,44 @@ def compare(
     raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
 
 
+SCHEMA_OPTIONS = ("mode", "operation_types", "review_meta", "max_operations", "require_document_version")
+CapabilitiesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--capabilities",
+        help="Print, as plain text, what suggest_changes accepts under these options (for a system prompt).",
+    ),
+]
+
+
+def _docx_options(context: ContextOptions):
+    """The engine's options from the review flags; a bad combination is a usage error."""
+    from deskcheck.engine.docx.operations.options import SuggestOptions
+    from deskcheck.engine.docx.toolset import DocxOptions
+    from deskcheck.engine.errors import InputError
+
+    from ..errors import UsageError
+
+    options = DocxOptions(
+        author=context.author,
+        mode=context.mode,
+        operation_types=context.operation_types,
+        review_meta=context.review_meta,
+        max_operations=context.max_operations,
+        require_document_version=context.require_document_version,
+    )
+    try:
+        suggest = SuggestOptions.from_docx_options(options)
+    except InputError as exc:
+        raise UsageError(exc.message.replace("operationTypes", "--operation-types")) from None
+    return options, suggest
+
+
 @docx_app.command("tools")
-def tools(format: FormatOpt = "json") -> None:
-    """Print the docx tool definitions (json, anthropic, openai or mcp shape)."""
+@with_context_options(only=SCHEMA_OPTIONS)
+def tools(format: FormatOpt = "json", capabilities: CapabilitiesOpt = False, *, context: ContextOptions) -> None:
+    """Print the docx tool definitions (json, anthropic, openai or mcp shape), shaped by the same
+    review options the tools run with; --capabilities prints suggest_changes' capabilities text."""
     from deskcheck.engine.docx.toolset import docx_toolset
     from deskcheck.engine.providers import export_tools
 
@@ -169,4 +204,65 @@ def tools(format: FormatOpt = "json") -> None:
 
     if format not in EXPORT_FORMATS:
         raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
-    raise typer.Exit(emit_value(current_env(), export_tools(docx_toolset(None), format)))
+    options, suggest = _docx_options(context)
+    env = current_env()
+    if capabilities:
+        from deskcheck.engine.docx.operations.schema import capabilities_text
+
+        env.stdout.write(capabilities_text(suggest) + "\n")
+        raise typer.Exit(0)
+    raise typer.Exit(emit_value(env, export_tools(docx_toolset(None, options), format)))
+
+
+queue_app = typer.Typer(
+    name="queue",
+    help="A review queue of suggest_changes batches (parked with suggest-changes --queue).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+docx_app.add_typer(queue_app)
+
+QueueFileArg = Annotated[Path, typer.Argument(help="The queue file (JSON Lines).", show_default=False)]
+OnlyOpt = Annotated[
+    list[str] | None, typer.Option("--only", help="Apply only this operation id (repeatable).", show_default=False)
+]
+
+
+@queue_app.command("apply", no_args_is_help=True)
+def queue_apply(
+    queue: QueueFileArg, file: FileArg, only: OnlyOpt = None, output: OutputOpt = None, dry_run: DryRunOpt = False
+) -> None:
+    """Apply the queued operations for FILE (only the --only ids when given), writing the file in place
+    atomically unless -o/--output or --dry-run is given; the queue records what happened."""
+    from deskcheck.engine.docx.queue_tools import apply_queue
+    from deskcheck.engine.errors import DeskcheckError, InputError
+    from deskcheck.engine.tools import fail
+
+    env = current_env()
+    preflight(ContextOptions(docx=file))
+    if not queue.exists():
+        from ..errors import UsageError
+
+        raise UsageError(f"the queue {queue} does not exist.")
+    try:
+        result = apply_queue(queue, file, tuple(only or ()), output=output, dry_run=dry_run)
+    except InputError as exc:
+        result = fail(exc.message, code=exc.code, input_error=True)
+    except DeskcheckError as exc:
+        result = fail(exc.message, code=exc.code)
+    raise typer.Exit(emit_result(env, result))
+
+
+@queue_app.command("list", no_args_is_help=True)
+def queue_list(queue: QueueFileArg) -> None:
+    """Print the queued batches with the status of each operation."""
+    from deskcheck.engine.docx.queue_tools import list_queue
+    from deskcheck.engine.errors import InputError
+
+    from ..errors import UsageError
+
+    try:
+        value = list_queue(queue)
+    except InputError as exc:
+        raise UsageError(exc.message) from None
+    raise typer.Exit(emit_value(current_env(), value))

@@ -80,6 +80,9 @@ class DocxToolSpec(NamedTuple):
     handler: str
     read_only: bool = True
     destructive: bool = False
+    # "module:function" computing (description, input_schema) from the session's DocxOptions, for
+    # tools whose definition depends on the host's options (suggest_changes).
+    shaped_by_options: str | None = None
 
 
 VERSION_NOTE = " Every result carries documentVersion, a token that changes whenever the file changes."
@@ -252,6 +255,78 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         handler="compare:compare_versions_tool",
     ),
 )
+
+EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
+    DocxToolSpec(
+        name="suggest_changes",
+        title="Suggest changes",
+        description="Propose edits to the document as tracked changes (see the operation types).",
+        input_schema=_object({"operations": {"type": "array"}}, ["operations"]),
+        handler="edit_tools:suggest_changes",
+        read_only=False,
+        shaped_by_options="operations.schema:suggest_changes_definition",
+    ),
+    DocxToolSpec(
+        name="add_comment",
+        title="Add a comment",
+        description=(
+            "Add a comment to a block, anchored on the whole block or on `quote` (text that occurs exactly once "
+            "in it). The comment is added at once, for a person to read and resolve; it changes no text. Pass "
+            "the block's blockTextHash as precondition to be sure it did not change." + VERSION_NOTE
+        ),
+        input_schema=_object(
+            {
+                "blockId": BLOCK_ID,
+                "text": {"type": "string", "minLength": 1, "description": "The comment text."},
+                "quote": {"type": "string", "description": "Text of the block to anchor on (occurs exactly once)."},
+                "precondition": {
+                    "type": "object",
+                    "properties": {"blockTextHash": {"type": "string"}},
+                    "required": ["blockTextHash"],
+                    "additionalProperties": False,
+                },
+            },
+            ["blockId", "text"],
+        ),
+        handler="edit_tools:add_comment",
+        read_only=False,
+    ),
+    DocxToolSpec(
+        name="reply_comment",
+        title="Reply to a comment",
+        description=(
+            "Reply to a comment thread. commentId is any comment of the thread, from read_comments; a reply to a "
+            "reply joins the thread's first comment, as Word threads are flat." + VERSION_NOTE
+        ),
+        input_schema=_object(
+            {
+                "commentId": {"type": "string", "minLength": 1, "description": "A comment id from read_comments."},
+                "text": {"type": "string", "minLength": 1, "description": "The reply."},
+            },
+            ["commentId", "text"],
+        ),
+        handler="edit_tools:reply_comment",
+        read_only=False,
+    ),
+    DocxToolSpec(
+        name="resolve_comment",
+        title="Resolve a comment",
+        description=(
+            "Mark a comment resolved, or open again with reopen: true. Only that comment changes, not its "
+            "replies." + VERSION_NOTE
+        ),
+        input_schema=_object(
+            {
+                "commentId": {"type": "string", "minLength": 1, "description": "A comment id from read_comments."},
+                "reopen": {"type": "boolean", "description": "True to mark the comment open again."},
+            },
+            ["commentId"],
+        ),
+        handler="edit_tools:resolve_comment",
+        read_only=False,
+    ),
+)
+DOCX_TOOL_SPECS = DOCX_TOOL_SPECS + EDIT_TOOL_SPECS
 
 NO_LIVE_VIEW = (
     "{name} needs a live editor, and deskcheck works on a .docx file, which has no {what}. Use {instead} instead."

@@ -57,8 +57,18 @@ def _handler(spec: DocxToolSpec):
     return getattr(module, function)
 
 
+def _shaped(spec: DocxToolSpec, options: DocxOptions) -> tuple[str, dict[str, Any]]:
+    """The description and input schema of a tool, computed from the options when they shape it."""
+    if spec.shaped_by_options is None:
+        return spec.description, spec.input_schema
+    module_name, _, function = spec.shaped_by_options.partition(":")
+    module = importlib.import_module(f"{__package__}.{module_name}")
+    return getattr(module, function)(options)
+
+
 def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
-    allowed = set(spec.input_schema.get("properties", {}))
+    description, input_schema = _shaped(spec, session.options)
+    allowed = set(input_schema.get("properties", {}))
 
     def execute(args: dict[str, Any]) -> ToolResult | Any:
         unknown = sorted(set(args) - allowed)
@@ -73,8 +83,8 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     return Tool(
         name=spec.name,
         title=spec.title,
-        description=spec.description,
-        input_schema=spec.input_schema,
+        description=description,
+        input_schema=input_schema,
         execute=execute,
         annotations=annotations,
     )

@@ -560,3 +560,59 @@ def mark_cell(tc: Any, kind: str, revisions: Revisions) -> Any:
                 return child
             raise ValueError("the cell already carries a different cell revision")
     return insert_ordered(tcpr, revisions.element(tag, tcpr), TCPR_ORDER)
+
+
+# -- boundaries outside revision wrappers ------------------------------------------------------
+
+REVISION_WRAPPERS = frozenset({W_INS, W_DEL, W_MOVEFROM, W_MOVETO})
+
+
+def _twin(wrapper: Any, ids: IdAllocator | None) -> Any:
+    twin = wrapper.makeelement(wrapper.tag, dict(wrapper.attrib))
+    if ids is not None and twin.get(W_ID) is not None:
+        twin.set(W_ID, str(ids.take()))
+    wrapper.addnext(twin)
+    return twin
+
+
+def lift_after(element: Any, ids: IdAllocator | None) -> Any:
+    """The element after which to insert so that the insertion directly follows ``element`` but
+    sits outside every revision wrapper around it (``w:ins``, ``w:del``, ``w:moveFrom``,
+    ``w:moveTo``). A wrapper that continues after ``element`` is split in two, the second half
+    with a fresh id, so new content never lands inside someone else's revision."""
+    node = element
+    parent = node.getparent()
+    while parent is not None and parent.tag in REVISION_WRAPPERS:
+        following = list(node.itersiblings())
+        if following:
+            twin = _twin(parent, ids)
+            for sibling in following:
+                twin.append(sibling)
+        node = parent
+        parent = node.getparent()
+    return node
+
+
+def lift_before(element: Any, ids: IdAllocator | None) -> Any:
+    """The element before which to insert so that the insertion directly precedes ``element``
+    outside every revision wrapper around it (see ``lift_after``)."""
+    node = element
+    parent = node.getparent()
+    while parent is not None and parent.tag in REVISION_WRAPPERS:
+        if node.getprevious() is not None:
+            twin = _twin(parent, ids)
+            for sibling in [node, *node.itersiblings()]:
+                twin.append(sibling)
+            node = twin
+        else:
+            node = parent
+        parent = node.getparent()
+    return node
+
+
+def remove_empty_wrappers(container: Any) -> None:
+    """Drop revision wrappers left without content (after direct edits removed their runs)."""
+    for wrapper in list(container.iter(*REVISION_WRAPPERS)):
+        parent = wrapper.getparent()
+        if len(wrapper) == 0 and parent is not None and not str(parent.tag).endswith("Pr"):
+            parent.remove(wrapper)
