@@ -70,7 +70,9 @@ def check_source(
         if structure:
             from .structure import structural_problems
 
-            problems.extend(structural_problems(source.data))
+            # An error at the same place (a reference that leads nowhere) already says it.
+            errors_at = {p.pointer for p in problems if p.severity == ERROR}
+            problems.extend(p for p in structural_problems(source.data) if p.pointer not in errors_at)
     return locate(source, list(problems))
 
 

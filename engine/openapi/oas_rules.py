@@ -23,7 +23,8 @@ from types import UnionType
 from typing import Any
 
 from .. import jsonpointer
-from ..refs import RefError, RefResolver
+from ..refs import ExternalRefError, RefError, RefResolver
+from .oas_schemas import Family
 from .schema_messages import error_messages
 
 Finding = tuple[str, str]
@@ -55,16 +56,20 @@ _SCHEMA_KEYWORDS_OF_INTEREST = _SUBSCHEMA_MAP_SET | _SUBSCHEMA_OTHER_SET | {"def
 _DOCUMENT_URI = "urn:deskcheck:document"
 
 
-def rule_findings(document: dict[str, Any], family: str) -> tuple[list[Finding], list[str]]:
-    """Every finding of these rules for ``document`` of OpenAPI ``family`` ("3.0", "3.1", "3.2"),
-    and a sentence for each part that could not be checked."""
-    walk = _Walk(document, family)
+def rule_findings(
+    document: dict[str, Any], family: Family, dialect: str | None = None
+) -> tuple[list[Finding], list[str]]:
+    """Every finding of these rules for ``document`` of OpenAPI ``family``, and a sentence for
+    each part that could not be checked. ``dialect`` is the one the document's schemas use."""
+    walk = _Walk(document, family.name)
     walk.run()
     findings = list(_duplicate_tags(document))
     findings += walk.findings
+    findings += [(site, f'$ref "{ref}" leads nowhere in this document') for site, ref in walk.broken_refs]
+    findings += _reference_findings(walk.references, family, dialect)
     findings += _pattern_findings(walk.patterns)
     unchecked: list[str] = []
-    findings += _default_findings(document, family, walk.defaults, unchecked)
+    findings += _default_findings(document, family.name, walk.defaults, unchecked)
     return findings, unchecked
 
 
@@ -87,6 +92,9 @@ class _Walk:
     defaults: list[tuple[str, Any]] = field(default_factory=list)  # (schema pointer, schema)
     patterns: list[tuple[str, str]] = field(default_factory=list)  # (pointer, regular expression)
     operations: list[_Operation] = field(default_factory=list)
+    broken_refs: list[tuple[str, str]] = field(default_factory=list)  # (pointer of the $ref, its value)
+    # (pointer of the $ref, kind expected there, target pointer, target) outside the kind's section
+    references: list[tuple[str, str, str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.resolver = RefResolver(self.document)
@@ -104,8 +112,8 @@ class _Walk:
             visit = {
                 "schemas": self.schema,
                 "parameters": self.parameter,
-                "headers": self.parameter,
-                "requestBodies": self.content_holder,
+                "headers": self.header,
+                "requestBodies": self.request_body,
                 "responses": self.response,
                 "callbacks": self.callback,
             }
@@ -120,33 +128,49 @@ class _Walk:
 
     # -- following references ------------------------------------------------------------------
 
-    def _resolve(self, pointer: str, node: Any) -> tuple[str, Any] | None:
-        """``(pointer, node)`` with a ``$ref`` chain followed; None when it leads nowhere (other
-        passes report broken references) or to an object already visited."""
-        hops = 0
+    def _resolve(self, pointer: str, node: Any, kind: str | None = None) -> tuple[str, Any] | None:
+        """``(pointer, node)`` with a ``$ref`` chain followed; None when it leads nowhere. A local
+        reference that leads nowhere is recorded; so is one that leads to an object of ``kind``
+        outside that kind's components section (to be checked as that kind)."""
+        site, hops = None, 0
         while isinstance(node, dict) and "$ref" in node and hops < 32:
-            try:
-                pointer, node = self.resolver.lookup(node["$ref"])
-            except RefError:
+            site = site or pointer + "/$ref"
+            target = self._lookup(pointer + "/$ref", node["$ref"])
+            if target is None:
                 return None
+            pointer, node = target
             hops += 1
+        if site is not None and kind is not None and not _in_section(pointer, kind):
+            self.references.append((site, kind, pointer, node))
         return pointer, node
 
-    def _first_visit(self, node: Any) -> bool:
-        if id(node) in self._seen:
-            return False
-        self._seen.add(id(node))
-        return True
+    def _lookup(self, site: str, ref: Any) -> tuple[str, Any] | None:
+        try:
+            return self.resolver.lookup(ref)
+        except ExternalRefError:  # never followed; `ref-external` says so where tools need it
+            return None
+        except RefError:
+            if isinstance(ref, str):  # a $ref that is not a string is the schema pass's finding
+                self.broken_refs.append((site, ref))
+            return None
+
+    def _enter(self, pointer: str, node: Any, kind: str) -> tuple[str, dict[str, Any]] | None:
+        """The object at ``pointer`` (references followed) if it is one not visited yet."""
+        resolved = self._resolve(pointer, node, kind)
+        if resolved is None or not isinstance(resolved[1], dict) or id(resolved[1]) in self._seen:
+            return None
+        self._seen.add(id(resolved[1]))
+        return resolved
 
     # -- the OpenAPI structure -----------------------------------------------------------------
 
     def path_item(self, pointer: str, item: Any, path: str, *, templated: bool = False) -> None:
         """A Path Item; ``templated`` when ``path`` is a path template (under ``paths``), not a
         webhook name or a callback expression."""
-        resolved = self._resolve(pointer, item)
-        if resolved is None or not isinstance(resolved[1], dict) or not self._first_visit(resolved[1]):
+        entered = self._enter(pointer, item, "pathItem")
+        if entered is None:
             return
-        pointer, item = resolved
+        pointer, item = entered
         shared = self.parameter_list(pointer + "/parameters", item.get("parameters"))
         operations = [(method, item[method]) for method in self.methods if isinstance(item.get(method), dict)]
         if self.family == "3.2":
@@ -162,7 +186,7 @@ class _Walk:
             self.operations.append(
                 _Operation(op_pointer, method, path, operation.get("operationId"), templated, own, shared)
             )
-            self.content_holder(op_pointer + "/requestBody", operation.get("requestBody"))
+            self.request_body(op_pointer + "/requestBody", operation.get("requestBody"))
             for code, response in _members(operation.get("responses")):
                 self.response(jsonpointer.append(op_pointer, "responses", code), response)
             for name, callback in _members(operation.get("callbacks")):
@@ -174,13 +198,15 @@ class _Walk:
         seen: dict[tuple[Any, Any], int] = {}
         for index, parameter in enumerate(parameters if isinstance(parameters, list) else []):
             item_pointer = f"{pointer}/{index}"
-            resolved = self._resolve(item_pointer, parameter)
+            resolved = self._resolve(item_pointer, parameter, "parameter")
             if resolved is None or not isinstance(resolved[1], dict):
                 continue
             target = resolved[1]
             out.append((item_pointer, target))
             key = (target.get("name"), target.get("in"))
-            if isinstance(key[0], str) and key in seen:
+            if not all(isinstance(part, str) for part in key):
+                continue  # not a usable parameter: the schema pass says why
+            if key in seen:
                 self.findings.append(
                     (
                         item_pointer,
@@ -192,25 +218,43 @@ class _Walk:
             self.parameter(*resolved)
         return out
 
-    def parameter(self, pointer: str, parameter: Any) -> None:
-        """A Parameter Object or a Header Object: a schema, or content."""
-        resolved = self._resolve(pointer, parameter)
-        if resolved is None or not isinstance(resolved[1], dict) or not self._first_visit(resolved[1]):
+    def parameter(self, pointer: str, parameter: Any, kind: str = "parameter") -> None:
+        """A Parameter Object or (``kind="header"``) a Header Object: a schema, or content."""
+        entered = self._enter(pointer, parameter, kind)
+        if entered is None:
             return
-        pointer, parameter = resolved
+        pointer, parameter = entered
         if "schema" in parameter:
             self.schema(pointer + "/schema", parameter["schema"])
-        self.content_holder(pointer, parameter, resolve=False)
+        self._content(pointer, parameter)
 
-    def content_holder(self, pointer: str, holder: Any, *, resolve: bool = True) -> None:
-        """A Request Body (or anything with ``content``): each media type's schema and encodings."""
-        if resolve:
-            resolved = self._resolve(pointer, holder)
-            if resolved is None or not isinstance(resolved[1], dict) or not self._first_visit(resolved[1]):
-                return
-            pointer, holder = resolved
-        if not isinstance(holder, dict):
+    def header(self, pointer: str, header: Any) -> None:
+        self.parameter(pointer, header, "header")
+
+    def request_body(self, pointer: str, body: Any) -> None:
+        entered = self._enter(pointer, body, "requestBody")
+        if entered is not None:
+            self._content(*entered)
+
+    def response(self, pointer: str, response: Any) -> None:
+        entered = self._enter(pointer, response, "response")
+        if entered is None:
             return
+        pointer, response = entered
+        for name, header in _members(response.get("headers")):
+            self.header(jsonpointer.append(pointer, "headers", name), header)
+        self._content(pointer, response)
+
+    def callback(self, pointer: str, callback: Any) -> None:
+        entered = self._enter(pointer, callback, "callback")
+        if entered is None:
+            return
+        pointer, callback = entered
+        for expression, item in _members(callback):
+            self.path_item(jsonpointer.append(pointer, expression), item, expression)
+
+    def _content(self, pointer: str, holder: dict[str, Any]) -> None:
+        """The media types of ``content``: each one's schema and its encodings' headers."""
         for media, entry in _members(holder.get("content")):
             if not isinstance(entry, dict):
                 continue
@@ -220,25 +264,7 @@ class _Walk:
             for name, encoding in _members(entry.get("encoding")):
                 if isinstance(encoding, dict):
                     for header, value in _members(encoding.get("headers")):
-                        self.parameter(jsonpointer.append(entry_pointer, "encoding", name, "headers", header), value)
-
-    def response(self, pointer: str, response: Any) -> None:
-        resolved = self._resolve(pointer, response)
-        if resolved is None or not isinstance(resolved[1], dict) or not self._first_visit(resolved[1]):
-            return
-        pointer, response = resolved
-        for name, header in _members(response.get("headers")):
-            self.parameter(jsonpointer.append(pointer, "headers", name), header)
-        self.content_holder(pointer, response, resolve=False)
-
-    def callback(self, pointer: str, callback: Any) -> None:
-        resolved = self._resolve(pointer, callback)
-        if resolved is None or not isinstance(resolved[1], dict) or not self._first_visit(resolved[1]):
-            return
-        pointer, callback = resolved
-        for expression, item in _members(callback):
-            if not expression.startswith("x-"):
-                self.path_item(jsonpointer.append(pointer, expression), item, expression)
+                        self.header(jsonpointer.append(entry_pointer, "encoding", name, "headers", header), value)
 
     # -- schemas -------------------------------------------------------------------------------
 
@@ -253,12 +279,9 @@ class _Walk:
             self._seen.add(id(schema))
             if "$ref" in schema:
                 # One step: the target is visited at its own place (and may refer on from there).
-                try:
-                    target_pointer, target = self.resolver.lookup(schema["$ref"])
-                except RefError:
-                    pass
-                else:
-                    stack.append((target_pointer, (), target))
+                target = self._lookup(base + jsonpointer.join((*path, "$ref")), schema["$ref"])
+                if target is not None:
+                    stack.append((target[0], (), target[1]))
                 if self.family == "3.0":  # keywords beside a $ref are ignored in 3.0, applied from 3.1
                     continue
             keywords = schema.keys() & _SCHEMA_KEYWORDS_OF_INTEREST
@@ -299,10 +322,15 @@ class _Walk:
 
     def _property_names(self, schema: Any, seen: set[int]) -> set[str]:
         """Property names a schema declares itself or through allOf/anyOf/oneOf/items/not."""
-        resolved = self._resolve("", schema)
-        if resolved is None or not isinstance(resolved[1], dict) or id(resolved[1]) in seen:
+        hops = 0
+        while isinstance(schema, dict) and "$ref" in schema and hops < 32:
+            try:
+                schema = self.resolver.lookup(schema["$ref"])[1]
+            except RefError:  # reported where the walk meets it
+                return set()
+            hops += 1
+        if not isinstance(schema, dict) or id(schema) in seen:
             return set()
-        schema = resolved[1]
         seen.add(id(schema))
         properties = schema.get("properties")
         names = set(properties) if isinstance(properties, dict) else set()
@@ -320,6 +348,78 @@ def _members(value: Any) -> Iterator[tuple[str, Any]]:
         for key, member in value.items():
             if isinstance(key, str) and not key.startswith("x-"):
                 yield key, member
+
+
+# -- references to the wrong kind of object ---------------------------------------------------------
+
+# Where each kind of object lives in components, its definition in each schema, and its name.
+_SECTIONS = {
+    "parameter": "parameters",
+    "header": "headers",
+    "requestBody": "requestBodies",
+    "response": "responses",
+    "callback": "callbacks",
+    "pathItem": "pathItems",
+}
+_DEFINITIONS_30 = {
+    "parameter": "Parameter",
+    "header": "Header",
+    "requestBody": "RequestBody",
+    "response": "Response",
+    "callback": "Callback",
+    "pathItem": "PathItem",
+}
+_DEFINITIONS = {
+    "parameter": "parameter",
+    "header": "header",
+    "requestBody": "request-body",
+    "response": "response",
+    "callback": "callbacks",
+    "pathItem": "path-item",
+}
+_LABELS = {
+    "parameter": "Parameter Object",
+    "header": "Header Object",
+    "requestBody": "Request Body Object",
+    "response": "Response Object",
+    "callback": "Callback Object",
+    "pathItem": "Path Item Object",
+}
+
+
+def _in_section(pointer: str, kind: str) -> bool:
+    """Whether ``pointer`` names an entry of the components section for ``kind`` (where the
+    document schema already checks it as that kind)."""
+    tokens = pointer.split("/")
+    return len(tokens) == 4 and tokens[1] == "components" and tokens[2] == _SECTIONS[kind]
+
+
+def _reference_findings(
+    references: list[tuple[str, str, str, Any]], family: Family, dialect: str | None
+) -> Iterator[Finding]:
+    """A reference whose target, found outside its kind's components section, is not an object
+    of that kind (a parameter that points at a schema, a response at a parameter)."""
+    from .oas_schemas import ANY_DIALECT, UnknownDialect, part_validator
+
+    definitions = _DEFINITIONS_30 if family.name == "3.0" else _DEFINITIONS
+    verdicts: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for site, kind, target_pointer, target in references:
+        if (kind, target_pointer) not in verdicts:
+            try:
+                validator = part_validator(family, definitions[kind], dialect)
+            except UnknownDialect:
+                validator = part_validator(family, definitions[kind], ANY_DIALECT)
+            verdicts[kind, target_pointer] = error_messages(validator.iter_errors(target))
+        messages = verdicts[kind, target_pointer]
+        if messages:
+            # A missing required member says best what kind of object the target is not.
+            where, message = min(messages, key=lambda pair: not pair[1].startswith("must have required"))
+            more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
+            yield (
+                site,
+                f"$ref leads to {target_pointer or '/'}, which is not a {_LABELS[kind]}: "
+                f"{where or '/'} {message}{more}",
+            )
 
 
 # -- across operations -----------------------------------------------------------------------------

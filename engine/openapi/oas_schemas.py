@@ -63,7 +63,9 @@ FAMILIES = {
         ((*_DIALECTS, "oas3.2", "dialect", "2025-09-17.json"), (*_DIALECTS, "oas3.2", "meta", "2025-09-17.json")),
     ),
 }
-# The identifier of the composed schema; never dereferenced.
+# Stands for a dialect deskcheck does not know: any object or boolean passes as a schema.
+ANY_DIALECT = "urn:deskcheck:any-schema"
+# The identifier of the composed schemas (one per part); never dereferenced.
 _COMPOSED_ID = "urn:deskcheck:openapi-with-dialect"
 
 
@@ -87,34 +89,50 @@ def family_of(version: Any) -> Family | None:
 def document_validator(family: Family, dialect: str | None = None) -> Any:
     """A jsonschema-rs validator of whole documents of ``family``. ``dialect`` is the document's
     ``jsonSchemaDialect`` (3.1 and later), by default the family's own."""
+    return part_validator(family, None, dialect)
+
+
+def part_validator(family: Family, part: str | None, dialect: str | None = None) -> Any:
+    """A validator of one kind of object (``part`` is a definition of the document schema, such as
+    ``Parameter`` in 3.0 or ``parameter`` from 3.1), or of whole documents when ``part`` is None."""
     if family.dialect is None:
-        return _plain_validator(family.name)
+        return _plain_validator(family.name, part)
     dialect = dialect or family.dialect
-    known = (family.dialect, DRAFT_2020_12, *JSON_SCHEMA_DRAFTS)
+    known = (family.dialect, DRAFT_2020_12, ANY_DIALECT, *JSON_SCHEMA_DRAFTS)
     if dialect not in known and dialect.removesuffix("#") not in known:
         raise UnknownDialect(dialect)
-    return _composed_validator(family.name, dialect)
+    return _composed_validator(family.name, part, dialect)
 
 
 @cache
-def _plain_validator(name: str) -> Any:
+def _plain_validator(name: str, part: str | None) -> Any:
     import jsonschema_rs
 
     schema = _read(FAMILIES[name].document_schema)
-    return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=refuse_retrieval)
+    if part is None:
+        return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=refuse_retrieval)
+    # OpenAPI 3.0's schema is draft 4, identified by "id".
+    registry = jsonschema_rs.Registry([(schema["id"], schema)], draft=jsonschema_rs.Draft4, retriever=refuse_retrieval)
+    return jsonschema_rs.Draft4Validator(
+        {"$ref": f"{schema['id']}#/definitions/{part}"},
+        registry=registry,
+        validate_formats=False,
+        retriever=refuse_retrieval,
+    )
 
 
 @cache
-def _composed_validator(name: str, dialect: str) -> Any:
+def _composed_validator(name: str, part: str | None, dialect: str) -> Any:
     import jsonschema_rs
 
     family = FAMILIES[name]
     document_schema = _read(family.document_schema)
     resources = [(document_schema["$id"], document_schema), *_dialect_resources(family, dialect)]
+    target = document_schema["$id"] + ("" if part is None else f"#/$defs/{part}")
     composed = {
         "$schema": DRAFT_2020_12,
-        "$id": _COMPOSED_ID,
-        "$ref": document_schema["$id"],
+        "$id": f"{_COMPOSED_ID}:{part or 'document'}",
+        "$ref": target,
         "$defs": {"dialect": {"$dynamicAnchor": "meta", "$ref": dialect.removesuffix("#")}},
     }
     registry = jsonschema_rs.Registry(resources, retriever=refuse_retrieval)
@@ -124,6 +142,8 @@ def _composed_validator(name: str, dialect: str) -> Any:
 def _dialect_resources(family: Family, dialect: str) -> list[tuple[str, Any]]:
     if dialect == family.dialect:
         return [(resource["$id"], resource) for resource in map(_read, family.dialect_files)]
+    if dialect == ANY_DIALECT:
+        return [(ANY_DIALECT, {"$schema": DRAFT_2020_12, "$id": ANY_DIALECT, "type": ["object", "boolean"]})]
     folder = JSON_SCHEMA_DRAFTS.get(dialect.removesuffix("#"))
     if folder is None:  # 2020-12
         return []

@@ -42,16 +42,17 @@ def structural_problems(document: dict[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     dialect = document.get("jsonSchemaDialect") if family.dialect else None
     try:
-        validator = oas_schemas.document_validator(family, dialect if isinstance(dialect, str) else None)
-    except oas_schemas.UnknownDialect:
-        problems.append(
-            _not_checked(
-                f"the schemas of this document were not validated: its jsonSchemaDialect {dialect!r} is not one "
-                "deskcheck knows (the OpenAPI dialect, or JSON Schema draft-04 to 2020-12).",
-                "/jsonSchemaDialect",
+        try:
+            validator = oas_schemas.document_validator(family, dialect if isinstance(dialect, str) else None)
+        except oas_schemas.UnknownDialect:
+            problems.append(
+                _not_checked(
+                    f"the schemas of this document were not validated: its jsonSchemaDialect {dialect!r} is not "
+                    "one deskcheck knows (the OpenAPI dialect, or JSON Schema draft-04 to 2020-12).",
+                    "/jsonSchemaDialect",
+                )
             )
-        )
-        validator = oas_schemas.document_validator(family)
+            validator = oas_schemas.document_validator(family, oas_schemas.ANY_DIALECT)
     except oas_schemas.SchemasUnavailable as exc:
         return [_not_checked(f"the document was not validated against the OpenAPI schema: {exc}", "")]
     try:
@@ -60,10 +61,11 @@ def structural_problems(document: dict[str, Any]) -> list[Problem]:
         problems.append(_not_checked(f"the document could not be validated against the OpenAPI schema: {exc}", ""))
     from .oas_rules import rule_findings
 
-    findings, unchecked = rule_findings(document, family.name)
+    findings, unchecked = rule_findings(document, family, dialect if isinstance(dialect, str) else None)
     problems += [_not_checked(sentence, "") for sentence in unchecked]
     for pointer, message in findings[:MAX_FINDINGS]:
-        problems.append(Problem("openapi-schema", f"{label}: {message}. {_CONSEQUENCE}", pointer, WARNING))
+        where = _existing_place(document, pointer)
+        problems.append(Problem("openapi-schema", f"{label}: {message}. {_CONSEQUENCE}", where, WARNING))
     return problems
 
 
@@ -74,6 +76,7 @@ def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> li
         for pointer, message in error_messages([error]):
             if message.startswith(("must NOT have additional properties (", "must NOT have unevaluated properties (")):
                 pointer = jsonpointer.append(pointer, message[message.index("(") + 1 : -1])
+            pointer = _existing_place(document, pointer)
             problems.setdefault(
                 (pointer, message),
                 Problem("openapi-schema", f"{label} schema: {message}. {_CONSEQUENCE}", pointer, WARNING),
@@ -81,6 +84,15 @@ def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> li
         if len(problems) >= MAX_FINDINGS:
             break
     return list(problems.values())
+
+
+def _existing_place(document: Any, pointer: str) -> str:
+    """``pointer``, or its nearest ancestor that exists in the document. jsonschema-rs leaves
+    members with an empty name out of the paths it reports (0.61), so a path through one names
+    no place; its parent still does."""
+    while pointer and not jsonpointer.exists(document, pointer):
+        pointer = pointer.rsplit("/", 1)[0]
+    return pointer
 
 
 def _not_checked(message: str, pointer: str) -> Problem:
