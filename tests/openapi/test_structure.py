@@ -272,6 +272,25 @@ def test_typical_mistakes_are_found_with_pointer_and_line(version, case, edit, p
     assert message.startswith(f"OpenAPI {version[:3]}{label}")
 
 
+def test_a_broken_reference_the_tools_need_is_one_error_not_also_a_warning():
+    annotated = edited(
+        "3.1.0", "      operationId: getThing\n", "      operationId: getThing\n      x-agent: {name: get}\n"
+    )
+    broken = annotated.replace(
+        '{$ref: "#/components/schemas/Thing"}\n    put', '{$ref: "#/components/schemas/Thng"}\n    put'
+    )
+    assert [(rule, where, at) for rule, where, at, _ in findings(broken)] == [
+        ("ref-unresolvable", f"{PATH}/get/responses/200/content/application~1json/schema/$ref", 31)
+    ]
+    # The same reference outside annotated operations is only the specification's concern.
+    plain = edited("3.1.0").replace(
+        '{$ref: "#/components/schemas/Thing"}\n    put', '{$ref: "#/components/schemas/Thng"}\n    put'
+    )
+    assert [(rule, where, at) for rule, where, at, _ in findings(plain)] == [
+        ("openapi-schema", f"{PATH}/get/responses/200/content/application~1json/schema/$ref", 30)
+    ]
+
+
 def test_openapi_30_defaults_follow_nullable():
     allowed = edited("3.0.3", "note: {type: string}", "note: {type: string, nullable: true, default: null}")
     assert findings(allowed) == []
