@@ -127,16 +127,21 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
 def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
     """Session options from the flags: options lists behind URLs are fetched over the shared HTTP
     seam, on --base-url's origin (with the credentials) or an --allow-host (without them)."""
-    from deskcheck.engine.forms.remote_items import RemoteItems
+    from deskcheck.engine.forms.remote_items import LazyRemoteItems
     from deskcheck.engine.forms.session import SessionOptions
-    from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpxClient
 
-    caller = ApiCaller(
-        opts.base_url,
-        client=HttpxClient(timeout=opts.timeout),
-        credentials=Credentials.from_options(opts.headers, opts.effective_token),
-    )
-    return SessionOptions(allow_invalid=allow_invalid, fetcher=RemoteItems(caller, allow_hosts=opts.allow_hosts))
+    def fetcher():
+        from deskcheck.engine.forms.remote_items import RemoteItems
+        from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpxClient
+
+        caller = ApiCaller(
+            opts.base_url,
+            client=HttpxClient(timeout=opts.timeout),
+            credentials=Credentials.from_options(opts.headers, opts.effective_token),
+        )
+        return RemoteItems(caller, allow_hosts=opts.allow_hosts)
+
+    return SessionOptions(allow_invalid=allow_invalid, fetcher=LazyRemoteItems(fetcher))
 
 
 def _editor_form_group(opts: ContextOptions, name: str | None):

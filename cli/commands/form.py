@@ -15,6 +15,7 @@ import dataclasses
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from ..args import read_args
 from ..context import ContextOptions, open_form_group, preflight
@@ -38,13 +39,37 @@ DraftOpt = Annotated[
     int | None, typer.Option("--draft", help="A draft's number, as `deskcheck form sessions --drafts` lists it.")
 ]
 
+
+class LazyFormCommands(TyperGroup):
+    """The verbs, each turned into a click command only when it is looked up: a call pays for
+    one verb's dozen options, not for all eleven verbs'."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in self.commands and cmd_name in _COMMANDS:
+            import typer.main
+
+            function, settings = _COMMANDS[cmd_name]
+            single = typer.Typer(rich_markup_mode=None, add_completion=False)
+            single.command(cmd_name, **settings)(function)
+            command = typer.main.get_command(single)
+            command.name = cmd_name
+            self.commands[cmd_name] = command
+        return self.commands.get(cmd_name)
+
+
 form_app = typer.Typer(
     name="form",
+    cls=LazyFormCommands,
     help="Form sessions: run a form tool by its verb over a file-backed form (--schema S --data F) or an "
     "editor group (--spec SPEC NAME); list, discard and restore sessions. Sessions persist between processes.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
+# verb -> (command function, Typer settings), in the order --help lists them.
+_COMMANDS: dict[str, tuple[Any, dict[str, Any]]] = {}
 
 
 def verb(tool_verb: str) -> str:
@@ -101,13 +126,12 @@ def _register_tool_verbs() -> None:
         first = tool.description.split(". ")[0].rstrip(".")
         first = first.replace('the "record" ', "the ").replace('"record"', "the record")
         summary = f"{first}. (tool <prefix>_{tool_verb})"
-        form_app.command(verb(tool_verb), no_args_is_help=True)(_tool_command(tool_verb, summary))
+        _COMMANDS[verb(tool_verb)] = (_tool_command(tool_verb, summary), {"no_args_is_help": True})
 
 
 _register_tool_verbs()
 
 
-@form_app.command("sessions")
 def sessions(
     drafts: Annotated[bool, typer.Option("--drafts", help="List the drafts of expired sessions instead.")] = False,
     identity: Annotated[str | None, typer.Option("--identity", help="Only this identity's sessions.")] = None,
@@ -182,8 +206,9 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     raise typer.Exit(emit_value(env, text))
 
 
-form_app.command("discard", no_args_is_help=False)(discard)
-form_app.command("restore", no_args_is_help=False)(restore)
+_COMMANDS["sessions"] = (sessions, {})
+_COMMANDS["discard"] = (discard, {})
+_COMMANDS["restore"] = (restore, {})
 
 
 def _store(factory):

@@ -16,13 +16,15 @@ URL. Only http and https; redirects are not followed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from ..errors import DeskcheckError
-from ..openapi.http import ApiCaller, HttpRequest, same_origin
 from .suggestions import ItemsRequest
+
+if TYPE_CHECKING:
+    from ..openapi.http import ApiCaller
 
 # Distinct option URLs remembered per fetcher; a batch that searches more drops the oldest.
 MAX_CACHED_URLS = 256
@@ -48,6 +50,8 @@ class RemoteItems:
         cache_key = json.dumps([url, sorted(request.headers.items())])
         if cache_key in self._cache:
             return self._cache[cache_key]
+        from ..openapi.http import HttpRequest
+
         headers = {"accept": "application/json", **request.headers}
         response = self.caller.send(HttpRequest("GET", url, headers))
         self.requests += 1
@@ -97,6 +101,8 @@ class RemoteItems:
                 "deskcheck will not request it.",
                 code="itemsHostRefused",
             )
+        from ..openapi.http import same_origin
+
         base = self.caller.base_url
         if base and same_origin(url, base):
             return
@@ -110,6 +116,20 @@ class RemoteItems:
             "or write a value with setFieldValue.",
             code="itemsHostRefused",
         )
+
+
+class LazyRemoteItems:
+    """A ``RemoteItems`` made on the first request (most calls fetch nothing, and a command-line
+    call should not pay for the HTTP layer then): ``LazyRemoteItems(lambda: RemoteItems(...))``."""
+
+    def __init__(self, factory: Callable[[], RemoteItems]) -> None:
+        self._factory = factory
+        self._fetcher: RemoteItems | None = None
+
+    def __call__(self, request: ItemsRequest) -> Any:
+        if self._fetcher is None:
+            self._fetcher = self._factory()
+        return self._fetcher(request)
 
 
 def parse_allowed_host(entry: str) -> tuple[str | None, str, int | None]:

@@ -31,11 +31,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
-import socket
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError
 from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
@@ -60,8 +57,7 @@ class SessionError(DeskcheckError):
     ``invalid``, ``conflict``, ``saveFailed``, ``noDraft``, ``unsavedEdits``..."""
 
 
-@dataclass(frozen=True)
-class SessionKey:
+class SessionKey(NamedTuple):
     """Identity (empty: none), tool group and path parameters (name, value) in declared order."""
 
     group: str
@@ -85,8 +81,7 @@ class SessionKey:
         return f"{self.group}{' ' + params if params else ''}{who}"
 
 
-@dataclass
-class SessionOptions:
+class SessionOptions(NamedTuple):
     """``allow_invalid``: saves may send a document that fails validation. ``context`` is what
     schema expressions read as ``context``; ``fetcher`` lists options behind URLs."""
 
@@ -98,8 +93,7 @@ class SessionOptions:
     save_lease: float = SAVE_LEASE_SECONDS
 
 
-@dataclass(frozen=True)
-class SaveOutcome:
+class SaveOutcome(NamedTuple):
     version: str | None
     location: str | None = None
     created: bool = False
@@ -107,13 +101,11 @@ class SaveOutcome:
     detached: bool = False  # the session was reloaded or discarded while the save was in flight
 
 
-@dataclass(frozen=True)
-class ReloadOutcome:
+class ReloadOutcome(NamedTuple):
     discarded: list[str]
 
 
-@dataclass(frozen=True)
-class RestoreOutcome:
+class RestoreOutcome(NamedTuple):
     draft: int
     changed: list[str]
     conflicts: list[str]
@@ -225,6 +217,8 @@ class FormSession:
         if self.source.read_only:
             raise SessionError(f'"{title}" is read-only: this session has no way to save it.', code="readonly")
         allow = self.options.allow_invalid if allow_invalid is None else allow_invalid
+        import secrets
+
         token = secrets.token_hex(8)
         with self.store.transaction():
             self._expire()
@@ -254,8 +248,9 @@ class FormSession:
             saved = self.source.save(data, version=version, base=base)
         except SaveConflict as exc:
             edits = changed_pointers(base, data)
+            reason = exc.message.rstrip(".")
             message = (
-                f'"{title}" changed at its source since it was loaded ({exc.message.rstrip(".")}). Your edits are still in the '
+                f'"{title}" changed at its source since it was loaded ({reason}). Your edits are still in the '
                 f"session{_paths_note(edits)}. Reload with {self._tool('reloadForm')} to get the current copy, then "
                 "re-apply your changes and save again."
             )
@@ -312,6 +307,8 @@ class FormSession:
     def _lease_alive(self, record: SessionRecord) -> bool:
         if record.save_deadline is None or record.save_deadline < self.store.now():
             return False
+        import socket
+
         host, _, pid = (record.save_owner or "").rpartition(":")
         if host == socket.gethostname() and pid.isdigit():
             try:
@@ -506,6 +503,8 @@ class FormSession:
 
 
 def _owner() -> str:
+    import socket
+
     return f"{socket.gethostname()}:{os.getpid()}"
 
 

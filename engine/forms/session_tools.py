@@ -57,7 +57,7 @@ class SessionGroup:
         self.identity = identity
         self.parameters = dict(parameters or {})
         self.required_parameters = list(required_parameters if required_parameters is not None else self.parameters)
-        self.options = dataclasses.replace(options or SessionOptions(), prefix=name)
+        self.options = (options or SessionOptions())._replace(prefix=name)
         # Key parameters the tools do not take (a file-backed form is keyed by its files).
         self.key_extra = dict(key_extra or {})
 

@@ -28,11 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..errors import DeskcheckError, InputError
 
@@ -52,8 +50,11 @@ class SaveConflict(SourceError):
     disk): saving would overwrite someone else's change."""
 
 
-@dataclass(frozen=True)
-class DocumentVersion:
+# The value types are named tuples: a command-line call imports this module, and a named tuple
+# costs a tenth of a dataclass to define.
+
+
+class DocumentVersion(NamedTuple):
     """The version of a loaded or saved document: ``kind`` is ``etag``, ``last-modified`` or
     ``hash``; ``value`` is the header's or the hash's text."""
 
@@ -73,16 +74,14 @@ class DocumentVersion:
         return self.value
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(NamedTuple):
     """A loaded document (None: there is none yet, as for a record being created)."""
 
     data: Any
     version: DocumentVersion | None = None
 
 
-@dataclass(frozen=True)
-class Saved:
+class Saved(NamedTuple):
     """What a save reported: the new version (None when the source reports none: the next save
     then sends no precondition), and where a create put the new record, when it says."""
 
@@ -90,8 +89,7 @@ class Saved:
     location: str | None = None
 
 
-@dataclass(frozen=True)
-class SchemaTag:
+class SchemaTag(NamedTuple):
     """What a store remembers about a schema request: the version it had and the ``ETag`` that
     came with it (for a conditional request)."""
 
@@ -99,8 +97,7 @@ class SchemaTag:
     etag: str | None = None
 
 
-@dataclass(frozen=True)
-class FetchedSchema:
+class FetchedSchema(NamedTuple):
     """A schema answer. ``schema`` is None when the source says it is unchanged since the
     ``SchemaTag`` it was given (then ``version`` is that tag's). ``document`` is the larger
     document the schema's local ``$ref``s point into, if any (see ``prepare_schema``)."""
@@ -268,6 +265,8 @@ def _write_atomically(path: Path, payload: bytes) -> None:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = None
+    import tempfile
+
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:

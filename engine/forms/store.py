@@ -29,9 +29,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError
 from .sources import DocumentVersion
@@ -112,30 +111,74 @@ class StoreError(DeskcheckError):
     """The store cannot be opened or written (a folder that cannot be created, a newer format)."""
 
 
-@dataclass
+_RECORD_FIELDS = (
+    "key",
+    "identity",
+    "group",
+    "params",
+    "title",
+    "status",
+    "schema_key",
+    "schema_version",
+    "snapshot",
+    "doc_version",
+    "message",
+    "modified",
+    "valid",
+    "error_count",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "revision",
+    "generation",
+    "save_token",
+    "save_deadline",
+    "save_owner",
+)
+
+
 class SessionRecord:
-    key: str
-    identity: str
-    group: str
-    params: list[list[str]]
-    title: str
-    status: str
-    schema_key: str
-    schema_version: str
-    snapshot: dict[str, Any]
-    doc_version: DocumentVersion | None = None
-    message: str | None = None
-    modified: bool = False
-    valid: bool = False
-    error_count: int = 0
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    expires_at: float = 0.0
-    revision: int = 0
-    generation: int = 0
-    save_token: str | None = None
-    save_deadline: float | None = None
-    save_owner: str | None = None
+    """One stored session (a plain slotted class: a command-line call defines it at start-up,
+    and a dataclass of this size costs more to define than the call spends using it)."""
+
+    __slots__ = _RECORD_FIELDS
+
+    def __init__(
+        self,
+        key: str,
+        identity: str,
+        group: str,
+        params: list[list[str]],
+        title: str,
+        status: str,
+        schema_key: str,
+        schema_version: str,
+        snapshot: dict[str, Any],
+        doc_version: DocumentVersion | None = None,
+        message: str | None = None,
+        modified: bool = False,
+        valid: bool = False,
+        error_count: int = 0,
+        created_at: float = 0.0,
+        updated_at: float = 0.0,
+        expires_at: float = 0.0,
+        revision: int = 0,
+        generation: int = 0,
+        save_token: str | None = None,
+        save_deadline: float | None = None,
+        save_owner: str | None = None,
+    ) -> None:
+        self.key, self.identity, self.group, self.params = key, identity, group, params
+        self.title, self.status, self.message = title, status, message
+        self.schema_key, self.schema_version = schema_key, schema_version
+        self.snapshot, self.doc_version = snapshot, doc_version
+        self.modified, self.valid, self.error_count = modified, valid, error_count
+        self.created_at, self.updated_at, self.expires_at = created_at, updated_at, expires_at
+        self.revision, self.generation = revision, generation
+        self.save_token, self.save_deadline, self.save_owner = save_token, save_deadline, save_owner
+
+    def __repr__(self) -> str:
+        return f"SessionRecord({self.key!r}, status={self.status!r}, revision={self.revision})"
 
     def summary(self, now: float) -> dict[str, Any]:
         """What ``deskcheck form sessions`` lists."""
@@ -154,8 +197,7 @@ class SessionRecord:
         }
 
 
-@dataclass
-class Draft:
+class Draft(NamedTuple):
     id: int
     key: str
     identity: str
@@ -165,7 +207,7 @@ class Draft:
     schema_version: str
     doc_version: DocumentVersion | None
     snapshot: dict[str, Any]
-    changed: list[str] = field(default_factory=list)
+    changed: list[str]
     valid: bool = False
     created_at: float = 0.0
     expired_at: float = 0.0
