@@ -229,17 +229,14 @@ class CommentWriter:
         return comment_id
 
     def add_at_end(self, text: str, p: Any) -> str:
-        """A comment on an empty stretch: the end of paragraph ``p`` (a blank paragraph)."""
+        """A comment on a point, the end of paragraph ``p`` (a blank paragraph: there is no text
+        to span). Only the reference run marks it, which is how Word stores a point comment."""
         comment_id = self._take_comment_id()
-        start = p.makeelement(W_COMMENTRANGESTART, {W_ID: comment_id})
-        end = p.makeelement(W_COMMENTRANGEEND, {W_ID: comment_id})
         reference = self._reference_run(comment_id)
-        p.append(start)
-        p.append(end)
         p.append(reference)
         comment, para_id = self._comment_element(comment_id, text)
         entries = self._register(para_id, None)
-        self._added.append((comment, *entries, start, end, reference))
+        self._added.append((comment, *entries, reference))
         return comment_id
 
     def reply(self, root: Comment, text: str) -> str:

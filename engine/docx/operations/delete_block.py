@@ -5,9 +5,9 @@ paragraph entirely (the reference system left an empty paragraph behind) and rej
 it. Direct mode removes the paragraph, moving any comment or bookmark markers it holds to the
 neighbouring paragraph so that nothing anchored elsewhere loses its other end.
 
-A paragraph a container cannot do without — the last paragraph of the body or of a table cell
-or text box — keeps its (now empty) paragraph in both modes: only its text is deleted
-(``keptBlankParagraph`` in the receipt). A paragraph that carries a section break is refused
+A paragraph that no paragraph follows in its container — the last one of the body, a table cell
+or a text box, or one right before a table — keeps its (now empty) paragraph in both modes: only
+its text is deleted (``keptBlankParagraph`` in the receipt), because Word needs a paragraph there. A paragraph that carries a section break is refused
 (``unsupportedBlock``): deleting it would merge two sections.
 """
 
@@ -35,13 +35,12 @@ def carries_section_break(p: Any) -> bool:
     return ppr is not None and ppr.find(W_SECTPR) is not None
 
 
-def is_last_in_container(p: Any) -> bool:
-    """No paragraph follows ``p`` in its container (tables and content controls don't count:
-    Word needs a paragraph at the end of a body, a cell and a text box)."""
+def followed_by_paragraph(p: Any) -> bool:
+    """A paragraph comes right after ``p`` in its container. When a table, a content control or
+    the container's end comes next instead, ``p``'s paragraph mark cannot go: Word needs a
+    paragraph before a table and at the end of a body, cell or text box."""
     following = next_block_sibling(p)
-    while following is not None and following.tag != W_P:
-        following = next_block_sibling(following)
-    return following is None
+    return following is not None and following.tag == W_P
 
 
 def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
@@ -56,7 +55,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
                 "merge two sections; use replaceBlock with an empty text to empty it instead."
             ),
         )
-    keep = is_last_in_container(p)
+    keep = not followed_by_paragraph(p)
     if keep and not block.text:
         raise Skip("noopOperation", why=f"block {block.id} is the blank last paragraph of its container, which stays")
     return Plan(
@@ -115,8 +114,9 @@ SPECS = (
     OperationSpec(
         name="deleteBlock",
         summary=(
-            "Delete a block (its text and its paragraph). The last paragraph of the document or of a table cell "
-            "only loses its text; a paragraph ending a section cannot be deleted."
+            "Delete a block (its text and its paragraph). A paragraph followed by no other paragraph (the last "
+            "of the document or of a table cell, or one right before a table) only loses its text; a paragraph "
+            "ending a section cannot be deleted."
         ),
         fields=(block_id_field(),),
         resolve=_resolve,

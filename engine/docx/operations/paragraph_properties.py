@@ -330,13 +330,18 @@ def _change(ppr: Any, fields: dict[str, Any], numbering: dict[str, Any] | None, 
             num.set(W_VAL, numbering["numId"] if kind == "set" else new_num_id)
 
 
-def _same(current: Any | None, proposed: Any) -> bool:
-    from lxml import etree
+def _canonical(element: Any) -> tuple:
+    children = tuple(_canonical(child) for child in element if isinstance(child.tag, str))
+    return (element.tag, tuple(sorted(element.attrib.items())), (element.text or "").strip(), children)
 
-    def canonical(ppr: Any | None) -> list[bytes]:
+
+def _same(current: Any | None, proposed: Any) -> bool:
+    """Equal paragraph properties (the recorded group), whatever the order or namespaces."""
+
+    def canonical(ppr: Any | None) -> list[tuple]:
         if ppr is None:
             return []
-        return sorted(etree.tostring(child) for child in ppr if child.tag in PPR_BASE)
+        return sorted(_canonical(child) for child in ppr if child.tag in PPR_BASE)
 
     return canonical(current) == canonical(proposed)
 

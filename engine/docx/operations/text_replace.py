@@ -1,8 +1,8 @@
 """replaceInBlock and replaceRange: rewrite a stretch of one block's text.
 
 Both write the smallest redline a reviewer can read: the old and new text are compared word by
-word (runs of spaces and runs of other characters are the tokens) and only the tokens that
-differ are deleted and inserted; unchanged words keep their own formatting. Inserted text takes
+word (whitespace, words and punctuation marks are the tokens) and only the tokens that differ
+are deleted and inserted; unchanged words keep their own formatting. Inserted text takes
 the formatting of the first character it replaces. Direct mode makes the same edits without
 revision marks. ``rewrite_text`` is shared with replaceBlock.
 """
@@ -16,7 +16,11 @@ from .context import ApplyContext, ResolveContext, block_json_target
 from .fields import RANGE_FIELD, block_id_field, string_field
 from .spec import TEXT, Applied, Claim, Operation, OperationSpec, Plan, Skip
 
-_TOKENS = re.compile(r"\s+|\S+")
+# Tokens: runs of whitespace, words (letters and digits with their combining marks, so a change
+# never separates a letter from its accent), and single other characters (punctuation), so that
+# "paragraph." -> "paragraph here." inserts " here" instead of replacing the whole word.
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_TOKENS = re.compile(rf"\s+|[\w{_MARKS}]+|[^\w\s][{_MARKS}]*")
 MAX_DIFF_PAIRS = 4_000_000  # token pairs; beyond this the whole stretch is replaced at once
 
 
