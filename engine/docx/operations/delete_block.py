@@ -7,8 +7,9 @@ neighbouring paragraph so that nothing anchored elsewhere loses its other end.
 
 A paragraph that no paragraph follows in its container — the last one of the body, a table cell
 or a text box, or one right before a table — keeps its (now empty) paragraph in both modes: only
-its text is deleted (``keptBlankParagraph`` in the receipt), because Word needs a paragraph there. A paragraph that carries a section break is refused
-(``unsupportedBlock``): deleting it would merge two sections.
+its text is deleted (``keptBlankParagraph`` in the receipt), because Word needs a paragraph there.
+A paragraph that carries a section break is refused (``unsupportedBlock``): deleting it would
+merge two sections.
 """
 
 from __future__ import annotations
