@@ -171,7 +171,7 @@ class SessionGroup:
                 where = f" at {outcome.location}" if outcome.location else ""
                 text = f'Saved "{title}": the new record was created{where}. The form starts again, empty.'
             else:
-                text = f'Saved "{title}"' + (f" (version {outcome.version})." if outcome.version else ".")
+                text = f'Saved "{title}"' + (f" (version {_short(outcome.version)})." if outcome.version else ".")
             if outcome.pending:
                 text += (
                     f" {len(outcome.pending)} field(s) changed while it was being saved are not in this save "
@@ -214,6 +214,11 @@ class SessionGroup:
             execute=execute,
             annotations=RELOAD,
         )
+
+
+def _short(version: str) -> str:
+    # A content hash is shown by its start, as version control shows commits.
+    return version[: len("sha256:") + 12] if version.startswith("sha256:") else version
 
 
 def saving_section(prefix: str) -> str:
