@@ -357,6 +357,28 @@ def test_documents_of_a_version_without_a_schema_say_so():
     assert [(rule, where) for rule, where, _, _ in findings(edited("3.3.0"))] == [("structure-not-checked", "/openapi")]
 
 
+def test_missing_schema_files_are_reported_not_fatal(monkeypatch):
+    from deskcheck.engine.openapi import oas_schemas
+
+    def nowhere(package):
+        raise oas_schemas.SchemasUnavailable(f"{package} is not installed.")
+
+    for compiled in (oas_schemas._plain_validator, oas_schemas._composed_validator):
+        compiled.cache_clear()
+    monkeypatch.setattr(oas_schemas, "_package_dir", nowhere)
+    try:
+        found = findings(edited("3.1.0", '  version: "1.0"\n', ""))
+    finally:
+        for compiled in (oas_schemas._plain_validator, oas_schemas._composed_validator):
+            compiled.cache_clear()
+    assert [(rule, message) for rule, _, _, message in found] == [
+        (
+            "structure-not-checked",
+            "the document was not validated against the OpenAPI schema: openapi_spec_validator is not installed.",
+        )
+    ]
+
+
 def test_check_never_imports_the_reference_validator():
     # It only provides the schema files; importing it costs ~0.45 s.
     code = (
