@@ -5,7 +5,8 @@ unique in the document; every ``{name}`` of a path template is declared as a pat
 each operation under it, and every path parameter appears in the template; one parameter list
 names each (name, in) pair once; tag names are unique; a schema's ``default`` is valid against
 that schema; a ``pattern`` is a valid regular expression; a ``required`` beside ``allOf`` names
-properties that some part of the schema declares. Findings are ``(pointer, message)`` pairs, the
+properties that some part of the schema declares; a local ``$ref`` leads somewhere, and to an
+object of the kind expected where it stands. Findings are ``(pointer, message)`` pairs, the
 pointer naming the place in the document where the fix goes (never a place reached through a
 ``$ref``).
 
