@@ -214,8 +214,6 @@ class FormSession:
 
     def save(self, *, allow_invalid: bool | None = None) -> SaveOutcome:
         title = self.title
-        if self.source.read_only:
-            raise SessionError(f'"{title}" is read-only: this session has no way to save it.', code="readonly")
         allow = self.options.allow_invalid if allow_invalid is None else allow_invalid
         import secrets
 
@@ -229,6 +227,8 @@ class FormSession:
                     "(or any other form tool), make your changes, then save.",
                     code="closed",
                 )
+            if self.source.read_only:
+                raise SessionError(f'"{title}" is read-only: this session has no way to save it.', code="readonly")
             if record.status == "saving" and self._lease_alive(record):
                 raise SessionError(
                     f'"{title}" is already being saved: wait for that save to report before starting another.',
