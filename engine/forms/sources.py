@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -258,30 +257,12 @@ def _json_layout(previous: bytes | None) -> tuple[int | str | None, bool]:
 
 
 def _write_atomically(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` through a temporary file in the same folder and a rename:
-    a reader sees the old file or the new one, never half of one. The mode is kept."""
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = None
-    import tempfile
+    """A temporary file in the same folder, then a rename: readers see the old file or the new
+    one, never half of one; a failure leaves the old file as it was. The docx family's writer
+    does exactly this (imported here, when a save happens: it costs nothing at start-up)."""
+    from ..docx.package import write_atomically
 
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise SourceError(f"cannot write {path}: {exc.strerror} (in {folder}).") from None
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(payload)
-            out.flush()
-            os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise SourceError(f"cannot write {path}: {exc.strerror}; the file was left as it was.") from None
+    write_atomically(path, payload)
 
 
 # -- plain functions ------------------------------------------------------------------------------

@@ -522,49 +522,30 @@ def _statements(script: str) -> list[str]:
     return [part.strip() for part in script.split(";") if part.strip()]
 
 
+# Columns stored as JSON text, and columns stored as 0/1.
+_JSON_COLUMNS = {"params", "doc_version", "snapshot", "changed"}
+_BOOLEAN_COLUMNS = {"modified", "valid"}
+
+
+def _decode(row: tuple[Any, ...], columns: str) -> dict[str, Any]:
+    """A row as keyword arguments of ``SessionRecord`` or ``Draft``."""
+    out: dict[str, Any] = {}
+    for name, value in zip((c.strip() for c in columns.split(",")), row, strict=True):
+        if name in _JSON_COLUMNS and value is not None:
+            value = json.loads(value)
+        elif name in _BOOLEAN_COLUMNS:
+            value = bool(value)
+        out["group" if name == "tool_group" else name] = value
+    out["doc_version"] = DocumentVersion.from_json(out.get("doc_version"))
+    return out
+
+
 def _record(row: tuple[Any, ...]) -> SessionRecord:
-    return SessionRecord(
-        key=row[0],
-        identity=row[1],
-        group=row[2],
-        params=json.loads(row[3]),
-        title=row[4],
-        status=row[5],
-        message=row[6],
-        schema_key=row[7],
-        schema_version=row[8],
-        doc_version=DocumentVersion.from_json(json.loads(row[9])) if row[9] else None,
-        snapshot=json.loads(row[10]),
-        modified=bool(row[11]),
-        valid=bool(row[12]),
-        error_count=int(row[13]),
-        created_at=float(row[14]),
-        updated_at=float(row[15]),
-        expires_at=float(row[16]),
-        revision=int(row[17]),
-        generation=int(row[18]),
-        save_token=row[19],
-        save_deadline=row[20],
-        save_owner=row[21],
-    )
+    return SessionRecord(**_decode(row, _SESSION_COLUMNS))
 
 
 def _draft(row: tuple[Any, ...]) -> Draft:
-    return Draft(
-        id=int(row[0]),
-        key=row[1],
-        identity=row[2],
-        group=row[3],
-        params=json.loads(row[4]),
-        title=row[5],
-        schema_version=row[6],
-        doc_version=DocumentVersion.from_json(json.loads(row[7])) if row[7] else None,
-        snapshot=json.loads(row[8]),
-        changed=json.loads(row[9]),
-        valid=bool(row[10]),
-        created_at=float(row[11]),
-        expired_at=float(row[12]),
-    )
+    return Draft(**_decode(row, _DRAFT_COLUMNS))
 
 
 def _changed_pointers(snapshot: dict[str, Any]) -> list[str]:
