@@ -219,12 +219,20 @@ class FormSession:
 
         token = secrets.token_hex(8)
         with self.store.transaction():
+            # Committed on its own: a session that expired becomes a draft even though this save
+            # is then refused, and the refusal says where the edits went.
             self._expire()
+        with self.store.transaction():
             record = self.store.get(self.key.text)
             if record is None:
                 raise SessionError(
-                    f'"{title}" is not open, so there is nothing to save: open it with {self._tool("describeState")} '
-                    "(or any other form tool), make your changes, then save.",
+                    " ".join(
+                        [
+                            f'"{title}" is not open, so there is nothing to save: open it with '
+                            f"{self._tool('describeState')} (or any other form tool), make your changes, then save.",
+                            *self.notices,
+                        ]
+                    ),
                     code="closed",
                 )
             if self.source.read_only:

@@ -417,3 +417,13 @@ def test_bad_files_are_input_errors(tmp_path):
     bad_yaml = yaml_tools.call("form_describeState", {})
     assert not bad_yaml.ok and "not valid YAML" in bad_yaml.error
     assert FileSource(tmp_path / "none.json", path).title == "r.json"
+
+
+def test_saving_an_expired_session_says_where_its_edits_went(store):
+    group = group_of(Backend(), store)
+    assert tool(group, "setFieldValue", path="/age", value=5).ok
+    store.clock.now += 601
+    result = tool(group, "saveForm")
+    assert not result.ok and result.code == "closed"
+    assert "expired with unsaved edits" in result.error and "draft 1" in result.error
+    assert [d.changed for d in store.drafts()] == [["/age"]]
