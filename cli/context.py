@@ -120,7 +120,7 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
         options = _form_options(opts, allow_invalid=allow_invalid)
         return file_form_group(opts.schema, opts.data, identity=opts.identity, options=options)
     if family == "openapi":
-        return _editor_form_group(opts, name)
+        return _editor_form_group(opts, name, allow_invalid=allow_invalid)
     raise UsageError("form sessions need --schema SCHEMA --data FILE, or --spec SPEC and an editor group's NAME.")
 
 
@@ -144,38 +144,26 @@ def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
     return SessionOptions(allow_invalid=allow_invalid, fetcher=LazyRemoteItems(fetcher))
 
 
-def _editor_form_group(opts: ContextOptions, name: str | None):
-    """The editor group ``name`` of the --spec document as a session group. Editor groups are
-    checked and described (``openapi tools``) but their form sessions are not built yet: this
-    answers so, as bad usage, once the name is known to be a group of the document."""
-    from deskcheck.engine.errors import DeskcheckError
-    from deskcheck.engine.openapi.http import Credentials
-    from deskcheck.engine.openapi.load import load_openapi
-
-    try:
-        loaded = load_openapi(
-            opts.spec or "",
-            profiles=opts.profiles or None,
-            base_url=opts.base_url,
-            credentials=Credentials.from_options(opts.headers, opts.effective_token),
-            timeout=opts.timeout,
-        )
-    except DeskcheckError as exc:
-        raise UsageError(exc.message) from None
-    groups = [group.name for group in loaded.editor_groups]
+def _editor_form_group(opts: ContextOptions, name: str | None, *, allow_invalid: bool = False):
+    """The editor group ``name`` of the --spec document, as a session group (its eight tools,
+    its sessions). The document is loaded with the --profile selection (its default profile
+    when none is given); a group outside it is named in the error."""
+    loaded = _load_openapi(opts, allow_invalid=allow_invalid)
+    groups = list(loaded.editor_sessions)
     if not name:
-        listed = ", ".join(groups) if groups else "none in the loaded profiles"
+        listed = ", ".join(groups) if groups else "none in the loaded profiles (try --profile)"
         raise UsageError(f"with --spec, name the editor group after the document (its editor groups: {listed}).")
-    if name not in groups:
+    if name not in loaded.editor_sessions:
         listed = ", ".join(groups) if groups else "none in the loaded profiles (try --profile)"
         raise UsageError(f"{opts.spec} has no editor group named {name!r}; its editor groups: {listed}.")
-    raise UsageError(
-        f"the editor group {name!r} was found in {opts.spec}, but this build of deskcheck cannot open form "
-        "sessions over editor groups yet; `deskcheck openapi tools` describes the group."
-    )
+    return loaded.editor_sessions[name]
 
 
 def _openapi_toolset(opts: ContextOptions) -> ToolSet:
+    return _load_openapi(opts).toolset
+
+
+def _load_openapi(opts: ContextOptions, *, allow_invalid: bool = False):
     """Load the document (the only request made before a tool runs: fetching it when it is a URL).
     A document that cannot give tools is bad input (exit 2), with every problem listed."""
     from deskcheck.engine.errors import DeskcheckError
@@ -189,7 +177,10 @@ def _openapi_toolset(opts: ContextOptions) -> ToolSet:
             base_url=opts.base_url,
             credentials=Credentials.from_options(opts.headers, opts.effective_token),
             timeout=opts.timeout,
-        ).toolset
+            identity=opts.identity,
+            allow_hosts=opts.allow_hosts,
+            allow_invalid=allow_invalid,
+        )
     except DeskcheckError as exc:
         raise UsageError(exc.message) from None
 

@@ -47,6 +47,33 @@ def check(
     ] = "text",
     profile: ProfileOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) on warnings too.")] = False,
+    live: Annotated[
+        bool,
+        typer.Option(
+            "--live",
+            help="Also request each editor group's schema from the API (--base-url) and build its form, "
+            "reporting what would fail for an agent.",
+        ),
+    ] = False,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="With --live: the API's address.", show_default=False)
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="With --live: a path parameter value name=value for the schema request (repeatable); giving "
+            "the read operation's parameters too checks that record against its schema.",
+        ),
+    ] = None,
+    header: Annotated[
+        list[str] | None, typer.Option("--header", "-H", help="With --live: an HTTP header 'Name: value'.")
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", help="With --live: a bearer token (default: $DESKCHECK_TOKEN).", show_default=False),
+    ] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="With --live: seconds per request.", min=0.1)] = 30.0,
 ) -> None:
     """Report everything that would stop the document's tools from loading or working (errors) and
     what other OpenAPI tools would object to (warnings), each with its line, column and JSON pointer.
@@ -62,12 +89,16 @@ def check(
     env = current_env()
     if output_format not in CHECK_FORMATS:
         raise typer.Exit(emit_usage_error(env, _bad_format(output_format, CHECK_FORMATS)))
+    try:
+        live_options = _live_options(live, base_url, param or [], header or [], token, timeout)
+    except InputError as exc:
+        raise typer.Exit(emit_usage_error(env, exc.message)) from None
     findings = []
     unreadable = False
     for spec in specs:
         try:
             source = read_source(spec)
-            found = check_source(source, profiles=profile or None)
+            found = check_source(source, profiles=profile or None, live=live_options)
         except InputError as exc:
             if len(specs) == 1:
                 raise typer.Exit(emit_usage_error(env, exc.message)) from None
@@ -96,8 +127,9 @@ def tools(
         str, typer.Option("--locale", help="The language of localized x-agent texts (en, fr, …).")
     ] = "en",
 ) -> None:
-    """Print the tool definitions the document gives, deterministically (suitable as a golden file).
-    Editor groups are listed in the json format only, marked as needing the form engine."""
+    """Print the tool definitions the document gives, deterministically (suitable as a golden file):
+    one tool per annotated operation, eight form tools per editor group (the json format also
+    describes each group under editorGroups)."""
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.load import load_openapi
     from deskcheck.engine.providers import export_tools
@@ -120,21 +152,40 @@ def tools(
             "instructions": loaded.instructions,
             "skills": [skill.as_dict() for skill in loaded.skills],
             "tools": definitions,
-            "editorGroups": [{**group.as_dict(), "status": EDITOR_STATUS} for group in loaded.editor_groups],
+            "editorGroups": [group.as_dict() for group in loaded.editor_groups],
         }
     else:
         value = definitions
-        if loaded.editor_groups:
-            names = ", ".join(group.name for group in loaded.editor_groups)
-            print(
-                f"note: the editor group(s) {names} are not in this list: their form tools need the form engine, "
-                "which this build does not include yet (see --format json).",
-                file=env.stderr,
-            )
     print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
 
 
-EDITOR_STATUS = "needs the form engine: its eight tools are not available in this build yet"
+def _live_options(live: bool, base_url: str | None, params: list[str], headers: list[str], token, timeout: float):
+    """The ``LiveOptions`` of ``--live`` (None without it); an ``InputError`` for flags that
+    make no sense."""
+    from deskcheck.engine.errors import InputError
+
+    if not live:
+        flags = (("--base-url", base_url), ("--param", params), ("--header", headers), ("--token", token))
+        given = [flag for flag, value in flags if value]
+        if given:
+            raise InputError(
+                f"{', '.join(given)} only matter(s) with --live, which calls the API; add --live or leave them out."
+            )
+        return None
+    if not base_url:
+        raise InputError("--live calls the API: give its address with --base-url URL.")
+    if not base_url.startswith(("http://", "https://")):
+        raise InputError(f"--base-url must be an http(s) URL, not {base_url!r}.")
+    values: dict[str, str] = {}
+    for item in params:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise InputError(f"--param must look like name=value, not {item!r}.")
+        values[name.strip()] = value
+    from deskcheck.engine.openapi.http import Credentials
+    from deskcheck.engine.openapi.live_check import LiveOptions
+
+    return LiveOptions(base_url, values, Credentials.from_options(headers, token), timeout=timeout)
 
 
 def _bad_format(given: str, allowed: tuple[str, ...]) -> str:

@@ -3,19 +3,23 @@
 Errors are what stops a tool from loading or from working (the x-agent vocabulary, profiles,
 names, references, input schemas, editor groups, lint). Warnings are the rest: the document
 against the OpenAPI specification (its JSON Schema and the rules beyond it: ``structure``), a
-missing server URL, an over-long skill description. Every finding has a JSON pointer and, when the
+missing server URL, an over-long skill description. ``live`` adds what the running API reveals
+about each editor group (``live_check``). Every finding has a JSON pointer and, when the
 document was read from text, a line and a column.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .load import analyse
 from .problems import ERROR, WARNING, Problem, Problems
 from .request import base_url_for
 from .source import Source
+
+if TYPE_CHECKING:
+    from .live_check import LiveOptions
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,12 @@ def check_source(
     *,
     profiles: list[str] | tuple[str, ...] | None = None,
     structure: bool = True,
+    live: LiveOptions | None = None,
 ) -> list[Finding]:
     """Every finding for ``source``. ``profiles`` limits the tool checks to one selection (an
-    undeclared name raises ``SpecUsageError``); by default every declared profile is checked."""
+    undeclared name raises ``SpecUsageError``); by default every declared profile is checked.
+    With ``live``, each editor group's schema is also requested from the API and its form built
+    (``live_check``)."""
     problems = Problems()
     analysis = analyse(
         source.data,
@@ -73,6 +80,10 @@ def check_source(
             # An error at the same place (a reference that leads nowhere) already says it.
             errors_at = {p.pointer for p in problems if p.severity == ERROR}
             problems.extend(p for p in structural_problems(source.data) if p.pointer not in errors_at)
+        if live is not None:
+            from .live_check import live_problems
+
+            live_problems(analysis, live, problems, source.text)
     return locate(source, list(problems))
 
 

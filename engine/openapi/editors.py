@@ -3,8 +3,8 @@ a plain description of the form it edits (which operation saves it, where its sc
 which operation reads the current record, which path parameters identify a record), checked
 without any HTTP request.
 
-The eight form tools (``<name>_describeState``, …) are built from an ``EditorGroup`` by the form
-engine; this module only resolves and checks the annotation.
+The eight form tools (``<name>_describeState``, …) are built from an ``EditorGroup`` by
+``editor_tools`` over the form-session layer; this module only resolves and checks the annotation.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ FORM_VERBS = (
     "reloadForm",
 )
 ROLES = ("schemaOperation", "readOperation")
+# The form tools' own argument names. Every tool of a group also takes the write operation's path
+# parameters, so a path parameter cannot be called one of these (a test keeps the list in step
+# with the form tools).
+FORM_ARGUMENTS = ("path", "data", "merge", "value", "suggestionIndex", "query", "action", "index")
 
 
 @dataclass
@@ -129,6 +133,16 @@ def resolve_editor(
             f"{operation.method.upper()} {operation.path} declares {media}.",
             editor_pointer,
         )
+    for parameter in operation.path_parameters:
+        if parameter.name in FORM_ARGUMENTS:
+            healthy = False
+            problems.add(
+                "editor-path-parameter-clash",
+                f'{label}: the path parameter "{parameter.name}" has the name of an argument of the form tools, '
+                "which also take every path parameter; rename the parameter in the document (the URL template "
+                "and the parameter's name) to use this operation as an editor.",
+                editor_pointer,
+            )
     named: dict[str, Operation | None] = {role: None for role in ROLES}
     if isinstance(editor, dict):
         supplied = {p.name for p in operation.path_parameters}

@@ -9,8 +9,9 @@ found. ``openapi check`` runs it over every profile. No step sends an HTTP reque
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import jsonpointer
 from ..tools import Tool, ToolSet
@@ -18,7 +19,7 @@ from .editors import EditorGroup, resolve_editor
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient
 from .inputs import InputProblem, ToolInput, build_input
 from .lint import lint_input
-from .operations import Operation, OperationIndex, OperationResolver
+from .operations import Operation, OperationIndex, OperationResolver, iter_operations
 from .plain_tools import MAX_ERROR_LENGTH, ToolContext, build_plain_tool
 from .problems import Problems, SpecLoadError
 from .profiles import (
@@ -34,6 +35,9 @@ from .request import base_url_for, no_base_url_message
 from .skills import Skill, build_instructions, select_skills, tag_guide
 from .source import Source, read_source
 from .vocabulary import validate_vocabulary
+
+if TYPE_CHECKING:
+    from ..forms.store import SessionStore
 
 LINT_MODES = ("error", "warn", "off")
 
@@ -180,12 +184,15 @@ def _lint(operation: Operation, tool_input: ToolInput, problems: Problems, sever
 
 @dataclass
 class OpenApiTools:
-    """A loaded document: its tools (a ``ToolSet``), editor groups, skills and instructions."""
+    """A loaded document: its tools (a ``ToolSet``), editor groups (with their form sessions,
+    ``editor_sessions`` by group name), skills and instructions."""
 
     source: Source | None
     analysis: Analysis
     toolset: ToolSet
     base_url: str | None
+    editor_sessions: dict[str, Any] = field(default_factory=dict)  # name -> forms SessionGroup
+    editor_skills: list[Skill] = field(default_factory=list)
 
     @property
     def tools(self) -> list[Tool]:
@@ -197,11 +204,11 @@ class OpenApiTools:
 
     @property
     def skills(self) -> list[Skill]:
-        return self.analysis.skills
+        return [*self.analysis.skills, *self.editor_skills]
 
     @property
     def instructions(self) -> str:
-        return self.analysis.instructions
+        return build_instructions(self.skills, self.analysis.guide)
 
     @property
     def profiles(self) -> list[str]:
@@ -229,12 +236,22 @@ def load_openapi(
     lint: str = "error",
     max_string_length: int = MAX_STRING_LENGTH,
     max_error_length: int = MAX_ERROR_LENGTH,
+    store: SessionStore | None = None,
+    identity: str | None = None,
+    allow_hosts: Sequence[str] = (),
+    allow_invalid: bool = False,
 ) -> OpenApiTools:
     """Load ``spec`` (a path, a URL, a parsed document or a ``Source``) into tools.
 
+    Editor groups give their eight form tools, whose sessions live in ``store`` (default: the
+    one under the state directory), kept apart by ``identity``; their option lists behind URLs
+    may reach ``allow_hosts`` besides the API's own origin; ``allow_invalid`` lets saves send a
+    document that fails validation.
+
     Raises ``SpecLoadError`` (an ``InputError``) listing every error when the document cannot be
     turned into tools, and ``SpecUsageError`` for a profile the document does not declare.
-    Nothing is fetched but the document itself (when ``spec`` is a URL)."""
+    Nothing is fetched but the document itself (when ``spec`` is a URL), and no schema is
+    compiled: form sessions open when a tool runs."""
     if lint not in LINT_MODES:
         raise ValueError(f"lint must be one of {', '.join(LINT_MODES)}")
     if isinstance(spec, Source):
@@ -266,15 +283,34 @@ def load_openapi(
         max_string_length=max_string_length,
         max_error_length=max_error_length,
     )
-    tools = [build_plain_tool(p.operation, p.tool_input, context) for p in analysis.plain]
-    unsupported = {
-        name: (
-            f'{name} belongs to the editor group "{group.name}" ({group.title}). Its form tools need the form '
-            "engine, which this build of deskcheck does not include yet; `deskcheck openapi tools` describes "
-            "the group."
+    # Tools in document order: an editor group's eight where its write operation is.
+    entries: list[tuple[Operation, list[Tool]]] = [
+        (p.operation, [build_plain_tool(p.operation, p.tool_input, context)]) for p in analysis.plain
+    ]
+    loaded = OpenApiTools(source, analysis, ToolSet("openapi", []), resolved_base)
+    if analysis.editors:
+        from .editor_source import EditorEndpoint
+        from .editor_tools import EditorContext, editor_session_group, editor_skill
+
+        editor_context = EditorContext(
+            EditorEndpoint(
+                caller,
+                resolved_base,
+                context.no_base_url,
+                document,
+                document_text=source.text if source is not None else None,
+            ),
+            store=store,
+            identity=identity,
+            allow_hosts=tuple(allow_hosts),
+            allow_invalid=allow_invalid,
         )
-        for group in analysis.editors
-        for name in group.tool_names
-    }
-    toolset = ToolSet("openapi", tools, instructions=analysis.instructions, unsupported=unsupported)
-    return OpenApiTools(source, analysis, toolset, resolved_base)
+        for group in analysis.editors:
+            sessions = editor_session_group(group, editor_context)
+            loaded.editor_sessions[group.name] = sessions
+            loaded.editor_skills.append(editor_skill(group, sessions))
+            entries.append((group.write, sessions.tools()))
+    order = {pointer: index for index, (_, _, pointer, _) in enumerate(iter_operations(document))}
+    entries.sort(key=lambda entry: order.get(entry[0].pointer, len(order)))
+    loaded.toolset = ToolSet("openapi", [t for _, tools in entries for t in tools], instructions=loaded.instructions)
+    return loaded

@@ -76,8 +76,7 @@ def build_request(
         if binding.kind == "path":
             if value is None:
                 raise RequestBuildError(f'missing path parameter "{binding.property}".')
-            text = ",".join(map(js_string, value)) if isinstance(value, list) else js_string(value)
-            path = path.replace("{" + binding.api_name + "}", quote(text, safe=_PATH_SAFE))
+            path = path.replace("{" + binding.api_name + "}", path_segment(value))
         elif binding.kind == "query":
             if value is not None:
                 query += query_pairs(binding.api_name, value, binding.explode)
@@ -104,6 +103,13 @@ def build_request(
     if query:
         url += "?" + urlencode(query)
     return HttpRequest(operation.method.upper(), url, headers, body, has_body)
+
+
+def path_segment(value: Any) -> str:
+    """A path parameter's value as one encoded path segment (a list comma-joined, a ``/`` kept
+    inside the segment)."""
+    text = ",".join(map(js_string, value)) if isinstance(value, list) else js_string(value)
+    return quote(text, safe=_PATH_SAFE)
 
 
 def query_pairs(name: str, value: Any, explode: bool | None) -> list[tuple[str, str]]:

@@ -24,6 +24,15 @@ RULES: dict[str, str] = {
     "editor-operation-missing": "An editor names an operationId the document does not have.",
     "editor-operation-ambiguous": "An editor names an operationId that several operations share.",
     "editor-path-parameter-missing": "An editor's named operation needs a path parameter the write operation lacks.",
+    "editor-path-parameter-clash": "An editor's path parameter has the name of an argument of the form tools.",
+    "editor-live-parameter-missing": "openapi check --live has no --param value for an editor's schema operation.",
+    "editor-live-request-failed": "openapi check --live: an editor's schema or record request failed.",
+    "editor-live-schema-unusable": "openapi check --live: the form cannot be built from an editor's schema.",
+    "editor-live-field-unfixable": (
+        "openapi check --live: a column hidden from the form (attachment, computed) keeps the document invalid."
+    ),
+    "editor-live-record-invalid": "openapi check --live: the record read does not satisfy its own schema.",
+    "editor-live-options-host": "openapi check --live: a field's options come from a host other than the API.",
     "scalar-example-for-array": "An array parameter's description shows a single quoted value.",
     "comma-separated-array": "An array parameter's description talks of a comma-separated list.",
     "quoted-value-not-in-enum": "A description quotes a value the parameter's enum does not allow.",

@@ -150,8 +150,8 @@ def test_options_behind_a_url_use_the_base_url_and_token(files, sample_api):
 def test_the_spec_form_names_the_editor_group(sample_api):
     spec = ["--spec", str(SAMPLE_SPEC), "--profile", "write", "--base-url", sample_api.base_url]
     args = '{"id": "associations", "lineId": "asso-001"}'
-    not_wired = run_cli("form", "describe-state", *spec, "sample_dataset_line", args, expect=2).json
-    assert "sample_dataset_line" in not_wired["error"] and "editor groups yet" in not_wired["error"]
+    described = run_cli("form", "describe-state", *spec, "sample_dataset_line", args).json
+    assert described["ok"] and 'value="Les Voiles de l\'Iroise"' in described["result"]
     unknown = run_cli("form", "describe-state", *spec, "nope", args, expect=2).json
     assert "no editor group named 'nope'" in unknown["error"] and "sample_dataset_line" in unknown["error"]
     unnamed = run_cli("form", "describe-state", *spec, expect=2).json

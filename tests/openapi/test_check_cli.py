@@ -179,20 +179,21 @@ def test_tools_json_is_deterministic_and_complete():
     value = json.loads(first.stdout)
     assert value["profiles"] == ["write"]
     assert value["instructions"].startswith("## workflow")
-    assert [s["name"] for s in value["skills"]] == ["workflow"]
-    assert len(value["tools"]) == 6
+    # Each editor group adds a skill on using its form tools.
+    assert [s["name"] for s in value["skills"]] == ["workflow", "datafair-dataset-new-line", "datafair-dataset-line"]
+    assert len(value["tools"]) == 6 + 2 * 8
     groups = value["editorGroups"]
     assert [g["name"] for g in groups] == ["datafair_dataset_new_line", "datafair_dataset_line"]
-    assert all("form engine" in g["status"] for g in groups)
     assert groups[1]["read"]["operationId"] == "readLine" and groups[0]["mode"] == "create"
+    assert set(groups[1]["tools"]) <= {tool["name"] for tool in value["tools"]}
 
 
 @pytest.mark.parametrize("shape", ["anthropic", "openai", "mcp"])
-def test_tools_provider_shapes_note_the_editor_groups(shape):
+def test_tools_provider_shapes_include_the_editor_tools(shape):
     run = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write", "--format", shape)
     value = json.loads(run.stdout)
-    assert len(value) == 6
-    assert "datafair_dataset_line" in run.stderr and "form engine" in run.stderr
+    assert len(value) == 6 + 2 * 8
+    assert run.stderr == ""
 
 
 def test_tools_examples_localisation_and_refusals(tmp_path):

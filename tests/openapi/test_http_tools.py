@@ -211,7 +211,7 @@ def test_sample_api_token_from_the_environment_is_used_and_never_printed(sample_
     assert sample_api.write_token not in with_token.stdout + with_token.stderr
 
 
-def test_an_editor_tool_name_is_explained_not_unknown(sample_api):
+def test_an_editor_tool_runs_and_reports_a_missing_record(sample_api):
     run = run_cli(
         "call",
         "--spec",
@@ -224,7 +224,7 @@ def test_an_editor_tool_name_is_explained_not_unknown(sample_api):
         '{"id": "associations", "lineId": "x"}',
         expect=1,
     )
-    assert "form engine" in run.json["error"]
+    assert "/datasets/associations/lines/x answered 404" in run.json["error"]
 
 
 def test_a_document_that_cannot_load_is_bad_input(tmp_path):
