@@ -13,11 +13,15 @@ the formatting and properties recorded in ``w:*PrChange`` elements.
 - table rows and cells: a deleted row or cell (accept) or an inserted one (reject) is removed, and
   a table left without rows goes with it;
 - property changes: accept drops the record, reject puts the recorded properties back.
+
+``resolve_changes(doc, ids, mode)`` does the same for chosen changes of the main text only, by
+the ids ``read_changes`` reports (a Word reviewer's "accept this change").
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +30,7 @@ from .wml.ns import (
     W_DEL,
     W_DELINSTRTEXT,
     W_DELTEXT,
+    W_ID,
     W_INS,
     W_INSTRTEXT,
     W_MOVEFROM,
@@ -80,6 +85,7 @@ _KEEP_ON_RESTORE = {
     qn("w:sectPr"): (qn("w:headerReference"), qn("w:footerReference")),
 }
 _HEADER_REFERENCES = (qn("w:headerReference"), qn("w:footerReference"))
+_RESOLVED_TAGS = (*_REVISIONS, *_RANGE_MARKERS, *_PR_CHANGES, *_CELL_MARKERS, qn("w:numberingChange"))
 _VMERGE = qn("w:vMerge")
 _VMERGE_ATTR = qn("w:vMerge")
 _VMERGE_ORIG_ATTR = qn("w:vMergeOrig")
@@ -104,8 +110,31 @@ def resolve_all(doc: DocxDocument, mode: str, author: str | None = None) -> dict
     counts: Counter[str] = Counter()
     for part in story_parts(doc):
         root = doc.package.xml(part)
-        if _resolve_tree(root, mode, author, counts):
+        if _resolve_tree(root, mode, lambda element: _by(element, author), counts):
             doc.package.mark_dirty(part)
+    doc.invalidate()
+    return dict(sorted(counts.items()))
+
+
+def resolve_changes(doc: DocxDocument, change_ids: Iterable[str], mode: str) -> dict[str, int]:
+    """Accept or reject the tracked changes of the main text whose ids are ``change_ids`` (the
+    ``id`` of ``read_changes`` entries), leaving every other change pending. Every element
+    carrying one of the ids is resolved: a revision Word split over several runs, or kept twice
+    (a text box's alternate content), goes as one. Returns counts by kind (empty when no id
+    matched; the caller checks the ids against ``read_changes`` first).
+
+    Block ids minted for paragraphs without a stored id are written into them first, so the
+    blocks keep the ids a read of this document reported (resolving changes their text, which
+    would otherwise mint different ids)."""
+    if mode not in ("accept", "reject"):
+        raise ValueError("mode must be accept or reject")
+    wanted = {str(change_id) for change_id in change_ids}
+    counts: Counter[str] = Counter()
+    if not any(element.get(W_ID) in wanted for element in doc.body.iter(*_RESOLVED_TAGS)):
+        return {}
+    doc.stamp_minted_ids()
+    if _resolve_tree(doc.body, mode, lambda element: element.get(W_ID) in wanted, counts):
+        doc.package.mark_dirty(doc.main_part)
     doc.invalidate()
     return dict(sorted(counts.items()))
 
@@ -123,14 +152,14 @@ def _attached(element: Any, root: Any) -> bool:
     return False
 
 
-def _resolve_tree(root: Any, mode: str, author: str | None, counts: Counter) -> bool:
+def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: Counter) -> bool:
+    """Resolve the revision elements under ``root`` that ``select`` picks."""
     accept = mode == "accept"
-    tags = (*_REVISIONS, *_RANGE_MARKERS, *_PR_CHANGES, *_CELL_MARKERS, qn("w:numberingChange"))
-    found = list(root.iter(*tags))
+    found = list(root.iter(*_RESOLVED_TAGS))
     changed = False
     joins: list[Any] = []
     for element in found:
-        if not _attached(element, root) or not _by(element, author):
+        if not _attached(element, root) or not select(element):
             continue
         tag = element.tag
         parent = element.getparent()

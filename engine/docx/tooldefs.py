@@ -325,6 +325,36 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         handler="edit_tools:resolve_comment",
         read_only=False,
     ),
+    *(
+        DocxToolSpec(
+            name=f"{verb}_change",
+            title=f"{verb.capitalize()} tracked changes",
+            description=(
+                f"{verb.capitalize()} chosen pending tracked changes of the main text by their ids from read_changes "
+                f"({effect}); every other change stays pending. A replacement is two changes, a deletion and an "
+                "insertion: pass both ids to resolve it whole. When an id is unknown nothing changes." + VERSION_NOTE
+            ),
+            input_schema=_object(
+                {
+                    "changeIds": {
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1},
+                        "minItems": 1,
+                        "maxItems": 200,
+                        "description": "Ids of changes from read_changes.",
+                    }
+                },
+                ["changeIds"],
+            ),
+            handler=f"change_tools:{verb}_change",
+            read_only=False,
+            destructive=True,
+        )
+        for verb, effect in (
+            ("accept", "insertions stay, deletions go, formatting changes are kept"),
+            ("reject", "insertions go, deletions come back, formatting changes are undone"),
+        )
+    ),
 )
 DOCX_TOOL_SPECS = DOCX_TOOL_SPECS + EDIT_TOOL_SPECS
 
