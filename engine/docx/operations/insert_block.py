@@ -7,7 +7,10 @@ receipt. Text may be empty: a blank paragraph is a real edit. Tabs and line feed
 become tab characters and line breaks inside the one paragraph.
 
 Tracked mode marks both the text and the paragraph mark inserted, so rejecting removes the
-paragraph completely (the reference system left an empty paragraph behind).
+paragraph completely (the reference system left an empty paragraph behind). When no paragraph
+follows the anchor in its container (the end of the body, a cell, a text box, or a table next),
+the anchor's own mark is marked inserted instead, as Word records pressing Enter at the end of a
+last paragraph: rejecting then joins the anchor with the empty new paragraph.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from ..wml.ns import W14_PARAID, W_PPR
 from ..wml.properties import PPR_ORDER, get_or_add, paragraph_properties, remove_child
 from ..wml.revisions import insert_runs, make_run, mark_paragraph
 from .context import ApplyContext, ResolveContext
+from .delete_block import carries_section_break, followed_by_paragraph
 from .fields import DecodeError, Decoding, Field, block_id_field, kind_of, string_field
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
 
@@ -85,13 +89,18 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
             p.remove(ppr)
     text = op.get("text")
     runs = [make_run(text)] if text else []
+    position = "after" if op.type == "insertAfterBlock" else "before"
     if ctx.tracked:
         if runs:
             p.append(insert_runs(runs, ctx.revisions))
-        mark_paragraph(p, "ins", ctx.revisions)
+        if position == "after" and not followed_by_paragraph(anchor) and not carries_section_break(anchor):
+            # Nothing follows to join the new paragraph with on reject: as Word records Enter at
+            # the end of the last paragraph, the anchor's mark is the new one.
+            mark_paragraph(anchor, "ins", ctx.revisions)
+        else:
+            mark_paragraph(p, "ins", ctx.revisions)
     else:
         p.extend(runs)
-    position = "after" if op.type == "insertAfterBlock" else "before"
     if position == "after":
         anchor.addnext(p)
     else:
