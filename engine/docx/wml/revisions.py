@@ -330,6 +330,52 @@ def split_run(r: Any, offset: int, ids: IdAllocator | None, *, zero_width: str =
     return r, twin
 
 
+def split_run_before(r: Any, child: Any, index: int, ids: IdAllocator | None) -> tuple[Any, Any]:
+    """Split run ``r`` just before its content child ``child`` or, for a text child (``w:t``,
+    ``w:delText``), before code point ``index`` of that child's text. Unlike ``split_run``, which
+    cuts at a text offset, this can separate children that count no text (two tabs, a picture
+    next to a break). Returns ``(left, right)`` as ``split_run`` does: ``r`` keeps what comes
+    before, a twin right after it the rest; a side that would be empty is None and nothing is
+    split. Raises ``ValueError`` when ``child`` is not a child of ``r``."""
+    if child.getparent() is not r or child.tag == W_RPR:
+        raise ValueError("the child to split before is not content of this run")
+    text = _element_text(child) if child.tag in (W_T, W_DELTEXT) else ""
+    if index < 0 or index > len(text) or (index and child.tag not in (W_T, W_DELTEXT)):
+        raise ValueError(f"index {index} is outside the text of the element to split before")
+    if index == len(text) and text:
+        following = child.getnext()
+        if following is None:
+            return r, None
+        child, index = following, 0
+    content = [c for c in r if c.tag != W_RPR]
+    if index == 0 and content and content[0] is child:
+        return None, r
+    twin = r.makeelement(r.tag, dict(r.attrib))
+    rpr = run_properties(r)
+    if rpr is not None:
+        from copy import deepcopy
+
+        rpr_copy = deepcopy(rpr)
+        _restamp_copies(rpr_copy, ids)
+        twin.append(rpr_copy)
+    moving = [child, *child.itersiblings()]
+    if index:
+        second = child.makeelement(child.tag, {})
+        _set_text(second, text[index:])
+        second.set(XML_SPACE, "preserve")
+        _set_text(child, text[:index])
+        if child.get(XML_SPACE) is None and not _preserves_space(child):
+            child.set(XML_SPACE, "preserve")
+        twin.append(second)
+        moving = moving[1:]
+    for element in moving:
+        twin.append(element)
+    twin.tail = r.tail
+    r.tail = None
+    r.addnext(twin)
+    return r, twin
+
+
 def make_run(text: str, rpr: Any = None) -> Any:
     """A new ``w:r`` showing ``text`` with a copy of ``rpr`` (or none). Tabs become ``w:tab``,
     line feeds ``w:br``; everything else goes into ``w:t`` elements with preserved spaces."""

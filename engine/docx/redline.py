@@ -1,0 +1,762 @@
+"""A redline: a new .docx whose tracked changes turn the previous version into the current one.
+
+``redline_files(previous, current, output, author=..., privacy=...)`` builds it:
+
+1. Both versions are read as accepted (pending tracked changes applied, on private copies); the
+   previous one is the starting package, so its styles, settings and untouched parts are kept.
+2. Each story is aligned with its counterpart (``alignment``) and edited in place: paired
+   paragraphs get word-level changes (``redline_paragraph``), paragraphs only in the previous
+   version are marked deleted, paragraphs only in the current one are copied in as inserted (with
+   their pictures, hyperlinks, styles and numbering, see ``transplant``), tables row by row
+   (rows marked inserted or deleted, cells paired by position), text boxes inside paired
+   paragraphs like stories of their own. A paragraph deleted in one place and inserted in another
+   with the same text of at least three words is marked moved (``w:moveFrom`` / ``w:moveTo`` with
+   their range markers).
+3. Paragraph marks follow Word's model: a mark directly before a table or at the end of a story
+   or cell cannot come or go (Word keeps that paragraph), so when the last paragraph of such a
+   stretch is inserted or deleted, the mark of the nearest surviving paragraph before it is the
+   one marked, and its paragraph properties move with it (``w:pPrChange``); failing that, the
+   last deleted and inserted paragraphs of the stretch are paired instead.
+4. Headers and footers are paired by section and kind; footnotes and endnotes follow their
+   references (a kept reference pairs the two notes, an inserted one copies its note in as
+   inserted, a deleted one marks its note's text deleted). Stories that exist in one version
+   only are listed in ``unmatchedStories`` and left as the previous version has them.
+5. Package metadata is reported, and removed when asked (``privacy``).
+
+Accepting every change of the result gives the current version's text, rejecting every change
+the previous version's (``tests/docx/test_redline*.py`` check both with our own accept/reject and
+with LibreOffice).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from deskcheck.engine.errors import DeskcheckError
+
+from .alignment import Aligned, Para, Table, align_containers, paragraphs_of
+from .diff_text import Budget, tokenize
+from .wml.ns import W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TCPR, W_TR, qn
+from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
+from .wml.revisions import (
+    IdAllocator,
+    Revisions,
+    mark_paragraph,
+    mark_row,
+    paragraph_mark_state,
+    record_paragraph_properties,
+)
+
+DEFAULT_AUTHOR = "deskcheck compare"
+MIN_MOVE_WORDS = 3
+_MARK_TAGS = {"ins": qn("w:ins"), "del": qn("w:del"), "moveFrom": qn("w:moveFrom"), "moveTo": qn("w:moveTo")}
+_TBLPR = qn("w:tblPr")
+_TBLGRID = qn("w:tblGrid")
+_TBLPREX = qn("w:tblPrEx")
+_TRPR = qn("w:trPr")
+
+
+# -- plan ---------------------------------------------------------------------------------------------
+
+
+class Step:
+    """One event of a container, with what is nested in it (rows of a table pair, text boxes of a
+    paragraph pair) and, for a paragraph, the move it belongs to."""
+
+    __slots__ = ("boxes", "current", "move", "previous", "rows")
+
+    def __init__(self, previous: Any, current: Any, rows=None, boxes=None) -> None:
+        self.previous = previous
+        self.current = current
+        self.rows = rows
+        self.boxes = boxes
+        self.move: tuple[int, str] | None = None  # (move number, "from" | "to")
+
+    @property
+    def kind(self) -> str:
+        if self.previous is None:
+            return "added"
+        if self.current is None:
+            return "deleted"
+        return "paired"
+
+
+class RowStep:
+    __slots__ = ("cells", "current", "previous")
+
+    def __init__(self, previous: Any, current: Any, cells) -> None:
+        self.previous = previous
+        self.current = current
+        self.cells = cells  # [(previous cell, current cell, [Step])] for paired rows
+
+
+def _is_para(item: Any) -> bool:
+    return isinstance(item, Para)
+
+
+def _item(step: Step) -> Any:
+    return step.previous if step.previous is not None else step.current
+
+
+def settle_runs(steps: list[Step]) -> list[Step]:
+    """Make the last paragraph of every stretch of paragraphs (before a table or at the end) one
+    whose mark survives both accept and reject (see the module docstring). When it is an insertion
+    (a deletion), the nearest deletion (insertion) before it, with only insertions (deletions)
+    between them, tables included, is paired with it instead; otherwise a paired paragraph of the
+    same stretch lends it its mark when the plan is applied."""
+    out = list(steps)
+    index = len(out) - 1
+    while index >= 0:
+        step = out[index]
+        if not _is_para(_item(step)):
+            index -= 1
+            continue
+        if step.kind != "paired":
+            partner = "deleted" if step.kind == "added" else "added"
+            j = index - 1
+            while j >= 0:
+                other = out[j]
+                if other.kind == step.kind:
+                    j -= 1
+                    continue
+                if other.kind == partner and _is_para(_item(other)):
+                    a = other.previous if partner == "deleted" else step.previous
+                    b = step.current if partner == "deleted" else other.current
+                    out[index] = Step(a, b, boxes=_box_steps(a, b))
+                    del out[j]
+                    index -= 1
+                elif other.kind == "paired" and _is_para(_item(other)) and _lending_breaks(other):
+                    # Shift the pairing down to the stretch's last paragraph instead of borrowing
+                    # the mark of a paragraph whose picture changed (see ``_lending_breaks``).
+                    if step.kind == "deleted":
+                        out[index] = Step(step.previous, other.current, boxes=_box_steps(step.previous, other.current))
+                        out[j] = Step(other.previous, None)
+                    else:
+                        out[index] = Step(other.previous, step.current, boxes=_box_steps(other.previous, step.current))
+                        out[j] = Step(None, other.current)
+                break
+        while index >= 0 and _is_para(_item(out[index])):
+            index -= 1
+    return out
+
+
+def _lending_breaks(step: Step) -> bool:
+    """Whether a paired paragraph should not lend its mark: its pictures or other objects changed,
+    and LibreOffice loses a paragraph mark marked deleted right after an inserted picture."""
+    a, b = step.previous, step.current
+    return a.key != b.key and ("\x02" in a.key or "\x02" in b.key)
+
+
+def _box_steps(a: Para, b: Para) -> list[list[Step]] | None:
+    if (a.boxes or b.boxes) and len(a.boxes) == len(b.boxes):
+        return [plan_container(x, y) for x, y in zip(a.boxes, b.boxes, strict=True)]
+    return None
+
+
+_BUDGET: list[Budget] = []
+
+
+def plan_container(previous: list[Any], current: list[Any], budget: Budget | None = None) -> list[Step]:
+    budget = budget if budget is not None else (_BUDGET[-1] if _BUDGET else Budget())
+    steps = [_plan_event(event, budget) for event in align_containers(previous, current, budget)]
+    return settle_runs(steps)
+
+
+def _plan_event(event: Aligned, budget: Budget) -> Step:
+    a, b = event.previous, event.current
+    if a is None or b is None:
+        return Step(a, b)
+    if isinstance(a, Table):
+        rows = []
+        for row in event.rows or ():
+            if row.cells is None:
+                rows.append(RowStep(row.previous, row.current, None))
+            else:
+                cells = [(x, y, plan_container(x.items, y.items, budget)) for x, y, _ in row.cells]
+                rows.append(RowStep(row.previous, row.current, cells))
+        return Step(a, b, rows=rows)
+    if (a.boxes or b.boxes) and len(a.boxes) == len(b.boxes):
+        return Step(a, b, boxes=[plan_container(x, y, budget) for x, y in zip(a.boxes, b.boxes, strict=True)])
+    return Step(a, b)
+
+
+def _all_steps(steps: list[Step]):
+    for step in steps:
+        yield step
+        for row in step.rows or ():
+            for _, _, inner in row.cells or ():
+                yield from _all_steps(inner)
+        for box in step.boxes or ():
+            yield from _all_steps(box)
+
+
+def find_moves(steps: list[Step], first: int = 1) -> int:
+    """Mark deleted and added paragraphs of equal text (three words or more) as a move, first in
+    first out per text. Returns the next move number."""
+    from collections import defaultdict, deque
+
+    deleted: dict[str, deque[Step]] = defaultdict(deque)
+    flat = list(_all_steps(steps))
+    for step in flat:
+        if (
+            step.kind == "deleted"
+            and _is_para(step.previous)
+            and not step.previous.boxes
+            and _words(step.previous.text) >= MIN_MOVE_WORDS
+        ):
+            deleted[step.previous.text].append(step)
+    number = first
+    for step in flat:
+        if step.kind == "added" and _is_para(step.current) and not step.current.boxes:
+            queue = deleted.get(step.current.text)
+            if queue:
+                source = queue.popleft()
+                source.move = (number, "from")
+                step.move = (number, "to")
+                number += 1
+    return number
+
+
+def _words(text: str) -> int:
+    return sum(1 for token in tokenize(text) if token.strip())
+
+
+# -- applying -------------------------------------------------------------------------------------------
+
+
+class StoryRedliner:
+    """Applies the plan of one story to the previous version's XML."""
+
+    def __init__(self, paragraphs: Any, revisions: Revisions, counts: dict[str, int]) -> None:
+        self.paragraphs = paragraphs  # a redline_paragraph.ParagraphRedliner
+        self.revisions = revisions
+        self.counts = counts
+
+    def container(self, steps: list[Step], container: Any) -> None:
+        output: list[tuple[Any, Step]] = []  # (element placed, step) in output order
+        first_base = next((s.previous.element for s in steps if s.previous is not None), None)
+        last = None
+        for index, step in enumerate(steps):
+            a, b = step.previous, step.current
+            if a is not None and b is not None and self._split_pair(step, steps, index):
+                # Replaced whole: deleted here, the current paragraph inserted right after.
+                self.paragraphs.delete(a.element)
+                copy = self.paragraphs.insert_copy(b.element)
+                a.element.addnext(copy)
+                copy.tail = None
+                self.counts["modified"] += 1
+                output.append((a.element, Step(a, None)))
+                output.append((copy, Step(None, b)))
+                last = copy
+                continue
+            if a is not None and b is not None:
+                if isinstance(a, Table):
+                    self.table(step)
+                else:
+                    self.paragraph_pair(step)
+                element = a.element
+            elif a is not None:
+                element = a.element
+                if isinstance(a, Table):
+                    self.delete_table(element)
+                else:
+                    self._delete_paragraph(step)
+                self._count(a, "deleted" if step.move is None else "moved")
+            else:
+                element = self._insert(step, last, first_base, container)
+                if step.move is None:
+                    self._count(b, "added")
+            last = element
+            output.append((element, step))
+        self._settle_marks(output)
+
+    def _split_pair(self, step: Step, steps: list[Step], index: int) -> bool:
+        """A paired paragraph followed by another paragraph whose ending object changed (see
+        ``ParagraphRedliner.object_change_at_end``)."""
+        a, b = step.previous, step.current
+        if not _is_para(a) or a.boxes or b.boxes or index + 1 >= len(steps):
+            return False
+        if not _is_para(_item(steps[index + 1])) or a.key == b.key:
+            return False
+        return self.paragraphs.object_change_at_end(a.element, b.element)
+
+    def _count(self, item: Any, kind: str) -> None:
+        self.counts[kind] += sum(1 for _ in paragraphs_of(item)) if kind != "moved" else 1
+
+    def paragraph_pair(self, step: Step) -> None:
+        a, b = step.previous, step.current
+        boxes = _text_boxes(a.element) if step.boxes is not None else []
+        if self.paragraphs.pair(a.element, b.element):
+            self.counts["modified" if a.text != b.text else "formatChanged"] += 1
+        else:
+            self.counts["unchanged"] += 1
+        # Text boxes whose shape stayed are redlined like stories of their own; a shape that was
+        # replaced went out (and in) whole with the paragraph's other objects.
+        for box_steps, box in zip(step.boxes or (), boxes, strict=False):
+            if not _inside_revision(box):
+                self.container(box_steps, box)
+                _sync_fallback(box)
+
+    def _delete_paragraph(self, step: Step) -> None:
+        if step.move is not None:
+            self.paragraphs.move_out(step.previous.element, step.move[0])
+        else:
+            self.paragraphs.delete(step.previous.element)
+
+    def _insert(self, step: Step, last: Any, first_base: Any, container: Any) -> Any:
+        b = step.current
+        if isinstance(b, Table):
+            copy = self.paragraphs.insert_copy(b.element)
+            for tr in _rows(copy):
+                mark_row(tr, "ins", self.revisions)
+            self._mark_cell_paragraphs(copy, "ins")
+        elif step.move is not None:
+            copy = self.paragraphs.move_in(b.element, step.move[0])
+        else:
+            copy = self.paragraphs.insert_copy(b.element)
+        if last is not None:
+            last.addnext(copy)
+        elif first_base is not None:
+            first_base.addprevious(copy)
+        else:
+            _append_to_container(container, copy)
+        copy.tail = None
+        return copy
+
+    # -- tables -------------------------------------------------------------------------------------
+
+    def delete_table(self, tbl: Any) -> None:
+        for tr in _rows(tbl):
+            mark_row(tr, "del", self.revisions)
+        self.paragraphs.delete_content(tbl)
+        self._mark_cell_paragraphs(tbl, "del")
+
+    def _mark_cell_paragraphs(self, element: Any, kind: str) -> None:
+        """Mark the paragraph marks of a row or table that comes or goes, all but each cell's last
+        (a cell keeps one paragraph): LibreOffice removes or restores a tracked row only when
+        everything in it is tracked."""
+        for tc in element.iter(W_TC):
+            paragraphs = [child for child in tc if child.tag == W_P]
+            for p in paragraphs[:-1]:
+                mark_paragraph(p, kind, self.revisions)
+
+    def table(self, step: Step) -> None:
+        a = step.previous
+        last_row = None
+        first_row = a.rows[0].element if a.rows else None
+        for row in step.rows or ():
+            if row.previous is not None and row.current is not None and row.cells is not None:
+                for cell_a, _, inner in row.cells:
+                    self.container(inner, cell_a.element)
+                last_row = row.previous.element
+            elif row.previous is not None:
+                mark_row(row.previous.element, "del", self.revisions)
+                self.paragraphs.delete_content(row.previous.element)
+                self._mark_cell_paragraphs(row.previous.element, "del")
+                self.counts["deleted"] += sum(1 for c in row.previous.cells for i in c.items for _ in paragraphs_of(i))
+                last_row = row.previous.element
+            else:
+                copy = self.paragraphs.insert_copy(row.current.element)
+                mark_row(copy, "ins", self.revisions)
+                self._mark_cell_paragraphs(copy, "ins")
+                self.counts["added"] += sum(1 for c in row.current.cells for i in c.items for _ in paragraphs_of(i))
+                if last_row is not None:
+                    last_row.addnext(copy)
+                elif first_row is not None:
+                    first_row.addprevious(copy)
+                else:
+                    a.element.append(copy)
+                copy.tail = None
+                last_row = copy
+
+    # -- paragraph marks at the end of a stretch ----------------------------------------------------
+
+    def _settle_marks(self, output: list[tuple[Any, Step]]) -> None:
+        """See ``settle_runs``: lend a paired paragraph's mark to the last paragraph of a stretch."""
+        index = len(output) - 1
+        while index >= 0:
+            element, _ = output[index]
+            if element.tag != W_P:
+                index -= 1
+                continue
+            start = index
+            while start > 0 and output[start - 1][0].tag == W_P:
+                start -= 1
+            states = paragraph_mark_state(element)
+            if states:
+                self._lend_mark(output, start, index, states)
+            index = start - 1
+
+    def _lend_mark(self, output, start: int, index: int, states: set[str]) -> None:
+        last, _ = output[index]
+        inserted = bool(states & {"ins", "moveTo"})
+        for j in range(index - 1, start - 1, -1):
+            element, _step = output[j]
+            marks = paragraph_mark_state(element)
+            if marks:
+                continue  # only a paragraph whose mark survives both views can lend it
+            old = paragraph_base_props(element, rejected=inserted)
+            _remove_marks(last)
+            if inserted:
+                # Rejecting joins the lender into ``last``, whose properties must then be the
+                # lender's original ones.
+                mark_paragraph(element, "ins", self.revisions)
+                _set_rejected_properties(last, old, self.revisions)
+            else:
+                # Accepting joins the lender into ``last``, which must then look like the lender.
+                mark_paragraph(element, "del", self.revisions)
+                ppr = record_paragraph_properties(last, self.revisions)
+                _replace_base(ppr, old)
+            return
+
+
+def paragraph_base_props(p: Any, *, rejected: bool) -> list[Any]:
+    """Copies of the paragraph properties ``p`` has once changes are accepted (or rejected)."""
+    from copy import deepcopy
+
+    ppr = p[0] if len(p) and p[0].tag == W_PPR else None
+    if ppr is None:
+        return []
+    if rejected:
+        change = ppr.find(qn("w:pPrChange"))
+        if change is not None:
+            old = change.find(qn("w:pPr"))
+            return [deepcopy(child) for child in old] if old is not None else []
+    return [deepcopy(child) for child in ppr if child.tag in PPR_BASE]
+
+
+def _replace_base(ppr: Any, children: list[Any]) -> None:
+    for child in list(ppr):
+        if child.tag in PPR_BASE:
+            ppr.remove(child)
+    for child in children:
+        insert_ordered(ppr, child, PPR_ORDER)
+
+
+def _set_rejected_properties(p: Any, old: list[Any], revisions: Revisions) -> None:
+    """Make ``p`` (an inserted paragraph, so without a pPrChange) read ``old`` when rejected."""
+    from .compare import canonical
+
+    current = paragraph_base_props(p, rejected=False)
+    if sorted(map(canonical, current)) == sorted(map(canonical, old)):
+        return
+    ppr = record_paragraph_properties(p, revisions)
+    change = ppr.find(qn("w:pPrChange"))
+    recorded = change.find(qn("w:pPr"))
+    for child in list(recorded):
+        recorded.remove(child)
+    for child in old:
+        insert_ordered(recorded, child, PPR_ORDER)
+
+
+def _remove_marks(p: Any) -> None:
+    ppr = p[0] if len(p) and p[0].tag == W_PPR else None
+    rpr = ppr.find(qn("w:rPr")) if ppr is not None else None
+    if rpr is None:
+        return
+    for child in list(rpr):
+        if child.tag in _MARK_TAGS.values():
+            rpr.remove(child)
+
+
+def _rows(tbl: Any) -> list[Any]:
+    return [tr for tr in tbl.iter(W_TR) if _owner_table(tr) is tbl]
+
+
+def _owner_table(tr: Any) -> Any:
+    node = tr.getparent()
+    while node is not None and node.tag != W_TBL:
+        node = node.getparent()
+    return node
+
+
+def _text_boxes(p: Any) -> list[Any]:
+    from .scan import find_text_boxes
+
+    found: list[Any] = []
+    find_text_boxes(p, found)
+    return found
+
+
+def _inside_revision(element: Any) -> bool:
+    return any(a.tag in (qn("w:del"), qn("w:moveFrom")) for a in element.iterancestors())
+
+
+def _sync_fallback(box: Any) -> None:
+    """Give the legacy (VML) copy of a text box the redlined content of the one Word reads."""
+    from copy import deepcopy
+
+    from .wml.ns import MC_ALTERNATECONTENT, MC_CHOICE, MC_FALLBACK, W_TXBXCONTENT
+
+    choice = next((a for a in box.iterancestors() if a.tag == MC_CHOICE), None)
+    if choice is None or choice.getparent() is None or choice.getparent().tag != MC_ALTERNATECONTENT:
+        return
+    fallback = choice.getparent().find(MC_FALLBACK)
+    target = next(fallback.iter(W_TXBXCONTENT), None) if fallback is not None else None
+    if target is None:
+        return
+    for child in list(target):
+        target.remove(child)
+    for child in box:
+        target.append(deepcopy(child))
+
+
+def _append_to_container(container: Any, element: Any) -> None:
+    """Put ``element`` at the end of a container's blocks (before a body's final sectPr, after a
+    cell's properties)."""
+    children = list(container)
+    if children and children[-1].tag == W_SECTPR:
+        children[-1].addprevious(element)
+    elif container.tag == W_TC and (not children or children[0].tag == W_TCPR) and len(children) <= 1:
+        container.append(element)
+    else:
+        container.append(element)
+
+
+# -- the whole document ---------------------------------------------------------------------------------
+
+
+def _counts() -> dict[str, int]:
+    return {"added": 0, "deleted": 0, "modified": 0, "formatChanged": 0, "moved": 0, "unchanged": 0}
+
+
+def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, date: str | None = None) -> dict:
+    """Edit ``previous`` (an opened ``DocxDocument``, accepted) in place into the redline towards
+    ``current`` (accepted too). Returns the report (counts, unmatched stories)."""
+    from .compare import Version, pair_header_footer_stories
+    from .redline_paragraph import ParagraphRedliner
+    from .revisions import story_parts
+    from .transplant import Importer
+
+    package = previous.package
+    ids = IdAllocator.scan([package.xml(part) for part in story_parts(previous)])
+    revisions = Revisions(ids, author, date)
+    importer = Importer(current, previous)
+    counts = _counts()
+    budget = Budget()
+    _BUDGET.append(budget)
+    try:
+        version_a = Version(previous, previous.name, previous.version, {})
+        version_b = Version(current, current.name, current.version, {})
+        main_steps = plan_container(version_a.main_tree(), version_b.main_tree(), budget)
+        main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
+        StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
+        touched = {previous.main_part}
+        unmatched: list[dict[str, Any]] = []
+        redliners = [main]
+        for pair in pair_header_footer_stories(version_a, version_b):
+            if pair.previous is None or pair.current is None:
+                unmatched.append(_unmatched(pair.previous, pair.current))
+                continue
+            steps = plan_container(pair.previous_tree, pair.current_tree, budget)
+            pass  # next_move = find_moves(steps, next_move)
+            story = ParagraphRedliner(revisions, importer, pair.current_part, pair.previous_part)
+            StoryRedliner(story, revisions, counts).container(steps, pair.previous_container)
+            redliners.append(story)
+            touched.add(pair.previous_part)
+        _notes(previous, current, version_a, version_b, redliners, revisions, importer, counts, budget, touched)
+    finally:
+        _BUDGET.pop()
+    for part in touched:
+        separate_touching_insertions(package.xml(part), revisions)
+        package.mark_dirty(part)
+    previous.invalidate()
+    return {"summaryCounts": counts, "unmatchedStories": unmatched}
+
+
+_WRAPPERS_IN = (qn("w:ins"), qn("w:moveTo"))
+_REVISION_TAGS = (qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo"), qn("w:rPrChange"), qn("w:pPrChange"),
+                  qn("w:moveFromRangeStart"), qn("w:moveToRangeStart"), qn("w:trPrChange"), qn("w:tcPrChange"),
+                  qn("w:tblPrChange"))  # fmt: skip
+
+
+def _edge_inserted(p: Any, last: bool) -> bool:
+    from .wml.revisions import paragraph_runs
+
+    runs = list(paragraph_runs(p))
+    if not runs:
+        return False
+    run = runs[-1] if last else runs[0]
+    return any(a.tag in _WRAPPERS_IN for a in run.iterancestors() if a is not p) and run.getparent() is not p
+
+
+def separate_touching_insertions(root: Any, revisions: Revisions) -> int:
+    """LibreOffice (7.4) merges two insertions by the same author made close in time when one
+    ends a paragraph and the other starts the next, and the merged insertion then takes the
+    paragraph break between them along: rejecting it joins the two paragraphs. Where that can
+    happen (a paragraph whose own mark stays, ending with inserted text, followed by one starting
+    with inserted text), the second paragraph's revisions go without a date (``w:date`` is
+    optional), alternating with the dated ones. Returns the number of paragraphs left undated."""
+    date_attr = qn("w:date")
+    previous = None
+    previous_dated = True
+    undated = 0
+    for p in root.iter(W_P):
+        dated = True
+        if (
+            previous is not None
+            and not (paragraph_mark_state(previous) & {"ins", "moveTo"})
+            and _edge_inserted(previous, last=True)
+            and _edge_inserted(p, last=False)
+        ):
+            dated = not previous_dated
+            for element in p.iter(*_REVISION_TAGS):
+                if _owner_paragraph(element) is p:
+                    if dated:
+                        element.set(date_attr, revisions.date)
+                    elif date_attr in element.attrib:
+                        del element.attrib[date_attr]
+            undated += not dated
+        previous, previous_dated = p, dated
+    return undated
+
+
+def _owner_paragraph(element: Any) -> Any:
+    node = element.getparent()
+    while node is not None and node.tag != W_P:
+        node = node.getparent()
+    return node
+
+
+def _unmatched(previous: dict | None, current: dict | None) -> dict[str, Any]:
+    reason = "missing-current-story" if current is None else "missing-previous-story"
+    return {"previousStory": previous, "currentStory": current, "reason": reason}
+
+
+def _note_kind(reference: Any) -> str:
+    return "footnote" if reference.tag == qn("w:footnoteReference") else "endnote"
+
+
+def _notes(previous, current, version_a, version_b, redliners, revisions, importer, counts, budget, touched) -> None:
+    """Footnotes and endnotes, driven by what happened to their references."""
+    from .package import RT
+    from .redline_paragraph import ParagraphRedliner
+    from .wml.ns import W_ID
+
+    def notes_of(doc, kind):
+        rel = RT.FOOTNOTES if kind == "footnote" else RT.ENDNOTES
+        part = doc.package.related_part(doc.main_part, rel)
+        if part is None:
+            return None, {}
+        root = doc.package.xml(part)
+        return part, {note.get(W_ID): note for note in root.iter(qn(f"w:{kind}"))}
+
+    parts = {}
+    for kind in ("footnote", "endnote"):
+        parts[kind] = (notes_of(previous, kind), notes_of(current, kind))
+    for redliner in redliners:
+        for old_ref, new_ref in redliner.kept_notes:
+            kind = _note_kind(old_ref)
+            (part_a, notes_a), (part_b, notes_b) = parts[kind]
+            note_a = notes_a.get(old_ref.get(W_ID))
+            note_b = notes_b.get(new_ref.get(W_ID))
+            if note_a is None or note_b is None:
+                continue
+            tree_a = version_a.story_tree(part_a, note_a)
+            tree_b = version_b.story_tree(part_b, note_b)
+            steps = plan_container(tree_a, tree_b, budget)
+            story = ParagraphRedliner(revisions, importer, part_b, part_a)
+            StoryRedliner(story, revisions, counts).container(steps, note_a)
+            touched.add(part_a)
+        for old_ref in redliner.deleted_notes:
+            kind = _note_kind(old_ref)
+            (part_a, notes_a), _ = parts[kind]
+            note_a = notes_a.get(old_ref.get(W_ID))
+            if note_a is not None:
+                story = ParagraphRedliner(revisions, importer, part_a, part_a)
+                story.delete_content(note_a)
+                touched.add(part_a)
+        for new_ref in redliner.copied_notes:
+            kind = _note_kind(new_ref)
+            (part_a, notes_a), (part_b, notes_b) = parts[kind]
+            note_b = notes_b.get(new_ref.get(W_ID))
+            if note_b is None:
+                continue
+            if part_a is None:
+                part_a = _create_notes_part(previous, current, kind, part_b)
+                notes_a = {}
+                parts[kind] = ((part_a, notes_a), (part_b, notes_b))
+            story = ParagraphRedliner(revisions, importer, part_b, part_a)
+            copy = importer.copy(note_b, part_b, part_a)
+            story.mark_inserted_content(copy)
+            used = {int(k) for k in notes_a if k and k.lstrip("-").isdigit()}
+            new_id = str(max(used, default=0) + 1)
+            copy.set(W_ID, new_id)
+            previous.package.xml(part_a).append(copy)
+            notes_a[new_id] = copy
+            new_ref.set(W_ID, new_id)
+            touched.add(part_a)
+
+
+def _create_notes_part(previous: Any, current: Any, kind: str, source_part: str) -> str:
+    """A notes part for the previous package, holding the current one's separators."""
+    from copy import deepcopy
+
+    from .package import RT
+
+    root = deepcopy(current.package.xml(source_part))
+    for note in list(root):
+        if (note.get(qn("w:type")) or "normal") == "normal":
+            root.remove(note)
+    name = f"word/{kind}s.xml"
+    content_type = current.package.content_type(source_part) or (
+        f"application/vnd.openxmlformats-officedocument.wordprocessingml.{kind}s+xml"
+    )
+    rel = RT.FOOTNOTES if kind == "footnote" else RT.ENDNOTES
+    previous.package.add_part(name, content_type, root=root, source=previous.main_part, rel_type=rel)
+    return name
+
+
+# -- files ----------------------------------------------------------------------------------------------
+
+
+def read_accepted(path: str | os.PathLike[str]) -> Any:
+    """The document at ``path`` with its pending tracked changes accepted (a private copy)."""
+    from .document import DocxDocument
+    from .revisions import resolve_all
+
+    doc = DocxDocument.open(path)
+    from .compare import has_tracked_changes
+
+    if has_tracked_changes(doc):
+        resolve_all(doc, "accept")
+    return doc
+
+
+def redline_files(
+    previous: str | os.PathLike[str],
+    current: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    *,
+    author: str | None = None,
+    privacy: Any = None,
+    date: str | None = None,
+) -> dict[str, Any]:
+    """Write the redline of ``previous`` -> ``current`` to ``output`` (atomically) and return
+    the report: counts of changed paragraphs, unmatched stories, the privacy report. Raises
+    ``InputError`` for an unreadable input or an unusable output path."""
+    from .privacy import check_transforms, metadata_report, scrub_metadata
+
+    transforms = check_transforms(privacy)
+    target = Path(output)
+    for source in (previous, current):
+        if Path(source).exists() and target.exists() and Path(source).resolve() == target.resolve():
+            raise DeskcheckError(
+                f"the output {target} is one of the inputs; write the redline to a new file.", code="badOutput"
+            )
+    base = read_accepted(previous)
+    other = read_accepted(current)
+    report = build_redline(base, other, author=author or DEFAULT_AUTHOR, date=date)
+    privacy_report = scrub_metadata(base.package, transforms) if transforms else metadata_report(base.package)
+    base.save(target)
+    return {
+        "output": str(target),
+        "author": author or DEFAULT_AUTHOR,
+        "previous": str(previous),
+        "current": str(current),
+        **report,
+        "privacyReport": privacy_report,
+        "documentVersion": base.version,
+    }

@@ -1,0 +1,431 @@
+"""Copying content from one .docx package into another (for redlines built from two files).
+
+A paragraph copied from the current version into the previous one brings references that mean
+nothing in its new package: relationship ids (pictures, hyperlinks, charts, embedded objects),
+style ids, numbering instances, bookmark and drawing ids, paragraph ids. ``Importer.copy``
+returns a deep copy of an element whose references are valid in the target package:
+
+- relationships (any ``r:`` attribute): external ones (hyperlinks) are re-created; internal ones
+  copy the target part (and, recursively, the parts it points to) under a free name, with its
+  content type, once per source part;
+- ``w:pStyle`` / ``w:rStyle`` / ``w:tblStyle``: a style the target lacks is copied from the
+  source's styles, with the styles it is based on, linked to or followed by;
+- ``w:numId``: mapped to a target numbering instance with the same definition, or a copied one;
+- bookmarks get fresh ids (and are dropped when the target already has one of that name),
+  drawings fresh ``wp:docPr`` ids, and a ``w14:paraId`` already used in the target is removed;
+- comment anchors and permission ranges are dropped (the comments stay in their own file).
+
+Footnote and endnote references are left to the caller (``note_references``), which decides
+whether a note is copied or paired with an existing one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import posixpath
+from copy import deepcopy
+from typing import Any
+
+from .package import RT, DocxPackage, relative_target, rels_part_for, resolve_part_name
+from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_VAL, qn
+
+_R = "{" + NS["r"] + "}"
+_PR = "{" + NS["pr"] + "}"
+_DOCPR = "{" + NS["wp"] + "}docPr"
+_STYLE_REFS = (qn("w:pStyle"), qn("w:rStyle"), qn("w:tblStyle"))
+_COMMENT_TAGS = (qn("w:commentRangeStart"), qn("w:commentRangeEnd"), qn("w:permStart"), qn("w:permEnd"))
+_COMMENT_REFERENCE = qn("w:commentReference")
+_BOOKMARK_START = qn("w:bookmarkStart")
+_BOOKMARK_END = qn("w:bookmarkEnd")
+_NOTE_REFERENCES = (qn("w:footnoteReference"), qn("w:endnoteReference"))
+_STYLE_LINKS = (qn("w:basedOn"), qn("w:link"), qn("w:next"))
+_STYLE = qn("w:style")
+_NUM = qn("w:num")
+_ABSTRACT = qn("w:abstractNum")
+_ABSTRACT_ID = qn("w:abstractNumId")
+_NUM_ID_ATTR = qn("w:numId")
+_ABSTRACT_ID_ATTR = qn("w:abstractNumId")
+_NUM_ID = qn("w:numId")
+_STYLES_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"
+_NUMBERING_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"
+
+
+def _canonical(element: Any) -> tuple:
+    attrs = tuple(sorted((k, v) for k, v in element.attrib.items() if not k.endswith("}nsid") and "rsid" not in k))
+    return (
+        element.tag,
+        attrs,
+        (element.text or "").strip(),
+        tuple(_canonical(c) for c in element if isinstance(c.tag, str)),
+    )
+
+
+class Importer:
+    """Copies elements of ``source`` (a ``DocxDocument``) into ``target``; see the module docstring."""
+
+    def __init__(self, source: Any, target: Any) -> None:
+        self.source = source
+        self.target = target
+        self._rels: dict[tuple[str, str, str], str] = {}
+        self._parts: dict[str, str] = {}
+        self._styles_done: set[str] = set()
+        self._numbers: dict[str, str] = {}
+        self._bookmark_names: set[str] | None = None
+        self._next_bookmark = 0
+        self._para_ids: set[str] | None = None
+        self._next_docpr = 0
+
+    # -- the copy -------------------------------------------------------------------------------
+
+    def copy(self, element: Any, source_part: str, target_part: str) -> Any:
+        """A copy of ``element`` valid in the target package (see the module docstring)."""
+        clone = deepcopy(element)
+        self.adopt(clone, source_part, target_part)
+        return clone
+
+    def adopt(self, clone: Any, source_part: str, target_part: str) -> None:
+        """Fix the references of ``clone`` (an element copied from ``source_part``) in place."""
+        self._drop_comment_anchors(clone)
+        self._bookmarks(clone)
+        for node in clone.iter():
+            if not isinstance(node.tag, str):
+                continue
+            for name, value in list(node.attrib.items()):
+                if name.startswith(_R):
+                    mapped = self.relationship(source_part, value, target_part)
+                    if mapped is None:
+                        del node.attrib[name]
+                    else:
+                        node.set(name, mapped)
+            tag = node.tag
+            if tag in _STYLE_REFS:
+                value = node.get(W_VAL)
+                if value:
+                    self.style(value)
+            elif tag == _NUM_ID:
+                value = node.get(W_VAL)
+                if value and value != "0":
+                    node.set(W_VAL, self.numbering(value))
+            elif tag == _DOCPR:
+                node.set("id", str(self._docpr_id()))
+        self._paragraph_ids(clone)
+
+    # -- relationships and parts ------------------------------------------------------------------
+
+    def relationship(self, source_part: str, rel_id: str, target_part: str) -> str | None:
+        key = (source_part, rel_id, target_part)
+        if key in self._rels:
+            return self._rels[key]
+        rel = next((r for r in self.source.package.relationships(source_part) if r.id == rel_id), None)
+        if rel is None:
+            return None
+        if rel.external:
+            new_id = _add_external(self.target.package, target_part, rel.type, rel.target)
+        else:
+            part = resolve_part_name(source_part, rel.target)
+            if not self.source.package.has_part(part):
+                return None
+            new_id = self.target.package.add_relationship(target_part, rel.type, self.part(part))
+        self._rels[key] = new_id
+        return new_id
+
+    def part(self, name: str) -> str:
+        """The target name of source part ``name``, copied (with its own relationships) once."""
+        if name in self._parts:
+            return self._parts[name]
+        source, target = self.source.package, self.target.package
+        new_name = _free_name(target, name)
+        self._parts[name] = new_name
+        content_type = source.content_type(name) or "application/octet-stream"
+        target.add_part(new_name, content_type, data=source.read_bytes(name))
+        for rel in source.relationships(name):
+            if rel.external:
+                _add_external(target, new_name, rel.type, rel.target, rel.id)
+            else:
+                inner = resolve_part_name(name, rel.target)
+                if source.has_part(inner):
+                    _add_internal(target, new_name, rel.type, self.part(inner), rel.id)
+        return new_name
+
+    # -- styles -----------------------------------------------------------------------------------
+
+    def style(self, style_id: str) -> None:
+        """Make sure the target defines ``style_id`` (copying it and its relatives if needed)."""
+        if style_id in self._styles_done:
+            return
+        self._styles_done.add(style_id)
+        target_root = self._styles_root(self.target, create=True)
+        if target_root is None or _find_style(target_root, style_id) is not None:
+            return
+        source_root = self._styles_root(self.source, create=False)
+        found = _find_style(source_root, style_id) if source_root is not None else None
+        if found is None:
+            return
+        copy = deepcopy(found)
+        target_root.append(copy)
+        self.target.package.mark_dirty(self._styles_part(self.target))
+        for link in _STYLE_LINKS:
+            element = copy.find(link)
+            if element is not None and element.get(W_VAL):
+                self.style(element.get(W_VAL))
+        for numid in copy.iter(_NUM_ID):
+            value = numid.get(W_VAL)
+            if value and value != "0":
+                numid.set(W_VAL, self.numbering(value))
+
+    def _styles_part(self, doc: Any) -> str | None:
+        return doc.package.related_part(doc.main_part, RT.STYLES)
+
+    def _styles_root(self, doc: Any, *, create: bool) -> Any | None:
+        part = self._styles_part(doc)
+        if part is not None:
+            return doc.package.xml(part)
+        if not create:
+            return None
+        from lxml import etree
+
+        root = etree.Element(qn("w:styles"), nsmap={"w": NS["w"]})
+        doc.package.add_part("word/styles.xml", _STYLES_CT, root=root, source=doc.main_part, rel_type=RT.STYLES)
+        return root
+
+    # -- numbering --------------------------------------------------------------------------------
+
+    def numbering(self, num_id: str) -> str:
+        """The target numbering instance that numbers like the source's ``num_id``."""
+        if num_id in self._numbers:
+            return self._numbers[num_id]
+        source_root = _numbering_root(self.source, create=False)
+        found_num = _find_num(source_root, num_id) if source_root is not None else None
+        if found_num is None:
+            self._numbers[num_id] = num_id
+            return num_id
+        abstract = _find_abstract(source_root, found_num)
+        signature = _num_signature(found_num, abstract)
+        target_root = _numbering_root(self.target, create=True)
+        same = _find_num(target_root, num_id)
+        if same is not None and _num_signature(same, _find_abstract(target_root, same)) == signature:
+            self._numbers[num_id] = num_id
+            return num_id
+        for candidate in target_root.iter(_NUM):
+            if _num_signature(candidate, _find_abstract(target_root, candidate)) == signature:
+                mapped = candidate.get(_NUM_ID_ATTR) or num_id
+                self._numbers[num_id] = mapped
+                return mapped
+        # Copy the definition under fresh ids; abstract definitions come before instances.
+        used_abstract = {int(a.get(_ABSTRACT_ID_ATTR) or 0) for a in target_root.iter(_ABSTRACT)}
+        used_num = {int(n.get(_NUM_ID_ATTR) or 0) for n in target_root.iter(_NUM)}
+        new_abstract_id = str(max(used_abstract, default=-1) + 1)
+        new_num_id = str(max(used_num, default=0) + 1)
+        if abstract is not None:
+            abstract_copy = deepcopy(abstract)
+            abstract_copy.set(_ABSTRACT_ID_ATTR, new_abstract_id)
+            abstracts = list(target_root.iter(_ABSTRACT))
+            if abstracts:
+                abstracts[-1].addnext(abstract_copy)
+            else:
+                target_root.insert(0, abstract_copy)
+            for style_ref in abstract_copy.iter(qn("w:pStyle")):
+                if style_ref.get(W_VAL):
+                    self.style(style_ref.get(W_VAL))
+        num_copy = deepcopy(found_num)
+        num_copy.set(_NUM_ID_ATTR, new_num_id)
+        link = num_copy.find(_ABSTRACT_ID)
+        if link is not None and abstract is not None:
+            link.set(W_VAL, new_abstract_id)
+        nums = list(target_root.iter(_NUM))
+        if nums:
+            nums[-1].addnext(num_copy)
+        else:
+            target_root.append(num_copy)
+        self.target.package.mark_dirty(self.target.package.related_part(self.target.main_part, RT.NUMBERING))
+        self._numbers[num_id] = new_num_id
+        return new_num_id
+
+    # -- ids ----------------------------------------------------------------------------------------
+
+    def _drop_comment_anchors(self, clone: Any) -> None:
+        for marker in list(clone.iter(*_COMMENT_TAGS)):
+            _remove_keep_tail(marker)
+        for reference in list(clone.iter(_COMMENT_REFERENCE)):
+            run = reference.getparent()
+            _remove_keep_tail(reference)
+            if run is not None and all(child.tag == qn("w:rPr") for child in run):
+                _remove_keep_tail(run)
+
+    def _bookmarks(self, clone: Any) -> None:
+        if self._bookmark_names is None:
+            self._bookmark_names = set()
+            highest = 0
+            for root in self._story_roots():
+                for start in root.iter(_BOOKMARK_START):
+                    self._bookmark_names.add(start.get(qn("w:name")) or "")
+                    with contextlib.suppress(ValueError):
+                        highest = max(highest, int(start.get(qn("w:id")) or 0))
+            self._next_bookmark = highest + 1
+        renamed: dict[str, str | None] = {}
+        for start in list(clone.iter(_BOOKMARK_START)):
+            name = start.get(qn("w:name")) or ""
+            old = start.get(qn("w:id")) or ""
+            if name in self._bookmark_names:
+                renamed[old] = None
+                _remove_keep_tail(start)
+                continue
+            self._bookmark_names.add(name)
+            new = str(self._next_bookmark)
+            self._next_bookmark += 1
+            renamed[old] = new
+            start.set(qn("w:id"), new)
+        for end in list(clone.iter(_BOOKMARK_END)):
+            old = end.get(qn("w:id")) or ""
+            if old in renamed and renamed[old] is not None:
+                end.set(qn("w:id"), renamed[old])
+            else:
+                _remove_keep_tail(end)
+
+    def _paragraph_ids(self, clone: Any) -> None:
+        if self._para_ids is None:
+            self._para_ids = set()
+            for root in self._story_roots():
+                for p in root.iter(qn("w:p")):
+                    value = p.get(W14_PARAID)
+                    if value:
+                        self._para_ids.add(value)
+        for p in clone.iter(qn("w:p")):
+            value = p.get(W14_PARAID)
+            if value is None:
+                continue
+            if value in self._para_ids:
+                del p.attrib[W14_PARAID]
+                if W14_TEXTID in p.attrib:
+                    del p.attrib[W14_TEXTID]
+            else:
+                self._para_ids.add(value)
+
+    def _docpr_id(self) -> int:
+        if not self._next_docpr:
+            highest = 0
+            for root in self._story_roots():
+                for docpr in root.iter(_DOCPR):
+                    with contextlib.suppress(ValueError):
+                        highest = max(highest, int(docpr.get("id") or 0))
+            self._next_docpr = highest + 1
+        value = self._next_docpr
+        self._next_docpr += 1
+        return value
+
+    def _story_roots(self) -> list[Any]:
+        from .revisions import story_parts
+
+        return [self.target.package.xml(part) for part in story_parts(self.target)]
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+
+
+def _remove_keep_tail(element: Any) -> None:
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    previous = element.getprevious()
+    parent.remove(element)
+    if tail and tail.strip():
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+
+
+def _free_name(package: DocxPackage, name: str) -> str:
+    if not package.has_part(name):
+        return name
+    folder, base = posixpath.split(name)
+    stem, extension = posixpath.splitext(base)
+    number = 2
+    while package.has_part(posixpath.join(folder, f"{stem}_{number}{extension}")):
+        number += 1
+    return posixpath.join(folder, f"{stem}_{number}{extension}")
+
+
+def _rels_root(package: DocxPackage, source: str) -> Any:
+    from lxml import etree
+
+    name = rels_part_for(source)
+    if package.has_part(name):
+        return package.xml(name)
+    root = etree.Element(_PR + "Relationships", nsmap={None: NS["pr"]})
+    package.set_xml(name, root)
+    package._ensure_default("rels", "application/vnd.openxmlformats-package.relationships+xml")
+    return root
+
+
+def _fresh_rel_id(root: Any, wanted: str | None = None) -> str:
+    taken = {rel.get("Id") for rel in root}
+    if wanted and wanted not in taken:
+        return wanted
+    number = len(taken) + 1
+    while f"rId{number}" in taken:
+        number += 1
+    return f"rId{number}"
+
+
+def _add_external(package: DocxPackage, source: str, rel_type: str, target: str, wanted: str | None = None) -> str:
+    from lxml import etree
+
+    root = _rels_root(package, source)
+    rel_id = _fresh_rel_id(root, wanted)
+    etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=target, TargetMode="External")
+    package.mark_dirty(rels_part_for(source))
+    return rel_id
+
+
+def _add_internal(package: DocxPackage, source: str, rel_type: str, part: str, wanted: str) -> str:
+    from lxml import etree
+
+    root = _rels_root(package, source)
+    rel_id = _fresh_rel_id(root, wanted)
+    etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=relative_target(source, part))
+    package.mark_dirty(rels_part_for(source))
+    return rel_id
+
+
+def _find_style(root: Any, style_id: str) -> Any | None:
+    for style in root.iter(_STYLE):
+        if style.get(qn("w:styleId")) == style_id:
+            return style
+    return None
+
+
+def _numbering_root(doc: Any, *, create: bool) -> Any | None:
+    part = doc.package.related_part(doc.main_part, RT.NUMBERING)
+    if part is not None:
+        return doc.package.xml(part)
+    if not create:
+        return None
+    from lxml import etree
+
+    root = etree.Element(qn("w:numbering"), nsmap={"w": NS["w"]})
+    doc.package.add_part("word/numbering.xml", _NUMBERING_CT, root=root, source=doc.main_part, rel_type=RT.NUMBERING)
+    return root
+
+
+def _find_num(root: Any, num_id: str) -> Any | None:
+    for num in root.iter(_NUM):
+        if num.get(_NUM_ID_ATTR) == num_id:
+            return num
+    return None
+
+
+def _find_abstract(root: Any, num: Any) -> Any | None:
+    link = num.find(_ABSTRACT_ID)
+    wanted = link.get(W_VAL) if link is not None else None
+    for abstract in root.iter(_ABSTRACT):
+        if abstract.get(_ABSTRACT_ID_ATTR) == wanted:
+            return abstract
+    return None
+
+
+def _num_signature(num: Any, abstract: Any | None) -> tuple:
+    overrides = tuple(_canonical(child) for child in num if child.tag != _ABSTRACT_ID)
+    levels = () if abstract is None else tuple(_canonical(child) for child in abstract if child.tag == qn("w:lvl"))
+    return overrides, levels
