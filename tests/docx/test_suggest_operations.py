@@ -361,3 +361,24 @@ def test_existing_block_ids_survive_insertions_in_a_document_without_paragraph_i
     after = DocxDocument.open(path).blocks
     assert [b.id for b in after[1:]] == before
     assert after[0].hash == block_text_hash("Zero.")
+
+
+def test_the_schema_check_catches_broken_markup(tmp_path):
+    """The validator behind ``new_schema_errors`` is a real check: text directly inside w:ins,
+    and a revision without an author, are errors; Markup Compatibility content is not."""
+    from tests.docx.builders import make_docx, p
+    from tests.docx.edit_helpers import schema_errors
+
+    good = make_docx(
+        tmp_path / "good.docx",
+        p(runs='<w:ins w:id="1" w:author="a"><w:r><w:t>x</w:t></w:r></w:ins>', para_id="01000000")
+        + '<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:t>a</w:t></mc:Choice>'
+        "<mc:Fallback><w:t>a</w:t></mc:Fallback></mc:AlternateContent></w:r></w:p>",
+    )
+    assert schema_errors(good) == set()
+    bad = make_docx(tmp_path / "bad.docx", p(runs='<w:ins w:id="1" w:author="a"><w:t>x</w:t></w:ins>'))
+    assert any("main}t': This element is not expected" in message for _, message in schema_errors(bad))
+    unauthored = make_docx(
+        tmp_path / "unauthored.docx", p(runs='<w:del w:id="1"><w:r><w:delText>x</w:delText></w:r></w:del>')
+    )
+    assert any("author" in message for _, message in schema_errors(unauthored))
