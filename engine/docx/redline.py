@@ -541,6 +541,7 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
         version_a = Version(previous, previous.name, previous.version, {})
         version_b = Version(current, current.name, current.version, {})
         main_steps = plan_container(version_a.main_tree(), version_b.main_tree(), budget)
+        next_move = find_moves(main_steps)
         main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
         StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
         touched = {previous.main_part}
@@ -551,7 +552,7 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
                 unmatched.append(_unmatched(pair.previous, pair.current))
                 continue
             steps = plan_container(pair.previous_tree, pair.current_tree, budget)
-            pass  # next_move = find_moves(steps, next_move)
+            next_move = find_moves(steps, next_move)
             story = ParagraphRedliner(revisions, importer, pair.current_part, pair.previous_part)
             StoryRedliner(story, revisions, counts).container(steps, pair.previous_container)
             redliners.append(story)

@@ -63,7 +63,10 @@ from .wml.revisions import (
     Revisions,
     delete_runs,
     insert_runs,
+    mark_move_range,
     mark_paragraph,
+    mark_paragraph_moved,
+    move_runs,
     record_paragraph_properties,
     record_run_properties,
     run_items,
@@ -322,6 +325,30 @@ class ParagraphRedliner:
             self._wrap_math(math, "w:del")
         self.deleted_notes.extend(element.iter(*_NOTE_REFERENCES))
         self.changed += 1
+
+    def move_out(self, p: Any, number: int) -> None:
+        """Mark the whole previous paragraph ``p`` moved away (move ``number``)."""
+        runs = [r for r in p.iter(W_R) if not _inside_math(r)]
+        move_runs(runs, "from", self.revisions)
+        for math in _outer_math(p):
+            self._wrap_math(math, "w:del")
+        mark_paragraph_moved(p, "from", self.revisions)
+        mark_move_range(p, p, "from", f"move{number}", self.revisions)
+        self.deleted_notes.extend(p.iter(*_NOTE_REFERENCES))
+        self.changed += 1
+
+    def move_in(self, q: Any, number: int) -> Any:
+        """A copy of current paragraph ``q`` marked moved here (move ``number``)."""
+        copy = self.importer.copy(q, self.source_part, self.target_part)
+        runs = [r for r in copy.iter(W_R) if not _inside_math(r)]
+        move_runs(runs, "to", self.revisions)
+        for math in _outer_math(copy):
+            self._wrap_math(math, "w:ins")
+        mark_paragraph_moved(copy, "to", self.revisions)
+        mark_move_range(copy, copy, "to", f"move{number}", self.revisions)
+        self.copied_notes.extend(copy.iter(*_NOTE_REFERENCES))
+        self.changed += 1
+        return copy
 
     def insert_copy(self, q: Any, *, mark: bool = True) -> Any:
         """A copy of the current paragraph (or table) ``q`` with all its content marked inserted

@@ -92,3 +92,36 @@ def test_refuses_a_child_of_another_run():
     p = paragraph("<w:r><w:t>a</w:t></w:r><w:r><w:t>b</w:t></w:r>")
     with pytest.raises(ValueError):
         split_run_before(p[0], p[1][0], 0, None)
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def revisions():
+    from deskcheck.engine.docx.wml.revisions import Revisions
+
+    return Revisions(IdAllocator([10]), "Reviewer", "2026-01-02T03:04:05Z")
+
+
+def test_moved_runs_keep_their_text_elements_and_share_a_wrapper():
+    from deskcheck.engine.docx.wml.revisions import move_runs
+
+    p = paragraph("<w:r><w:t>one</w:t></w:r><w:r><w:t>two</w:t></w:r>")
+    wrappers = move_runs(list(p), "from", revisions())
+    assert len(wrappers) == 1 and etree.QName(wrappers[0]).localname == "moveFrom"
+    assert [etree.QName(t).localname for t in p.iter(qn("w:t"), qn("w:delText"))] == ["t", "t"]
+    assert wrappers[0].get(qn("w:author")) == "Reviewer" and wrappers[0].get(qn("w:id")) == "11"
+
+
+def test_a_moved_paragraph_mark_and_its_range_markers():
+    from deskcheck.engine.docx.wml.revisions import mark_move_range, mark_paragraph_moved, paragraph_mark_state
+
+    p = paragraph('<w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:t>text</w:t></w:r>')
+    stamps = revisions()
+    mark_paragraph_moved(p, "to", stamps)
+    start, end = mark_move_range(p, p, "to", "move1", stamps)
+    assert paragraph_mark_state(p) == {"moveTo"}
+    # The range opens after the paragraph properties and closes after the content, one id for both.
+    assert [etree.QName(child).localname for child in p] == ["pPr", "moveToRangeStart", "r", "moveToRangeEnd"]
+    assert start.get(qn("w:name")) == "move1" and end.get(qn("w:id")) == start.get(qn("w:id"))
+    assert end.get(qn("w:author")) is None  # the end marker carries only the id

@@ -582,6 +582,44 @@ def delete_paragraph_text(p: Any, revisions: Revisions) -> list[Any]:
     return delete_runs(list(paragraph_runs(p)), revisions)
 
 
+# -- moves -----------------------------------------------------------------------------------
+
+_MOVES = {"from": W_MOVEFROM, "to": W_MOVETO}
+
+
+def move_runs(runs: Iterable[Any], kind: str, revisions: Revisions) -> list[Any]:
+    """Wrap runs in ``w:moveFrom`` (``kind="from"``, the place text left) or ``w:moveTo``
+    (``"to"``, where it arrived); consecutive siblings share one wrapper. Moved text keeps its
+    ``w:t`` (unlike deleted text). Returns the wrappers."""
+    tag = _MOVES[kind]
+    return [_wrap(group, revisions.element(tag, group[0])) for group in _groups(list(runs))]
+
+
+def mark_paragraph_moved(p: Any, kind: str, revisions: Revisions) -> Any:
+    """Mark the paragraph mark of ``p`` moved away (``"from"``) or moved here (``"to"``)."""
+    rpr = mark_properties(p, create=True)
+    tag = _MOVES[kind]
+    existing = rpr.find(tag)
+    if existing is not None:
+        return existing
+    return insert_ordered(rpr, revisions.element(tag, rpr), RPR_ORDER)
+
+
+def mark_move_range(first: Any, last: Any, kind: str, name: str, revisions: Revisions) -> tuple[Any, Any]:
+    """Bracket a move with its range markers: ``w:moveFromRangeStart`` (or ``moveToRangeStart``,
+    carrying the move's ``name``, shared by both ends of one move) as the first content of
+    paragraph ``first``, the matching ``...RangeEnd`` as the last content of paragraph ``last``.
+    Returns ``(start, end)``."""
+    prefix = "w:moveFrom" if kind == "from" else "w:moveTo"
+    start = revisions.element(prefix + "RangeStart", first)
+    start.set(qn("w:name"), name)
+    end = last.makeelement(qn(prefix + "RangeEnd"), {W_ID: start.get(W_ID)})
+    position = 1 if len(first) and first[0].tag == qn("w:pPr") else 0
+    first.insert(position, start)
+    last.append(end)
+    return start, end
+
+
 # -- tables ----------------------------------------------------------------------------------
 
 
