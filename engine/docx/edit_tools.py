@@ -36,8 +36,10 @@ def _open(session):
     return DocxDocument.open(session.path)
 
 
-def _write(session, doc, changed: bool) -> str | None:
-    """Save when something changed (or when an output file was asked for); returns where."""
+def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:
+    """Save when something changed (or when an output file was asked for); returns where.
+    ``stamped``: the paragraph ids were written before editing (``operations.execute``), so the
+    save need not walk the document again to mint them."""
     from .document import forget_document
 
     options = session.options
@@ -51,9 +53,21 @@ def _write(session, doc, changed: bool) -> str | None:
 
         write_atomically(target, session.path.read_bytes())  # an unchanged copy
     else:
-        doc.save(target)
+        if not stamped:
+            doc.stamp_minted_ids()
+        data = doc.package.to_bytes()
+        from .package import DocxPackage, write_atomically
+
+        write_atomically(target, data)
+        # The version of what was written, from the zip's own checksums (re-serialising the
+        # edited parts to compute it would cost as much as the save).
+        session.written_version = DocxPackage.from_bytes(data, str(target)).version
     forget_document(target)
     return str(target)
+
+
+def _version(session, doc, written: str | None) -> str:
+    return session.written_version if written is not None else doc.version
 
 
 def run_batch(
@@ -92,12 +106,12 @@ def run_batch(
         result["queue"] = str(queue)
         return result
     changed = bool(outcome.applied)
-    written = _write(session, doc, changed)
+    written = _write(session, doc, changed, stamped=True)
     result["status"] = "previewed" if session.options.dry_run else "applied"
     result.update(body)
     result["normalizations"] = normalizations
     # A dry run reports the version of the file as it is (it stays that way).
-    result["documentVersion"] = doc.version if written is not None and changed else outcome.version_before
+    result["documentVersion"] = session.written_version if written is not None and changed else outcome.version_before
     result["output"] = written
     return result
 
@@ -217,7 +231,7 @@ def reply_comment(session, args: dict[str, Any]) -> dict[str, Any] | ToolResult:
         "replied": True,
         "commentId": new_id,
         "threadId": root.id,
-        "documentVersion": doc.version,
+        "documentVersion": _version(session, doc, written),
         "output": written,
     }
 
@@ -245,6 +259,6 @@ def resolve_comment(session, args: dict[str, Any]) -> dict[str, Any] | ToolResul
         "resolved": not reopen,
         "commentId": comment.id,
         "changed": changed,
-        "documentVersion": doc.version,
+        "documentVersion": _version(session, doc, written) if changed else doc.version,
         "output": written,
     }

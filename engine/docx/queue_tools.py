@@ -24,6 +24,7 @@ class _Session:
 
         self.path = path
         self.options = DocxOptions(author=author, output=output, dry_run=dry_run)
+        self.written_version: str | None = None
 
 
 def apply_queue(

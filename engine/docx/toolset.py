@@ -38,6 +38,8 @@ class DocxSession:
     def __init__(self, path: str | os.PathLike[str] | None, options: DocxOptions) -> None:
         self.path = Path(path) if path is not None else None
         self.options = options
+        # documentVersion of the file an editing tool last wrote (set by edit_tools).
+        self.written_version: str | None = None
 
     def document(self):
         """The parsed document (shared per process: mutating code opens its own copy with
@@ -66,11 +68,26 @@ def _shaped(spec: DocxToolSpec, options: DocxOptions) -> tuple[str, dict[str, An
     return getattr(module, function)(options)
 
 
-def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
-    description, input_schema = _shaped(spec, session.options)
-    allowed = set(input_schema.get("properties", {}))
+_LAZY_FIELDS = ("description", "input_schema")
 
+
+class _OptionShapedTool(Tool):
+    """A tool whose description and input schema depend on the options (suggest_changes): they
+    are computed on first use, so that a command running another tool (read_document) does not
+    pay for building them."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _LAZY_FIELDS:
+            state = object.__getattribute__(self, "__dict__")
+            if "_shaped" not in state:
+                state["_shaped"] = state["_shape"]()
+            return state["_shaped"][_LAZY_FIELDS.index(name)]
+        return object.__getattribute__(self, name)
+
+
+def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     def execute(args: dict[str, Any]) -> ToolResult | Any:
+        allowed = set(tool.input_schema.get("properties", {}))
         unknown = sorted(set(args) - allowed)
         if unknown:
             accepted = ", ".join(sorted(allowed)) if allowed else "no arguments"
@@ -80,14 +97,21 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
         return _handler(spec)(session, args)
 
     annotations = READ_ONLY if spec.read_only else ToolAnnotations(destructive=spec.destructive)
-    return Tool(
-        name=spec.name,
-        title=spec.title,
-        description=description,
-        input_schema=input_schema,
-        execute=execute,
-        annotations=annotations,
+    if spec.shaped_by_options is None:
+        tool = Tool(
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            input_schema=spec.input_schema,
+            execute=execute,
+            annotations=annotations,
+        )
+        return tool
+    tool = _OptionShapedTool(
+        name=spec.name, title=spec.title, description="", input_schema={}, execute=execute, annotations=annotations
     )
+    object.__setattr__(tool, "_shape", lambda: _shaped(spec, session.options))
+    return tool
 
 
 def docx_toolset(path: str | os.PathLike[str] | None, options: DocxOptions | None = None) -> ToolSet:

@@ -29,7 +29,8 @@ How to add an operation type (for example a table operation), in one module:
      ``Claim(key, start, end, exclusive)`` (e.g. ``Claim(("table", tbl))``) — a later operation
      whose claim conflicts is skipped as overlappingOperation; ``touches`` are the elements the
      apply step may change (they and their parents' child lists are backed up and restored if
-     the operation is skipped while applying).
+     the operation is skipped while applying; ``keeps_siblings=True`` in the plan's data skips
+     the parents' lists for an operation that never adds or removes siblings).
    - ``apply(ctx: ApplyContext, plan) -> Applied(affected, comment_span)``: edit the tree;
      ``ctx.tracked`` tells the mode, ``ctx.revisions`` stamps revision elements (see
      ``wml.revisions``: ``mark_row``, ``mark_cell``, ``insert_runs``, ``mark_paragraph`` ...),

@@ -19,6 +19,7 @@ def _plan(op: Operation, block, start: int, end: int, **data) -> Plan:
         start=start,
         end=end,
         touches=[p],
+        keeps_siblings=True,
         **data,
     )
 

@@ -18,6 +18,7 @@ Nothing is saved here: the caller writes the document (or not: dry run, queue).
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
@@ -67,14 +68,15 @@ class Outcome:
 _STRING_FIELDS = ("find", "replace", "text", "comment", "quote")
 
 
+# Characters XML 1.0 cannot hold: control characters other than tab, line feed and carriage
+# return; lone surrogates; U+FFFE and U+FFFF.
+_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _unstorable(text: str) -> tuple[int, str] | None:
-    """The first character XML 1.0 cannot hold (control characters other than tab, line feed
-    and carriage return; lone surrogates; U+FFFE and U+FFFF)."""
-    for index, char in enumerate(text):
-        code = ord(char)
-        if (code < 0x20 and char not in "\t\n\r") or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
-            return index, f"U+{code:04X}"
-    return None
+    """The first character of ``text`` a .docx cannot store, as (index, "U+XXXX")."""
+    found = _UNSTORABLE.search(text)
+    return None if found is None else (found.start(), f"U+{ord(found.group()):04X}")
 
 
 def _check_storable(op: Operation) -> None:
@@ -167,12 +169,14 @@ def _resolve(doc: DocxDocument, pending: list[Operation], mode: str, outcome: Ou
 
 
 class _Backup:
-    """Copies of what one operation may change, to put back if it is skipped while applying."""
+    """Copies of what one operation may change, to put back if it is skipped while applying:
+    the touched elements and, unless the operation keeps them (``keeps_siblings``), the child
+    lists of their parents (insertions, deletions and splits add or remove siblings)."""
 
-    def __init__(self, touches: list[Any]) -> None:
+    def __init__(self, touches: list[Any], keeps_siblings: bool = False) -> None:
         self.elements = [(element, deepcopy(element)) for element in touches]
         parents: dict[int, tuple[Any, list[Any]]] = {}
-        for element in touches:
+        for element in () if keeps_siblings else touches:
             parent = element.getparent()
             if parent is not None and id(parent) not in parents:
                 parents[id(parent)] = (parent, list(parent))
@@ -202,7 +206,7 @@ def _apply(doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome
     for plan in reversed(ordered):
         op = plan.op
         spec = registry.get_spec(op.type)
-        backup = _Backup(plan.data.get("touches") or [])
+        backup = _Backup(plan.data.get("touches") or [], plan.data.get("keeps_siblings", False))
         checkpoint = writer.checkpoint()
         try:
             result = spec.apply(ctx, plan)

@@ -58,6 +58,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
         start=start,
         end=end,
         touches=[p],
+        keeps_siblings=True,
     )
 
 

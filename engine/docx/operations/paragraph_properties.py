@@ -258,6 +258,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
         block=block,
         numbering=resolved_numbering,
         touches=[p],
+        keeps_siblings=True,
     )
 
 

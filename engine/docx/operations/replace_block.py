@@ -27,6 +27,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
         [Claim(("text", p)), Claim(("para", p))],
         block=block,
         touches=[p],
+        keeps_siblings=True,
     )
 
 

@@ -102,6 +102,7 @@ def _plan(op: Operation, block, start: int, end: int, old: str, new: str) -> Pla
         old=old,
         new=new,
         touches=[p],
+        keeps_siblings=True,
     )
 
 
