@@ -45,7 +45,7 @@ def environment() -> dict[str, str]:
 
 def run_once(command: list[str]) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(), check=False)
+    proc = subprocess.run(command, capture_output=True, env=environment(), check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1, 2):
         raise SystemExit(f"{' '.join(command)} failed: {proc.stderr.decode()}")
