@@ -192,6 +192,47 @@ def _docx_options(context: ContextOptions):
     return options, suggest
 
 
+@docx_app.command("redline", no_args_is_help=True)
+def redline(
+    previous: PreviousArg,
+    current: CurrentArg,
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="Where to write the redline (a new .docx).", show_default=False),
+    ],
+    author: Annotated[
+        str | None, typer.Option("--author", help="Author of the tracked changes (default: deskcheck compare).")
+    ] = None,
+    scrub_metadata: Annotated[
+        bool,
+        typer.Option(
+            "--scrub-metadata",
+            help="Remove author names, timestamps, descriptive properties, revision session ids, the "
+            "template path and custom properties from the redline's package.",
+        ),
+    ] = False,
+) -> None:
+    """Write a new .docx whose tracked changes turn PREVIOUS into CURRENT (insertions, deletions,
+    moves, formatting), both read with their pending changes accepted. The result lists the stories
+    that could not be paired and what package metadata was kept or removed. The output is written
+    atomically; exit 2 when an input cannot be read or the output cannot be written."""
+    from deskcheck.engine.docx.privacy import TRANSFORMS
+    from deskcheck.engine.docx.redline import redline_files
+    from deskcheck.engine.errors import DeskcheckError, InputError
+    from deskcheck.engine.tools import fail, ok
+
+    env = current_env()
+    try:
+        result = ok(
+            redline_files(previous, current, output, author=author, privacy=list(TRANSFORMS) if scrub_metadata else None)
+        )
+    except InputError as exc:
+        result = fail(exc.message, code=exc.code, input_error=True)
+    except DeskcheckError as exc:
+        result = fail(exc.message, code=exc.code, input_error=exc.code == "badOutput")
+    raise typer.Exit(emit_result(env, result))
+
+
 @docx_app.command("tools")
 @with_context_options(only=SCHEMA_OPTIONS)
 def tools(format: FormatOpt = "json", capabilities: CapabilitiesOpt = False, *, context: ContextOptions) -> None:
@@ -236,7 +277,7 @@ def queue_apply(
     atomically unless -o/--output or --dry-run is given; the queue records what happened."""
     from deskcheck.engine.docx.queue_tools import apply_queue
     from deskcheck.engine.errors import DeskcheckError, InputError
-    from deskcheck.engine.tools import fail
+    from deskcheck.engine.tools import ToolResult, fail, ok
 
     env = current_env()
     preflight(ContextOptions(docx=file))
@@ -245,7 +286,8 @@ def queue_apply(
 
         raise UsageError(f"the queue {queue} does not exist.")
     try:
-        result = apply_queue(queue, file, tuple(only or ()), output=output, dry_run=dry_run)
+        outcome = apply_queue(queue, file, tuple(only or ()), output=output, dry_run=dry_run)
+        result = outcome if isinstance(outcome, ToolResult) else ok(outcome)
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:

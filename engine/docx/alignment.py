@@ -156,8 +156,17 @@ class StoryReader:
         self.part = part
         self._media: dict[str, str] = {}
         self._ordinal = 0
+        self._with_objects: set[Any] | None = None
 
     def container(self, parent: Any, counted: bool = True) -> list[Any]:
+        if self._with_objects is None:
+            # One pass over the story finds the few paragraphs with objects; the others skip
+            # the search for them.
+            self._with_objects = set()
+            for found in parent.iter(*_OBJECT_TAGS):
+                owner = next(found.iterancestors(W_P), None)
+                if owner is not None:
+                    self._with_objects.add(owner)
         items: list[Any] = []
         self._fill(parent, items, counted)
         return items
@@ -194,7 +203,7 @@ class StoryReader:
             text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
         boxes: list[list[Any]] = []
         key = text
-        objects = list(p.iter(*_OBJECT_TAGS))
+        objects = list(p.iter(*_OBJECT_TAGS)) if p in self._with_objects else ()
         if objects:
             has_boxes = p.find(f".//{W_TXBXCONTENT}") is not None
             if has_boxes:
@@ -308,15 +317,31 @@ def _merge_events(previous: list[Any], current: list[Any], pairs: list[tuple[int
     return events
 
 
-def _gap_pairs(previous: list[Any], current: list[Any], equal: list[tuple[int, int]]) -> list[tuple[int, int]]:
+# A gap of one paragraph on each side pairs them (the paragraph was rewritten) unless they have
+# less than this in common; in a table cell the one paragraph on each side always pairs.
+REWRITE_THRESHOLD = 0.2
+
+
+def _replaces(a: Any, b: Any, positional: bool) -> bool:
+    if type(a) is not type(b):
+        return False
+    if positional or isinstance(a, (Table, Row)) or not a.text.strip() or not b.text.strip():
+        return True
+    return _pair_score(a, b) >= REWRITE_THRESHOLD
+
+
+def _gap_pairs(
+    previous: list[Any], current: list[Any], equal: list[tuple[int, int]], positional: bool = False
+) -> list[tuple[int, int]]:
     """Anchors plus similarity pairs found in the gaps between them."""
     out: list[tuple[int, int]] = []
     i0 = j0 = 0
     for ai, aj in [*equal, (len(previous), len(current))]:
         left, right = ai - i0, aj - j0
         if left and right:
-            if left == 1 and right == 1 and type(previous[i0]) is type(current[j0]):
-                out.append((i0, j0))
+            if left == 1 and right == 1:
+                if _replaces(previous[i0], current[j0], positional):
+                    out.append((i0, j0))
             else:
                 base_i, base_j = i0, j0
                 found = pair_by_similarity(
@@ -329,10 +354,13 @@ def _gap_pairs(previous: list[Any], current: list[Any], equal: list[tuple[int, i
     return out
 
 
-def align_containers(previous: list[Any], current: list[Any], budget: Budget | None = None) -> list[Aligned]:
+def align_containers(
+    previous: list[Any], current: list[Any], budget: Budget | None = None, *, positional: bool = False
+) -> list[Aligned]:
+    """See the module docstring; ``positional`` for a table cell's content."""
     budget = budget if budget is not None else Budget()
     equal = align([item.key for item in previous], [item.key for item in current], budget)
-    pairs = _gap_pairs(previous, current, equal)
+    pairs = _gap_pairs(previous, current, equal, positional)
     return _merge_events(previous, current, pairs, lambda a, b: _pair_items(a, b, budget))
 
 
@@ -360,7 +388,7 @@ def align_rows(a: Table, b: Table, budget: Budget) -> list[AlignedRow]:
         if prev_row is not None and cur_row is not None:
             if rows_compatible(prev_row, cur_row):
                 cells = [
-                    (x, y, align_containers(x.items, y.items, budget))
+                    (x, y, align_containers(x.items, y.items, budget, positional=True))
                     for x, y in zip(prev_row.cells, cur_row.cells, strict=True)
                 ]
                 out.append(AlignedRow(prev_row, cur_row, cells))

@@ -86,9 +86,11 @@ class Version:
             }
         return self._texts
 
-    def main_tree(self) -> list[Any]:
+    def main_tree(self, *, with_blocks: bool = True) -> list[Any]:
+        """The main story as a tree; its paragraphs carry their blocks unless ``with_blocks`` is
+        False (a redline needs only texts, and building blocks costs a pass over the document)."""
         if self._main is None:
-            blocks = {block.element: block for block in self.doc.blocks}
+            blocks = {block.element: block for block in self.doc.blocks} if with_blocks else None
             reader = StoryReader(
                 ScanContext(self.doc.styles), self.texts(), blocks, self.doc.package, self.doc.main_part
             )
@@ -231,6 +233,15 @@ def _paragraph_properties(p: Any) -> dict[str, tuple]:
     return out
 
 
+def same_markup(a: Any, b: Any) -> bool:
+    """Whether two elements are written the same way (tags, attributes and text throughout): the
+    quick answer for the many paragraphs an edit leaves alone."""
+    left, right = list(a.iter()), list(b.iter())
+    if len(left) != len(right):
+        return False
+    return [(x.tag, x.text, x.items()) for x in left] == [(y.tag, y.text, y.items()) for y in right]
+
+
 def changed_properties(a: Para, b: Para) -> list[str]:
     """What differs between two paragraphs of equal text (empty: nothing visible)."""
     changed = _changed_run_properties(format_runs(a.element), format_runs(b.element))
@@ -331,7 +342,7 @@ class Comparison:
             if "text" in self.include:
                 out.append(_Entry("modified", a, b, segments=word_diff(a.text, b.text)))
             return 0
-        if "formatting" in self.include:
+        if "formatting" in self.include and not same_markup(a.element, b.element):
             changed = changed_properties(a, b)
             if changed:
                 out.append(_Entry("formatChanged", a, b, changedProperties=changed))

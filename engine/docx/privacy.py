@@ -76,6 +76,8 @@ _APP = (
 )
 _RSID_PREFIX = "{" + NS["w"] + "}rsid"
 _DOC_IDS = (qn("w14:docId"), qn("w15:docId"))
+_COUNT_RSIDS = "count(//@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')])"
+_WITH_RSIDS = "//*[@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')]]"
 # Core properties parts are small; a huge one is not something to parse (a reference-system limit).
 MAX_CORE_BYTES = 1024 * 1024
 
@@ -226,11 +228,7 @@ def _items(package: DocxPackage, story_parts: list[str]) -> list[_Item]:
         if not package.has_part(name):
             continue
         root = package.xml(name)
-        count = 0
-        for element in root.iter():
-            attrib = element.attrib
-            if any(key.startswith(_RSID_PREFIX) for key in attrib):
-                count += sum(1 for key in attrib if key.startswith(_RSID_PREFIX))
+        count = int(root.xpath(_COUNT_RSIDS, w=NS["w"]))
         if count:
             attributes += count
             holders.append((name, root))
@@ -262,7 +260,7 @@ def _remove_template(package: DocxPackage, settings: str, element: Any, rel_id: 
 
 def _remove_rsid_attributes(package: DocxPackage, holders: list[tuple[str, Any]]) -> None:
     for name, root in holders:
-        for element in root.iter():
+        for element in root.xpath(_WITH_RSIDS, w=NS["w"]):
             attrib = element.attrib
             for key in [key for key in attrib if key.startswith(_RSID_PREFIX)]:
                 del attrib[key]

@@ -37,6 +37,7 @@ from typing import Any
 from deskcheck.engine.errors import DeskcheckError
 
 from .alignment import Aligned, Para, Table, align_containers, paragraphs_of
+from .compare import same_markup
 from .diff_text import Budget, tokenize
 from .wml.ns import W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TCPR, W_TR, qn
 from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
@@ -158,27 +159,34 @@ def _box_steps(a: Para, b: Para) -> list[list[Step]] | None:
 _BUDGET: list[Budget] = []
 
 
-def plan_container(previous: list[Any], current: list[Any], budget: Budget | None = None) -> list[Step]:
+def plan_container(
+    previous: list[Any], current: list[Any], budget: Budget | None = None, *, positional: bool = False
+) -> list[Step]:
+    """The steps turning one container's items into the other's (see ``alignment``)."""
     budget = budget if budget is not None else (_BUDGET[-1] if _BUDGET else Budget())
-    steps = [_plan_event(event, budget) for event in align_containers(previous, current, budget)]
-    return settle_runs(steps)
+    return _steps(align_containers(previous, current, budget, positional=positional))
 
 
-def _plan_event(event: Aligned, budget: Budget) -> Step:
+def _steps(events: list[Aligned]) -> list[Step]:
+    return settle_runs([_plan_event(event) for event in events])
+
+
+def _plan_event(event: Aligned) -> Step:
     a, b = event.previous, event.current
     if a is None or b is None:
         return Step(a, b)
     if isinstance(a, Table):
-        rows = []
-        for row in event.rows or ():
-            if row.cells is None:
-                rows.append(RowStep(row.previous, row.current, None))
-            else:
-                cells = [(x, y, plan_container(x.items, y.items, budget)) for x, y, _ in row.cells]
-                rows.append(RowStep(row.previous, row.current, cells))
+        rows = [
+            RowStep(
+                row.previous,
+                row.current,
+                None if row.cells is None else [(x, y, _steps(inner)) for x, y, inner in row.cells],
+            )
+            for row in event.rows or ()
+        ]
         return Step(a, b, rows=rows)
-    if (a.boxes or b.boxes) and len(a.boxes) == len(b.boxes):
-        return Step(a, b, boxes=[plan_container(x, y, budget) for x, y in zip(a.boxes, b.boxes, strict=True)])
+    if event.boxes is not None:
+        return Step(a, b, boxes=[_steps(box) for box in event.boxes])
     return Step(a, b)
 
 
@@ -288,6 +296,9 @@ class StoryRedliner:
     def paragraph_pair(self, step: Step) -> None:
         a, b = step.previous, step.current
         boxes = _text_boxes(a.element) if step.boxes is not None else []
+        if a.key == b.key and not boxes and same_markup(a.element, b.element):
+            self.counts["unchanged"] += 1  # the common case, decided without reading the runs
+            return
         if self.paragraphs.pair(a.element, b.element):
             self.counts["modified" if a.text != b.text else "formatChanged"] += 1
         else:
@@ -540,7 +551,9 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
     try:
         version_a = Version(previous, previous.name, previous.version, {})
         version_b = Version(current, current.name, current.version, {})
-        main_steps = plan_container(version_a.main_tree(), version_b.main_tree(), budget)
+        tree_a = version_a.main_tree(with_blocks=False)
+        tree_b = version_b.main_tree(with_blocks=False)
+        main_steps = plan_container(tree_a, tree_b, budget)
         next_move = find_moves(main_steps)
         main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
         StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
@@ -591,13 +604,18 @@ def separate_touching_insertions(root: Any, revisions: Revisions) -> int:
     with inserted text), the second paragraph's revisions go without a date (``w:date`` is
     optional), alternating with the dated ones. Returns the number of paragraphs left undated."""
     date_attr = qn("w:date")
+    inserted = {_owner_paragraph(wrapper) for wrapper in root.iter(*_WRAPPERS_IN)}
+    inserted.discard(None)
+    if not inserted:
+        return 0
     previous = None
     previous_dated = True
     undated = 0
     for p in root.iter(W_P):
         dated = True
         if (
-            previous is not None
+            previous in inserted
+            and p in inserted
             and not (paragraph_mark_state(previous) & {"ins", "moveTo"})
             and _edge_inserted(previous, last=True)
             and _edge_inserted(p, last=False)
@@ -713,14 +731,17 @@ def _create_notes_part(previous: Any, current: Any, kind: str, source_part: str)
 # -- files ----------------------------------------------------------------------------------------------
 
 
-def read_accepted(path: str | os.PathLike[str]) -> Any:
-    """The document at ``path`` with its pending tracked changes accepted (a private copy)."""
+def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> Any:
+    """The document at ``path`` with its pending tracked changes accepted (a private copy). With
+    ``keep_ids``, paragraphs first get the ids ``read_document`` gives them in the file as it is
+    (written as ``w14:paraId``), so the redline's unchanged paragraphs keep those ids."""
+    from .compare import has_tracked_changes
     from .document import DocxDocument
     from .revisions import resolve_all
 
     doc = DocxDocument.open(path)
-    from .compare import has_tracked_changes
-
+    if keep_ids:
+        doc.stamp_minted_ids()
     if has_tracked_changes(doc):
         resolve_all(doc, "accept")
     return doc
@@ -738,20 +759,27 @@ def redline_files(
     """Write the redline of ``previous`` -> ``current`` to ``output`` (atomically) and return
     the report: counts of changed paragraphs, unmatched stories, the privacy report. Raises
     ``InputError`` for an unreadable input or an unusable output path."""
+    from deskcheck.engine.errors import InputError
+
     from .privacy import check_transforms, metadata_report, scrub_metadata
 
     transforms = check_transforms(privacy)
     target = Path(output)
+    # Checked before the work (the atomic save checks again): a typo in -o should not cost a redline.
+    if not (target.parent if str(target.parent) else Path(".")).is_dir():
+        raise InputError(f"cannot write {target}: the folder {target.parent} does not exist.", code="badOutput")
+    if target.is_dir():
+        raise InputError(f"cannot write {target}: it is a directory.", code="badOutput")
     for source in (previous, current):
         if Path(source).exists() and target.exists() and Path(source).resolve() == target.resolve():
             raise DeskcheckError(
                 f"the output {target} is one of the inputs; write the redline to a new file.", code="badOutput"
             )
-    base = read_accepted(previous)
+    base = read_accepted(previous, keep_ids=True)
     other = read_accepted(current)
     report = build_redline(base, other, author=author or DEFAULT_AUTHOR, date=date)
     privacy_report = scrub_metadata(base.package, transforms) if transforms else metadata_report(base.package)
-    base.save(target)
+    base.package.save(target)  # ids were written when reading; new paragraphs bring their own or none
     return {
         "output": str(target),
         "author": author or DEFAULT_AUTHOR,
