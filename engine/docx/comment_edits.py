@@ -14,8 +14,9 @@ Parts, as Word 2016+ writes them (and LibreOffice reads them):
 - ``word/commentsIds.xml`` (w16cid): the same paraId mapped to a durable id (8 hex digits below
   0x7FFFFFFF, unique).
 
-Comment ids are the largest id in use (in comments.xml and in any comment marker) plus one, so
-they stay small and within 32 bits. A reply is anchored like its root: its range markers sit
+Comment ids are the largest id in use (in comments.xml and in any comment marker) plus one, or
+the lowest free id when that would not fit 32 bits (documents written by the reference system
+carry millisecond timestamps as ids). A reply is anchored like its root: its range markers sit
 next to the root's, and its reference run follows the root's.
 
 ``CommentWriter`` is created per edit session; ``checkpoint()`` / ``rollback()`` undo the
@@ -24,6 +25,7 @@ comments of an operation that failed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +49,7 @@ from .wml.ns import (
     W_VAL,
     qn,
 )
-from .wml.revisions import lift_after, lift_before, make_run
+from .wml.revisions import MAX_ID, lift_after, lift_before, make_run
 
 if TYPE_CHECKING:
     from .comments import Comment
@@ -81,7 +83,7 @@ class CommentWriter:
         self._comments: Any = None
         self._extended: Any = None
         self._ids: Any = None
-        self._next_id: int | None = None
+        self._used_ids: set[int] | None = None
         self._durable: set[str] | None = None
         self._added: list[tuple[Any, ...]] = []  # (comment, ex entry, id entry, markers...)
 
@@ -137,18 +139,22 @@ class CommentWriter:
     # -- ids ---------------------------------------------------------------------------------
 
     def _take_comment_id(self) -> str:
-        if self._next_id is None:
-            highest = 0
-            roots = [self.package.xml(part) for part in story_parts(self.doc)]
-            for root in roots:
+        """The largest comment id in use plus one, or (when that would leave 32 bits, as the
+        reference system's millisecond ids do) the lowest free one."""
+        if self._used_ids is None:
+            used: set[int] = set()
+            for part in story_parts(self.doc):
+                root = self.package.xml(part)
                 for element in root.iter(W_COMMENT, W_COMMENTRANGESTART, W_COMMENTRANGEEND, W_COMMENTREFERENCE):
-                    try:
-                        highest = max(highest, int((element.get(W_ID) or "").strip()))
-                    except ValueError:
-                        continue
-            self._next_id = highest + 1
-        value = self._next_id
-        self._next_id += 1
+                    with contextlib.suppress(ValueError):
+                        used.add(int((element.get(W_ID) or "").strip()))
+            self._used_ids = used
+        value = max(self._used_ids, default=0) + 1
+        if value > MAX_ID:
+            value = 0
+            while value in self._used_ids:
+                value += 1
+        self._used_ids.add(value)
         return str(value)
 
     def _durable_id(self) -> str:

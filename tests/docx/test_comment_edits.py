@@ -1,0 +1,200 @@
+"""add_comment, reply_comment and resolve_comment: comments.xml, commentsExtended.xml and
+commentsIds.xml written as Word writes them (ranges and reference runs, paraIds of 8 hex digits
+below 0x80000000 unique in the package, durable ids, threads flat at the root), on a built
+document and on Word-made corpus documents; LibreOffice opens the results."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import zipfile
+
+import pytest
+from lxml import etree
+
+from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+from deskcheck.engine.docx.wml.ns import NS
+from tests.conftest import CORPUS
+from tests.docx.edit_helpers import build_document, lo_oracle, new_schema_errors
+
+W15 = NS["w15"]
+W16CID = NS["w16cid"]
+
+
+@pytest.fixture
+def rich(tmp_path):
+    return build_document(tmp_path / "rich.docx")
+
+
+def call(path, tool, args, **options):
+    return docx_toolset(path, DocxOptions(**options)).call(tool, args)
+
+
+def comments(path) -> list[dict]:
+    return call(path, "read_comments", {}).value["comments"]
+
+
+def part(path, name) -> etree._Element:
+    with zipfile.ZipFile(path) as archive:
+        return etree.fromstring(archive.read(name))
+
+
+def test_add_comment_on_a_block_and_on_a_quote(rich):
+    whole = call(rich, "add_comment", {"blockId": "0A000009", "text": "Whole block."}).value
+    assert whole["receipts"][0]["affected"][0] == {"type": "block", "story": "main", "blockId": "0A000009",
+                                                    "effect": "commented"}  # fmt: skip
+    comment_id = whole["receipts"][0]["affected"][1]["commentId"]
+    quoted = call(rich, "add_comment", {"blockId": "0A000002", "text": "Line one\nLine two", "quote": "Supplier"})
+    assert quoted.ok and quoted.value["applied"]
+    threads = {c["id"]: c for c in comments(rich)}
+    assert threads[comment_id]["quote"] == "Last paragraph." and threads[comment_id]["blockId"] == "0A000009"
+    other = next(c for c in threads.values() if c["id"] != comment_id)
+    assert other["quote"] == "Supplier" and other["text"] == "Line one\nLine two" and other["resolved"] is False
+    assert all(int(c["id"]) < 2**31 for c in threads.values())
+    assert new_schema_errors(build_document(rich.with_name("fresh.docx")), rich) == set()
+
+
+def test_add_comment_errors(rich):
+    before = rich.read_bytes()
+    for args, fragment in (
+        ({"text": "x"}, "needs `blockId`"),
+        ({"blockId": "0A000009"}, "needs `text`"),
+        ({"blockId": "0A000009", "text": "   "}, "blank"),
+        ({"blockId": "0A000009", "text": 5}, "must be a string"),
+    ):
+        result = call(rich, "add_comment", args)
+        assert not result.ok and fragment in result.error
+    skipped = call(rich, "add_comment", {"blockId": "0A000009", "text": "x", "quote": "Nowhere"}).value
+    assert skipped["skipped"][0]["code"] == "missingFind"
+    stale = call(rich, "add_comment", {"blockId": "0A000009", "text": "x", "precondition": {"blockTextHash": "h1"}})
+    assert stale.value["skipped"][0]["code"] == "preconditionFailed"
+    assert rich.read_bytes() == before
+
+
+def test_companion_parts_ids_and_content_types(rich):
+    first = call(rich, "add_comment", {"blockId": "0A000009", "text": "Root"}).value
+    root_id = first["receipts"][0]["affected"][1]["commentId"]
+    reply = call(rich, "reply_comment", {"commentId": root_id, "text": "A reply"}).value
+    assert reply["replied"] and reply["threadId"] == root_id
+    again = call(rich, "reply_comment", {"commentId": reply["commentId"], "text": "Reply to the reply"}).value
+    assert again["threadId"] == root_id  # Word threads are flat
+    thread = comments(rich)[0]
+    assert [r["text"] for r in thread["replies"]] == ["A reply", "Reply to the reply"]
+
+    with zipfile.ZipFile(rich) as archive:
+        types = archive.read("[Content_Types].xml").decode()
+        rels = archive.read("word/_rels/document.xml.rels").decode()
+        names = archive.namelist()
+    for name, suffix in (("comments", "comments"), ("commentsExtended", "commentsExtended"),
+                         ("commentsIds", "commentsIds")):  # fmt: skip
+        assert f"word/{name}.xml" in names
+        assert f"wordprocessingml.{suffix}+xml" in types
+    assert "relationships/commentsExtended" in rels and "relationships/commentsIds" in rels
+
+    para_ids = []
+    for name in ("word/document.xml", "word/comments.xml"):
+        para_ids += [p.get(f"{{{NS['w14']}}}paraId") for p in part(rich, name).iter(f"{{{NS['w']}}}p")]
+    assert all(re.fullmatch("[0-9A-F]{8}", pid) and int(pid, 16) < 0x80000000 for pid in para_ids)
+    assert len(para_ids) == len(set(para_ids))
+
+    extended = {e.get(f"{{{W15}}}paraId"): e for e in part(rich, "word/commentsExtended.xml")}
+    last_paras = [
+        c.findall(f"{{{NS['w']}}}p")[-1].get(f"{{{NS['w14']}}}paraId") for c in part(rich, "word/comments.xml")
+    ]
+    assert set(extended) == set(last_paras)
+    root_para = last_paras[0]
+    assert [extended[p].get(f"{{{W15}}}paraIdParent") for p in last_paras] == [None, root_para, root_para]
+    durable = [e.get(f"{{{W16CID}}}durableId") for e in part(rich, "word/commentsIds.xml")]
+    assert len(durable) == 3 == len(set(durable)) and all(int(d, 16) < 0x7FFFFFFF for d in durable)
+
+    # Replies are anchored next to the root: their range markers and reference runs are in the text.
+    document = etree.tostring(part(rich, "word/document.xml")).decode()
+    for comment_id in (root_id, reply["commentId"], again["commentId"]):
+        assert f'commentRangeStart w:id="{comment_id}"' in document
+        assert f'commentReference w:id="{comment_id}"' in document
+
+
+def test_resolve_and_reopen_touch_only_that_comment(rich):
+    root = call(rich, "add_comment", {"blockId": "0A000009", "text": "Root"}).value["receipts"][0]["affected"][1]
+    reply = call(rich, "reply_comment", {"commentId": root["commentId"], "text": "Reply"}).value
+    done = call(rich, "resolve_comment", {"commentId": root["commentId"]}).value
+    assert done["resolved"] is True and done["changed"] is True
+    thread = comments(rich)[0]
+    assert thread["resolved"] is True and thread["replies"][0]["resolved"] is False
+    assert call(rich, "read_comments", {"filter": "resolved"}).value["comments"][0]["id"] == root["commentId"]
+    unchanged = call(rich, "resolve_comment", {"commentId": root["commentId"]}).value
+    assert unchanged["changed"] is False and unchanged["output"] is None
+    reopened = call(rich, "resolve_comment", {"commentId": root["commentId"], "reopen": True}).value
+    assert reopened["resolved"] is False and comments(rich)[0]["resolved"] is False
+    call(rich, "resolve_comment", {"commentId": reply["commentId"]})
+    assert comments(rich)[0]["replies"][0]["resolved"] is True and comments(rich)[0]["resolved"] is False
+
+
+def test_comment_tool_errors(rich):
+    call(rich, "add_comment", {"blockId": "0A000009", "text": "Root"})
+    before = rich.read_bytes()
+    missing = call(rich, "reply_comment", {"commentId": "999", "text": "x"})
+    assert not missing.ok and "999" in missing.error and "comment ids: 1" in missing.error
+    assert not call(rich, "reply_comment", {"commentId": "1abc", "text": "x"}).ok
+    assert "needs `commentId`" in call(rich, "reply_comment", {"text": "x"}).error
+    assert not call(rich, "reply_comment", {"commentId": "1", "text": " "}).ok
+    assert "true or false" in call(rich, "resolve_comment", {"commentId": "1", "reopen": "yes"}).error
+    assert rich.read_bytes() == before
+    assert call(rich, "reply_comment", {"commentId": 1, "text": "numeric id"}).ok
+
+
+def test_dry_run_and_output_for_comment_tools(tmp_path, rich):
+    call(rich, "add_comment", {"blockId": "0A000009", "text": "Root"})
+    before = rich.read_bytes()
+    preview = call(rich, "reply_comment", {"commentId": "1", "text": "x"}, dry_run=True).value
+    assert preview["output"] is None and rich.read_bytes() == before
+    out = tmp_path / "out.docx"
+    written = call(rich, "resolve_comment", {"commentId": "1"}, output=out).value
+    assert written["output"] == str(out) and rich.read_bytes() == before and comments(out)[0]["resolved"]
+
+
+@pytest.mark.parametrize("name", ["folio/docx-editor-demo.docx", "python-docx/comments-rich-para.docx"])
+def test_threads_on_word_made_documents(tmp_path, name):
+    path = tmp_path / "doc.docx"
+    shutil.copy(CORPUS / name, path)
+    existing = comments(path)
+    target = next(c for c in existing if c["blockId"] is not None)
+    result = call(path, "reply_comment", {"commentId": target["id"], "text": "Agreed."}).value
+    assert result["threadId"] == target["id"]
+    after = {c["id"]: c for c in comments(path)}
+    assert after[target["id"]]["replies"][-1]["text"] == "Agreed."
+    ids = {c["id"] for c in existing} | {r["id"] for c in existing for r in c["replies"]}
+    assert result["commentId"] not in ids and 0 <= int(result["commentId"]) <= 0x7FFFFFFF
+    call(path, "resolve_comment", {"commentId": target["id"]})
+    assert {c["id"]: c for c in comments(path)}[target["id"]]["resolved"] is True
+    assert new_schema_errors(CORPUS / name, path) == set()
+
+
+def test_a_reply_to_a_comment_without_an_anchor_is_refused(tmp_path):
+    """The demo document has comments anchored nowhere in the text (Word would drop them): a reply
+    could not be anchored either, so the call fails and says what to do instead."""
+    path = tmp_path / "demo.docx"
+    shutil.copy(CORPUS / "folio" / "docx-editor-demo.docx", path)
+    orphan = next(c for c in comments(path) if c["blockId"] is None)
+    result = call(path, "reply_comment", {"commentId": orphan["id"], "text": "x"})
+    assert not result.ok and "no anchor" in result.error and "add_comment" in result.error
+    assert path.read_bytes() == (CORPUS / "folio" / "docx-editor-demo.docx").read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("needs_libreoffice")
+def test_libreoffice_opens_documents_with_new_comments_replies_and_resolved_threads(tmp_path):
+    files = []
+    for number, name in enumerate(("folio/docx-editor-demo.docx", "folio/performance-1500-paragraphs.docx",
+                                   "python-docx/comments-rich-para.docx", "folio/sample.docx")):  # fmt: skip
+        path = tmp_path / f"{number}.docx"
+        shutil.copy(CORPUS / name, path)
+        block = next(b for b in docx_toolset(path).call("read_document", {}).value["blocks"] if b["text"])
+        added = call(path, "add_comment", {"blockId": block["blockId"], "text": "New comment"}).value
+        comment_id = added["receipts"][0]["affected"][1]["commentId"]
+        reply = call(path, "reply_comment", {"commentId": comment_id, "text": "A reply"}).value
+        call(path, "reply_comment", {"commentId": reply["commentId"], "text": "Another"})
+        call(path, "resolve_comment", {"commentId": comment_id})
+        files.append(path)
+    rows = lo_oracle("asis", files)
+    assert [rows[str(f)]["ok"] for f in files] == [True] * len(files)
