@@ -27,12 +27,17 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
         ["call", "--help"],
         ["batch", "--help"],
         ["docx", "--help"],
+        ["docx", "suggest-changes", "--help"],
+        ["docx", "tools", "--help"],
+        ["docx", "queue", "--help"],
+        ["docx", "queue", "apply", "--help"],
         ["openapi", "--help"],
         ["openapi", "check", "--help"],
         ["openapi", "tools", "--help"],
         ["sample-api", "--help"],
         ["form", "--help"],
         ["form", "set-field-value", "--help"],
+        ["repl", "--help"],
     ],
 )
 def test_no_heavy_imports(argv):
