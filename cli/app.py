@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, dict[str, object]]] = {
     "openapi": ("deskcheck.cli.commands.openapi:openapi_app", {}),
     "form": ("deskcheck.cli.commands.form:form_app", {}),
     "sample-api": ("deskcheck.cli.commands.sample_api:sample_api", {}),
+    "repl": ("deskcheck.cli.commands.repl:repl", {}),
 }
 
 

@@ -1,0 +1,423 @@
+"""The review commands: reading a .docx as blocks, queuing edits and comments into one pending
+batch, applying it with one suggest_changes call, replying to and resolving comments, accepting
+or rejecting tracked changes, all through the docx tools.
+
+What "save" means here: every tool works on the review's working copy (``working_copy``), never
+on the file itself; `save` writes the working copy over the file atomically (or to another
+path), and refuses to overwrite a file that changed on disk meanwhile unless forced. Leaving the
+REPL keeps a working copy with unsaved changes, and the next REPL on the same file resumes it;
+only the operations queued and not applied yet are dropped, after asking.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from deskcheck.engine.tools import ToolResult, ToolSet
+
+from ..errors import UsageError
+from ..exit import ExitCode
+from ..output.emit import exit_code_for
+from . import parse, review_view
+from .render import Printer
+from .state import ReplState
+from .suggest import Candidate
+from .working_copy import WorkingCopy
+
+DEFAULT_PAGE = 20
+# The operation type the `comment` command queues; not among suggest_changes' default types
+# (add_comment covers it for an agent), so the REPL adds it unless --operation-types chose.
+COMMENT_TYPE = "commentOnBlock"
+
+
+class ReviewMode:
+    kind = "review"
+
+    def __init__(self, context, printer: Printer, state_dir: Path) -> None:
+        self.context = context
+        self.printer = printer
+        self.copy = WorkingCopy(Path(context.docx), state_dir)
+        self.save_target: Path | None = context.output
+        self.ops: list[dict[str, Any]] = []
+        self.blocks: list[dict[str, Any]] = []
+        self.comments: list[dict[str, Any]] = []
+        self.changes: list[dict[str, Any]] = []
+        self.version: str | None = None
+        self.tools: ToolSet | None = None
+        self.operation_types: tuple[str, ...] = ()
+        self._read_mark: tuple[int, int, int] | None = None
+        self.state = ReplState("review", Path(context.docx).name)
+
+    # -- start, refresh, leave ------------------------------------------------------------------
+
+    def start(self) -> ExitCode:
+        from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+
+        self.operation_types = self._operation_types()
+        self.copy.open()
+        options = DocxOptions(
+            author=self.context.author,
+            mode=self.context.mode,
+            operation_types=self.operation_types,
+            max_operations=self.context.max_operations,
+            require_document_version=self.context.require_document_version,
+        )
+        self.tools = docx_toolset(self.copy.path, options)
+        first = self._call("read_document", {})
+        if not first.ok:
+            self.printer.error(first.error or "the document could not be read")
+            return exit_code_for(first)
+        self._read_all(first)
+        name = self.copy.source
+        self.printer.print(
+            f"Reviewing {name}: {len(self.blocks)} block(s), {len(self.comments)} comment thread(s), "
+            f"{len(self.changes)} pending tracked change(s)."
+        )
+        if self.copy.resumed:
+            self.printer.warn(
+                "Resuming your earlier review: the working copy has changes not saved to the file yet "
+                "(`save` writes them, `revert` drops them)."
+            )
+            if self.copy.source_changed:
+                self.printer.warn(
+                    f"{name} changed on disk since that review started: `save` will refuse to overwrite it "
+                    "(`save --force`, `save OTHER.docx` or `revert`)."
+                )
+        self.printer.note(
+            "Edits go to a working copy; `save` writes the file. Type `help` for the commands; Tab completes "
+            "commands, block ids, comment and change ids."
+        )
+        return ExitCode.OK
+
+    def _operation_types(self) -> tuple[str, ...]:
+        from deskcheck.engine.docx.operations.options import SuggestOptions
+        from deskcheck.engine.errors import InputError
+
+        try:
+            chosen = SuggestOptions.build(
+                self.context.operation_types, max_operations=self.context.max_operations, mode=self.context.mode
+            ).operation_types
+        except InputError as exc:
+            raise UsageError(exc.message.replace("operationTypes", "--operation-types")) from None
+        if not self.context.operation_types and COMMENT_TYPE not in chosen:
+            chosen = (*chosen, COMMENT_TYPE)
+        return chosen
+
+    def refresh(self) -> None:
+        """Re-read blocks, comments and changes when the working copy changed; update the toolbar."""
+        mark = self._mark()
+        if mark != self._read_mark:
+            first = self._call("read_document", {})
+            if first.ok:
+                self._read_all(first)
+        self.state.document_version = self.version
+        self.state.pending_ops = len(self.ops)
+        self.state.modified = self.copy.unsaved
+        self.state.status = "file changed on disk" if self.copy.source_changed else ""
+
+    def _mark(self) -> tuple[int, int, int] | None:
+        try:
+            stat = self.copy.path.stat()
+        except FileNotFoundError:
+            return None
+        return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+    def _read_all(self, document: ToolResult) -> None:
+        self._read_mark = self._mark()
+        self.blocks = document.value.get("blocks", [])
+        self.version = document.value.get("documentVersion")
+        comments = self._call("read_comments", {})
+        self.comments = comments.value.get("comments", []) if comments.ok else []
+        changes = self._call("read_changes", {})
+        self.changes = changes.value.get("changes", []) if changes.ok else []
+
+    def completion_values(self) -> tuple[dict[str, list[Candidate]], dict[str, dict[str, list[Candidate]]]]:
+        ops = [Candidate(str(n), review_view.describe_op(op)) for n, op in enumerate(self.ops, start=1)]
+        values = {
+            "block": review_view.block_candidates(self.blocks),
+            "comment": review_view.comment_candidates(self.comments),
+            "change": review_view.change_candidates(self.changes),
+            "op": [*ops, Candidate("all", "every pending operation")] if ops else [],
+            "place": [Candidate("after", "a new paragraph after the block"), Candidate("before", "… before it")],
+        }
+        return values, {}
+
+    def leave(self, ask) -> bool:
+        """Whether the REPL may end now: pending operations are dropped only when ``ask`` says
+        yes (a script cannot be asked: it fails instead)."""
+        if self.ops:
+            question = f"Drop the {len(self.ops)} pending operation(s) that were not applied? [y/N] "
+            if ask is None:
+                self.printer.error(
+                    f"the script ended with {len(self.ops)} operation(s) not applied; end it with `apply` "
+                    "(or `drop all`)."
+                )
+                return False
+            if not ask(question):
+                self.printer.note("Staying: `apply` sends them, `drop all` removes them.")
+                return False
+        if self.copy.unsaved:
+            self.printer.note(
+                f"The working copy keeps changes not saved to {self.copy.source}: the same `deskcheck repl --docx` "
+                "command resumes it; `save` writes them to the file."
+            )
+        return True
+
+    def close(self) -> None:
+        self.copy.close()
+
+    def call_tools(self) -> ToolSet:
+        assert self.tools is not None
+        return self.tools
+
+    def call_arguments(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        return args
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _call(self, tool: str, args: dict[str, Any]) -> ToolResult:
+        assert self.tools is not None
+        return self.tools.call(tool, args)
+
+    def _failed(self, result: ToolResult) -> ExitCode:
+        self.printer.error(result.error or "the tool failed without a message")
+        return exit_code_for(result)
+
+    def _block(self, word: str) -> dict[str, Any]:
+        """The block a word names: its id (any case) or #N / N, its number in `blocks`."""
+        wanted = word.lstrip("#")
+        if wanted.isdigit() and 1 <= int(wanted) <= len(self.blocks):
+            return self.blocks[int(wanted) - 1]
+        for block in self.blocks:
+            if block["blockId"].casefold() == word.casefold():
+                return block
+        raise UsageError(f"there is no block {word!r} in the document; `blocks` and `find TEXT` list block ids.")
+
+    def _queue(self, op_type: str, block: dict[str, Any], **fields: Any) -> ExitCode:
+        from deskcheck.engine.docx.operations.decode import new_operation_id
+
+        if op_type not in self.operation_types:
+            raise UsageError(
+                f"{op_type} is not among the operation types this review allows (--operation-types): "
+                f"{', '.join(self.operation_types)}."
+            )
+        op = {
+            "id": new_operation_id(),
+            "type": op_type,
+            "blockId": block["blockId"],
+            **fields,
+            "precondition": {"blockTextHash": block["blockTextHash"]},
+        }
+        self.ops.append(op)
+        self.printer.print(f"queued {len(self.ops)}. {review_view.describe_op(op)}  (`apply` sends the batch)")
+        return ExitCode.OK
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def do_blocks(self, rest: str) -> ExitCode:
+        words = [parse.unquote(w) for w in parse.words(rest)]
+        if len(words) > 2:
+            raise UsageError("usage: blocks [FROM] [COUNT]")
+        start = 1
+        if words:
+            start = self.blocks.index(self._block(words[0])) + 1
+        count = parse.integer(words[1], "COUNT") if len(words) > 1 else DEFAULT_PAGE
+        shown = self.blocks[start - 1 : start - 1 + max(count, 0)]
+        for line in review_view.block_lines(shown, start):
+            self.printer.print(line)
+        after = start - 1 + len(shown)
+        if after < len(self.blocks):
+            self.printer.note(f"{len(self.blocks) - after} more block(s): blocks {after + 1}")
+        return ExitCode.OK
+
+    def do_find(self, rest: str) -> ExitCode:
+        query = parse.text_arg(rest)
+        if not query:
+            raise UsageError("usage: find TEXT")
+        result = self._call("find_text", {"query": query})
+        if not result.ok:
+            return self._failed(result)
+        numbers = {block["blockId"]: n for n, block in enumerate(self.blocks, start=1)}
+        for line in review_view.match_lines(result.value, numbers):
+            self.printer.print(line)
+        return ExitCode.OK
+
+    def do_comments(self, rest: str) -> ExitCode:
+        result = self._call("read_comments", {})
+        if not result.ok:
+            return self._failed(result)
+        self.comments = result.value.get("comments", [])
+        for line in review_view.comment_lines(self.comments):
+            self.printer.print(line)
+        return ExitCode.OK
+
+    def do_changes(self, rest: str) -> ExitCode:
+        result = self._call("read_changes", {})
+        if not result.ok:
+            return self._failed(result)
+        self.changes = result.value.get("changes", [])
+        for line in review_view.change_lines(self.changes):
+            self.printer.print(line)
+        return ExitCode.OK
+
+    # -- queuing --------------------------------------------------------------------------------
+
+    def do_replace(self, rest: str) -> ExitCode:
+        usage = "replace BLOCK FIND => REPLACE"
+        [word], texts = parse.take_words(rest, 1, usage)
+        find, replace = parse.split_arrow(texts, usage)
+        if not find:
+            raise UsageError(f"usage: {usage} (FIND is empty)")
+        return self._queue("replaceInBlock", self._block(word), find=find, replace=replace)
+
+    def do_insert(self, rest: str) -> ExitCode:
+        [place, word], text = parse.take_words(rest, 2, "insert after|before BLOCK TEXT")
+        if place not in ("after", "before"):
+            raise UsageError(f"insert takes after or before, not {place!r}: insert after|before BLOCK TEXT")
+        op_type = "insertAfterBlock" if place == "after" else "insertBeforeBlock"
+        return self._queue(op_type, self._block(word), text=parse.text_arg(text))
+
+    def do_delete(self, rest: str) -> ExitCode:
+        [word], extra = parse.take_words(rest, 1, "delete BLOCK")
+        if extra:
+            raise UsageError("usage: delete BLOCK (one block per operation)")
+        return self._queue("deleteBlock", self._block(word))
+
+    def do_comment(self, rest: str) -> ExitCode:
+        usage = "comment BLOCK [QUOTE =>] TEXT"
+        [word], texts = parse.take_words(rest, 1, usage)
+        block = self._block(word)
+        if parse.ARROW in texts:
+            quote, text = parse.split_arrow(texts, usage)
+            fields = {"quote": quote, "comment": text}
+        else:
+            fields = {"comment": parse.text_arg(texts)}
+        if not fields["comment"]:
+            raise UsageError(f"usage: {usage} (the comment text is missing)")
+        return self._queue(COMMENT_TYPE, block, **fields)
+
+    def do_ops(self, rest: str) -> ExitCode:
+        for line in review_view.op_lines(self.ops):
+            self.printer.print(line)
+        return ExitCode.OK
+
+    def do_drop(self, rest: str) -> ExitCode:
+        word = rest.strip()
+        if word == "all":
+            count = len(self.ops)
+            self.ops.clear()
+            self.printer.print(f"Dropped {count} operation(s).")
+            return ExitCode.OK
+        number = parse.integer(word, "N") if word else 0
+        if not 1 <= number <= len(self.ops):
+            raise UsageError(f"usage: drop N|all, where N is an operation's number in `ops` (1-{len(self.ops)}).")
+        op = self.ops.pop(number - 1)
+        self.printer.print(f"Dropped {review_view.describe_op(op)}.")
+        return ExitCode.OK
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def do_apply(self, rest: str) -> ExitCode:
+        if not self.ops:
+            self.printer.note("Nothing to apply: queue edits with replace, insert, delete or comment first.")
+            return ExitCode.OK
+        args: dict[str, Any] = {"operations": self.ops}
+        if self.context.require_document_version and self.version:
+            args["documentVersion"] = self.version
+        result = self._call("suggest_changes", args)
+        if not result.ok:
+            self.printer.note("The batch was not applied and is still pending (`ops`).")
+            return self._failed(result)
+        applied, skipped = review_view.apply_lines(result.value, self.ops)
+        for line in applied:
+            self.printer.success(line)
+        for line in skipped:
+            self.printer.print(line, style="red")
+        done = {entry["id"] for key in ("applied", "replayed") for entry in result.value.get(key, [])}
+        self.ops = [op for op in self.ops if op["id"] not in done]
+        if self.ops:
+            self.printer.warn(f"{len(self.ops)} skipped operation(s) stay in the batch: fix and apply, or `drop` them.")
+            return ExitCode.TOOL_ERROR
+        self.printer.note(f"documentVersion {result.value.get('documentVersion')}; `save` writes the file.")
+        return ExitCode.OK
+
+    def do_reply(self, rest: str) -> ExitCode:
+        [comment_id], text = parse.take_words(rest, 1, "reply ID TEXT")
+        result = self._call("reply_comment", {"commentId": comment_id, "text": parse.text_arg(text)})
+        if not result.ok:
+            return self._failed(result)
+        self.printer.print(f"Replied to comment {comment_id}: the reply is comment {result.value.get('commentId')}.")
+        return ExitCode.OK
+
+    def do_resolve(self, rest: str) -> ExitCode:
+        [comment_id], flag = parse.take_words(rest, 1, "resolve ID [--reopen]")
+        if flag.strip() not in ("", "--reopen"):
+            raise UsageError("usage: resolve ID [--reopen]")
+        reopen = flag.strip() == "--reopen"
+        result = self._call("resolve_comment", {"commentId": comment_id, "reopen": reopen})
+        if not result.ok:
+            return self._failed(result)
+        state = "open again" if reopen else "resolved"
+        note = "" if result.value.get("changed") else " (it already was)"
+        self.printer.print(f"Comment {comment_id} is {state}{note}.")
+        return ExitCode.OK
+
+    def do_accept(self, rest: str) -> ExitCode:
+        return self._resolve_changes("accept", rest)
+
+    def do_reject(self, rest: str) -> ExitCode:
+        return self._resolve_changes("reject", rest)
+
+    def _resolve_changes(self, mode: str, rest: str) -> ExitCode:
+        ids = [parse.unquote(w) for w in parse.words(rest)]
+        if not ids:
+            raise UsageError(f"usage: {mode} ID...|all (`changes` lists the ids)")
+        if ids == ["all"]:
+            return self._resolve_all(mode)
+        result = self._call(f"{mode}_change", {"changeIds": ids})
+        if not result.ok:
+            return self._failed(result)
+        verb = "accepted" if mode == "accept" else "rejected"
+        for change in result.value.get("resolved", []):
+            self.printer.success(f"{verb} [{change['id']}] {change['type']}: {change.get('text') or '(no text)'}")
+        self.printer.note(f"{result.value.get('remaining')} tracked change(s) still pending.")
+        return ExitCode.OK
+
+    def _resolve_all(self, mode: str) -> ExitCode:
+        from deskcheck.engine.docx.revisions import resolve_file
+        from deskcheck.engine.errors import DeskcheckError
+
+        try:
+            result = resolve_file(self.copy.path, mode)
+        except DeskcheckError as exc:
+            self.printer.error(exc.message)
+            return ExitCode.TOOL_ERROR
+        verb = "Accepted" if mode == "accept" else "Rejected"
+        self.printer.success(f"{verb} {result['resolved']} tracked change(s).")
+        return ExitCode.OK
+
+    def do_save(self, rest: str) -> ExitCode:
+        words = [parse.unquote(w) for w in parse.words(rest)]
+        force = "--force" in words
+        paths = [w for w in words if w != "--force"]
+        if len(paths) > 1:
+            raise UsageError("usage: save [PATH] [--force]")
+        target = Path(paths[0]).expanduser() if paths else self.save_target
+        written = self.copy.save(target, force=force)
+        self.printer.success(f"Saved the review to {written} (documentVersion {self.version}).")
+        if self.ops:
+            self.printer.warn(
+                f"{len(self.ops)} operation(s) are still pending and not in it: `apply`, then save again."
+            )
+        return ExitCode.OK
+
+    def do_revert(self, rest: str) -> ExitCode:
+        dropped = len(self.ops)
+        self.ops.clear()
+        self.copy.revert()
+        self.printer.print(
+            f"Started again from {self.copy.source}: the working copy's changes and {dropped} pending operation(s) "
+            "were dropped."
+        )
+        return ExitCode.OK

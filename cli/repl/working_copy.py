@@ -1,0 +1,142 @@
+"""The working copy of a review: the REPL edits a copy of the .docx kept in the state directory,
+and only `save` writes the file (atomically), so a review in progress never leaves the file half
+done and nothing is lost when the REPL is left: the next `deskcheck repl --docx FILE` resumes it.
+
+Layout: ``<state dir>/reviews/<key>/`` with ``working.docx`` and ``review.json`` (the file it
+belongs to, and the SHA-256 of the file's content the copy was last in step with). A lock file
+keeps two REPLs from working on the same review at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+
+META = "review.json"
+WORKING = "working.docx"
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        digest = hashlib.sha256()
+        with path.open("rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+class WorkingCopy:
+    """The working copy of the review of ``source`` under ``state_dir``."""
+
+    def __init__(self, source: Path, state_dir: Path) -> None:
+        self.source = source.resolve()
+        key = hashlib.sha256(str(self.source).encode("utf-8")).hexdigest()[:16]
+        self.folder = state_dir / "reviews" / key
+        self.path = self.folder / WORKING
+        self._lock: Any = None
+        self.resumed = False
+        self.synced_sha: str | None = None  # the file content the copy was last in step with
+
+    # -- opening and leaving ----------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Take the lock, then resume the copy left by an earlier REPL or make a fresh one."""
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._take_lock()
+        meta = self._read_meta()
+        if meta is not None and meta.get("source") == str(self.source) and self.path.is_file():
+            self.synced_sha = meta.get("syncedSha256")
+            self.resumed = self.unsaved
+            if not self.resumed and self.source_changed:
+                self._copy_from_source()  # nothing of ours in it: start from the file as it is now
+            return
+        self._copy_from_source()
+
+    def close(self) -> None:
+        """Release the lock; a copy with nothing unsaved is removed."""
+        if not self.unsaved:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def _take_lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks on this platform: one REPL per review is up to the user
+            return
+        handle = (self.folder / "lock").open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise UsageError(
+                f"another deskcheck repl is reviewing {self.source} right now; leave it first "
+                "(two at once would overwrite each other's working copy)."
+            ) from None
+        self._lock = handle
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def unsaved(self) -> bool:
+        """The copy differs from the file content it was last in step with."""
+        return _sha256(self.path) != self.synced_sha
+
+    @property
+    def source_changed(self) -> bool:
+        """The file on disk changed since the copy was last in step with it."""
+        return _sha256(self.source) != self.synced_sha
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def save(self, target: Path | None = None, *, force: bool = False) -> Path:
+        """Write the copy to ``target`` (default: the file) atomically. Writing over the file
+        when it changed on disk since the review started needs ``force``."""
+        from deskcheck.engine.docx.package import write_atomically
+
+        destination = (target or self.source).resolve()
+        if destination == self.source and self.source_changed and not force:
+            raise UsageError(
+                f"{self.source} changed on disk since this review started (someone saved it meanwhile): "
+                "`save --force` overwrites it with the review, `save OTHER.docx` writes the review elsewhere, "
+                "`revert` starts again from the file as it is now."
+            )
+        data = self.path.read_bytes()
+        write_atomically(destination, data)
+        if destination == self.source:
+            self.synced_sha = hashlib.sha256(data).hexdigest()
+            self._write_meta()
+        return destination
+
+    def revert(self) -> None:
+        self._copy_from_source()
+
+    def _copy_from_source(self) -> None:
+        from deskcheck.engine.docx.package import write_atomically
+
+        data = self.source.read_bytes()
+        write_atomically(self.path, data)
+        self.synced_sha = hashlib.sha256(data).hexdigest()
+        self._write_meta()
+
+    def _read_meta(self) -> dict[str, Any] | None:
+        try:
+            return json.loads((self.folder / META).read_text(encoding="utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+            return None
+
+    def _write_meta(self) -> None:
+        from deskcheck.engine.docx.package import write_atomically
+
+        meta = {"source": str(self.source), "syncedSha256": self.synced_sha}
+        write_atomically(self.folder / META, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
+        os.chmod(self.folder / META, 0o600)

@@ -1,0 +1,61 @@
+"""Driving the REPL without a terminal: keys go through prompt_toolkit's pipe input, the prompt
+draws on a ``DummyOutput``, and what the commands print is captured (colours off)."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from deskcheck.cli.context import ContextOptions
+from deskcheck.cli.env import Env
+
+# Between chunks of keys, the prompt gets this long to run what the keys started (a Tab's
+# completion runs as a task of the prompt's event loop, after the keys already read).
+CHUNK_PAUSE = 0.3
+
+
+@dataclass
+class Transcript:
+    code: int
+    output: str
+
+    def after(self, marker: str) -> str:
+        """The output from the first occurrence of ``marker`` on."""
+        assert marker in self.output, f"{marker!r} not in:\n{self.output}"
+        return self.output[self.output.index(marker) :]
+
+
+def drive(context: ContextOptions, keys: str | Sequence[str], positionals: Sequence[str] = (), **options) -> Transcript:
+    """Run an interactive REPL on ``context`` fed with ``keys`` (one string, or chunks sent one
+    after the other with a pause, for keys whose effect the next ones depend on)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from deskcheck.cli.repl.start import run
+
+    out = io.StringIO()
+    env = Env(
+        stdin=io.StringIO(), stdout=out, stderr=out, json_output=False, quiet=False, color=False, stdin_is_tty=True
+    )
+    chunks = [keys] if isinstance(keys, str) else list(keys)
+    with create_pipe_input() as pipe:
+        pipe.send_text(chunks[0])
+
+        def feed() -> None:
+            for chunk in chunks[1:]:
+                time.sleep(CHUNK_PAUSE)
+                pipe.send_text(chunk)
+
+        feeder = threading.Thread(target=feed, daemon=True)
+        feeder.start()
+        code = run(context, list(positionals), env, prompt_input=pipe, prompt_output=DummyOutput(), **options)
+        feeder.join(timeout=30)
+    return Transcript(int(code), out.getvalue())
+
+
+def lines(*commands: str, end: str = "\x04") -> str:
+    """Commands as typed keys, each ended by Enter, then Ctrl-D."""
+    return "".join(f"{command}\n" for command in commands) + end
