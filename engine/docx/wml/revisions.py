@@ -41,6 +41,12 @@ of that text into two sibling runs that both keep the run's properties.
 
 ``paragraph_runs(p)`` lists the runs that belong to a paragraph (through hyperlinks, fields,
 content controls and revision wrappers, but not into text boxes, whose paragraphs are separate).
+
+**Boundaries.** ``lift_after(element, ids)`` / ``lift_before(element, ids)`` give the element to
+insert next to so that new content (an insertion, a comment marker) sits right after / before
+``element`` but outside every revision wrapper around it, splitting a wrapper that continues
+past it (the second half gets a fresh id): new text never becomes part of someone else's
+revision. ``remove_empty_wrappers(container)`` drops wrappers a direct edit emptied.
 """
 
 from __future__ import annotations
