@@ -54,7 +54,9 @@ TEXT_COMPONENT = "text-field"
 def hide_unfillable_columns(prepared: dict[str, Any]) -> dict[str, Any]:
     """``prepared`` (a schema after ``forms.prepare_schema``) with its attachment and computed
     columns hidden (``layout.comp = "none"``); a new object when anything changed, the input
-    itself otherwise (it is never modified)."""
+    itself otherwise (it is never modified). A root that is a local ``$ref`` (a declared body
+    schema usually is) is replaced by its target first, so that its columns are top-level."""
+    prepared = _root_inlined(prepared)
     properties = prepared.get("properties")
     if not isinstance(properties, dict):
         return prepared
@@ -68,12 +70,38 @@ def hide_unfillable_columns(prepared: dict[str, Any]) -> dict[str, Any]:
     return {**prepared, "properties": {**properties, **hidden}}
 
 
+def prepare_editor_schema(schema: Any, *, document: Any = None) -> dict[str, Any]:
+    """A fetched (or declared) schema as an editor group's form compiles it: the forms engine's
+    preparation (``forms.prepare_schema``: local references bundled from ``document``, vjsf-v2
+    keywords translated, string layouts normalised), then ``hide_unfillable_columns``. The input
+    is never modified."""
+    from ..forms.compile import prepare_schema
+
+    return hide_unfillable_columns(prepare_schema(schema, document=document))
+
+
 def hidden_columns(prepared: dict[str, Any]) -> list[str]:
     """The top-level columns ``hide_unfillable_columns`` hides in ``prepared``."""
-    properties = prepared.get("properties")
+    properties = _root_inlined(prepared).get("properties")
     if not isinstance(properties, dict):
         return []
     return [name for name, column in properties.items() if isinstance(column, dict) and _unfillable(column)]
+
+
+def _root_inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return schema
+    from ..refs import RefError
+
+    try:
+        _, target = RefResolver(schema).lookup(ref)
+    except RefError:
+        return schema  # the forms engine reports a broken reference itself
+    if not isinstance(target, dict) or "$ref" in target:
+        return schema
+    siblings = {key: value for key, value in schema.items() if key != "$ref"}
+    return {**target, **siblings}
 
 
 def _unfillable(column: dict[str, Any]) -> bool:

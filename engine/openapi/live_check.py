@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import DeskcheckError
-from .editor_source import EditorEndpoint, EditorSource, hidden_columns
+from .editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
 from .editors import EditorGroup
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient, same_origin
 from .load import Analysis
@@ -63,7 +63,7 @@ def live_problems(analysis: Analysis, options: LiveOptions, problems: Problems, 
 
 
 def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOptions, problems: Problems) -> None:
-    from ..forms.compile import FormSchemaError, compile_prepared, prepare_schema
+    from ..forms.compile import FormSchemaError, compile_prepared
     from ..forms.state import FormState
 
     where = group.pointer + "/editor"
@@ -95,7 +95,7 @@ def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOpti
         )
         return
     try:
-        prepared = source.adjust_schema(prepare_schema(fetched.schema, document=fetched.document))
+        prepared = prepare_editor_schema(fetched.schema, document=fetched.document)
         form = compile_prepared(prepared, fetched.version).warm()
         record: Any = {}
         if with_record:

@@ -83,6 +83,11 @@ BASE = {
 }
 
 
+def _renamed_id(item, name):
+    item["parameters"][0]["name"] = name
+    return item
+
+
 GET_X = {"operationId": "getX", "x-agent": {}, "responses": {"200": {"description": "ok"}}}
 
 
@@ -358,6 +363,14 @@ CASES = [
         "/paths/~1things~1{id}/put/x-agent/editor/readOperation",
         '"readOperation"',
         "several operations use as operationId",
+    ),
+    (
+        "editor path parameter named like a form argument",
+        lambda d: d["paths"].update({"/things/{path}": _renamed_id(d["paths"].pop("/things/{id}"), "path")}),
+        "editor-path-parameter-clash",
+        "/paths/~1things~1{path}/put/x-agent/editor",
+        '"editor"',
+        'updateThing: the path parameter "path" has the name of an argument of the form tools',
     ),
     (
         "path placeholder without a parameter",
