@@ -16,7 +16,8 @@ tables row by row and cell by cell), and every paragraph becomes one of:
   three words (first in, first out per text), sharing a ``moveGroupId``;
 - unchanged, which is only counted.
 
-Changes are listed in the current version's order, each deletion in the place it had. Every
+Changes are listed in the current version's order, each deletion in the place it had; ``stories``
+lists every pair of secondary stories with its own counts and changes. Every
 entry carries the block ids of both sides (``previousBlockId`` / ``currentBlockId``) and, in
 tables, the cell of each side; entries of other stories carry the paragraph's number there.
 """
@@ -298,6 +299,8 @@ class Comparison:
         """Entries and the unchanged count of one pair of story trees."""
         entries: list[_Entry] = []
         unchanged = self._walk(align_containers(previous, current, self.budget), entries)
+        if "text" not in self.include:
+            return [entry for entry in entries if entry.type == "formatChanged"], unchanged
         self._find_moves(entries)
         return entries, unchanged
 
@@ -602,15 +605,14 @@ def compare_documents(
         counts = _counts(story_entries, story_unchanged)
         for name, value in counts.items():
             totals[name] += value
-        if story_entries or pair.previous is None or pair.current is None:
-            stories_json.append(
-                {
-                    "previousStory": pair.previous,
-                    "currentStory": pair.current,
-                    "summaryCounts": counts,
-                    "changes": [entry_json(entry) for entry in story_entries],
-                }
-            )
+        stories_json.append(
+            {
+                "previousStory": pair.previous,
+                "currentStory": pair.current,
+                "summaryCounts": counts,
+                "changes": [entry_json(entry) for entry in story_entries],
+            }
+        )
     result: dict[str, Any] = {
         "previous": _version_json(previous),
         "current": _version_json(current),
