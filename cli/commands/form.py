@@ -242,9 +242,10 @@ def _context_of_draft(draft_id: int, context: ContextOptions) -> ContextOptions:
         raise UsageError(f"there is no draft {draft_id}; `deskcheck form sessions --drafts` lists them.")
     params = dict(found.params)
     if found.group != "form" or "schema" not in params or "data" not in params:
+        api = f" --base-url {params['api']}" if params.get("api") else ""
         raise UsageError(
-            f"draft {draft_id} belongs to the editor group {found.group!r}: give --spec SPEC {found.group} and its "
-            "parameters as ARGS."
+            f"draft {draft_id} belongs to the editor group {found.group!r}: give --spec SPEC{api} {found.group} and "
+            "its path parameters as ARGS."
         )
     return dataclasses.replace(
         context, schema=Path(params["schema"]), data=Path(params["data"]), identity=found.identity or None

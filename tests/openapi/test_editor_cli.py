@@ -200,3 +200,28 @@ def test_the_form_verbs_name_the_group_and_refuse_unknown_ones(sample_api):
     assert "none in the loaded profiles (try --profile)" in outside["error"]
     missing = form(sample_api, "describe-state", "sample_dataset_line", DATASET, expect=1)
     assert missing["error"] == 'Missing required parameter "lineId".'
+
+
+def test_an_expired_editor_session_leaves_a_draft_that_restore_reapplies(fresh_sample_api, isolated_state):
+    from deskcheck.engine.forms.store import SessionStore
+
+    api = fresh_sample_api
+    assert call(api, "sample_dataset_line_setFieldValue", {**LINE, "path": "/email", "value": "voile@iroise.bzh"})["ok"]
+    store = SessionStore(isolated_state / "sessions.sqlite3")
+    with store.transaction():
+        [record] = store.sessions()
+        record.expires_at = 0
+        store.put(record)
+        store.expire()
+    [draft] = run_cli("form", "sessions", "--drafts").json["result"]
+    assert draft["changed"] == ["/email"] and draft["key"]["group"] == "sample_dataset_line"
+    # Without the document, restore says what to give: the spec, the API and the parameters.
+    hint = run_cli("form", "restore", "--draft", str(draft["draft"]), expect=2).json["error"]
+    assert f"--spec SPEC --base-url {api.base_url} sample_dataset_line" in hint
+    api.update_line("associations", "asso-001", {"statut": "dissoute"})  # the record moved on meanwhile
+    restored = form(api, "restore", "sample_dataset_line", LINE)["result"]
+    assert restored.startswith(f"Restored draft {draft['draft']}") and "(/email)" in restored
+    data = data_of(api)
+    assert data["email"] == "voile@iroise.bzh" and data["statut"] == "dissoute"
+    assert call(api, "sample_dataset_line_saveForm", LINE, token=api.write_token)["ok"]
+    assert api.get_line("associations", "asso-001")["email"] == "voile@iroise.bzh"
