@@ -156,7 +156,7 @@ def _resolve_merge(ctx: ResolveContext, op: Operation, block) -> Plan:
                 raise Skip(
                     "unsupportedBlock",
                     what=(
-                        f"row {row.index + 1} of the cells to merge is already merged or carries a pending tracked "
+                        f"the cell in row {row.index + 1} of the table is already merged or carries a pending tracked "
                         "change; in tracked mode only plain cells can be merged (accept or reject the change first)."
                     ),
                 )
