@@ -707,6 +707,25 @@ def _notes(previous, current, version_a, version_b, redliners, revisions, import
             notes_a[new_id] = copy
             new_ref.set(W_ID, new_id)
             touched.add(part_a)
+    for kind, ((part_a, _), _) in parts.items():
+        if part_a is not None:
+            _order_notes(previous, kind, part_a)
+
+
+def _order_notes(previous: Any, kind: str, part: str) -> None:
+    """Put the notes in the order of their references (copied notes were appended at the end)."""
+    from .wml.ns import W_ID
+
+    position: dict[str, int] = {}
+    for reference in previous.body.iter(qn(f"w:{kind}Reference")):
+        position.setdefault(reference.get(W_ID), len(position))
+    root = previous.package.xml(part)
+    notes = [note for note in root if note.tag == qn(f"w:{kind}") and (note.get(qn("w:type")) or "normal") == "normal"]
+    ordered = sorted(notes, key=lambda note: position.get(note.get(W_ID), len(position)))
+    if ordered != notes:
+        for note in notes:
+            root.remove(note)
+        root.extend(ordered)
 
 
 def _create_notes_part(previous: Any, current: Any, kind: str, source_part: str) -> str:

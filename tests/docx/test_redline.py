@@ -1,0 +1,280 @@
+"""redline: a new .docx whose tracked changes turn the previous version into the current one,
+checked with our own accept-all / reject-all on every corpus version pair (LibreOffice's are in
+test_redline_libreoffice.py), plus authorship, metadata, unmatched stories and the CLI verb."""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.package import DocxPackage
+from deskcheck.engine.docx.privacy import TRANSFORMS, metadata_report
+from deskcheck.engine.docx.redline import redline_files
+from deskcheck.engine.docx.wml.ns import qn
+from deskcheck.engine.errors import DeskcheckError, InputError
+from tests.docx.builders import make_docx, p
+from tests.docx.edit_helpers import schema_errors
+from tests.docx.version_pairs import WC, accepted, corpus_pairs, note_texts, pair_id, resolved, texts
+from tests.helpers import run_cli
+
+REVISION_TAGS = tuple(qn(f"w:{name}") for name in ("ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange"))
+DATE = "2026-02-03T04:05:06Z"
+
+
+def revisions_in(path: Path) -> list:
+    doc = DocxDocument.open(path)
+    from deskcheck.engine.docx.revisions import story_parts
+
+    return [element for part in story_parts(doc) for element in doc.package.xml(part).iter(*REVISION_TAGS)]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def schema_cache():
+    return {}
+
+
+# -- every corpus pair -------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pair", corpus_pairs(), ids=pair_id)
+def test_accepting_gives_the_current_version_and_rejecting_the_previous_one(pair, tmp_path, schema_cache):
+    previous, current = pair
+    before = digest(previous), digest(current)
+    out = tmp_path / "redline.docx"
+    report = redline_files(previous, current, out, date=DATE)
+    assert (digest(previous), digest(current)) == before  # inputs untouched
+    for mode, expected in (("accept", accepted(current)), ("reject", accepted(previous))):
+        view = resolved(out, mode)
+        assert texts(view) == texts(expected), mode
+        assert note_texts(view) == note_texts(expected), mode
+    # Nothing the inputs did not already have is wrong with the output's WordprocessingML.
+    for source in (previous, current):
+        if source not in schema_cache:
+            schema_cache[source] = schema_errors(source)
+    assert schema_errors(out) - schema_cache[previous] - schema_cache[current] == set()
+    assert report["output"] == str(out) and report["documentVersion"] == DocxDocument.open(out).version
+
+
+@pytest.mark.parametrize("path", sorted(WC.glob("WC0[0-2]*.docx"))[:12], ids=lambda path: path.stem)
+def test_identical_versions_give_a_redline_without_changes(path, tmp_path):
+    out = tmp_path / "same.docx"
+    report = redline_files(path, path, out)
+    counts = report["summaryCounts"]
+    assert counts["added"] == counts["deleted"] == counts["modified"] == counts["moved"] == 0
+    assert revisions_in(out) == []
+    assert texts(DocxDocument.open(out)) == texts(accepted(path))
+
+
+# -- built versions ---------------------------------------------------------------------------------
+
+
+def test_word_changes_moves_and_formatting_in_one_redline(tmp_path):
+    moved = "This sentence travels to the end."
+    previous = make_docx(
+        tmp_path / "a.docx",
+        p(moved) + p("The Supplier shall deliver within thirty days.") + p("Plain words") + p("Closing line."),
+    )
+    current = make_docx(
+        tmp_path / "b.docx",
+        p("The Supplier must deliver within ten days.")
+        + "<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Plain words</w:t></w:r></w:p>"
+        + p("Closing line.")
+        + p(moved),
+    )
+    out = tmp_path / "r.docx"
+    report = redline_files(previous, current, out, author="Reviewer", date=DATE)
+    assert report["summaryCounts"] == {"added": 0, "deleted": 0, "modified": 1, "formatChanged": 1, "moved": 1,
+                                       "unchanged": 1}  # fmt: skip
+    body = DocxDocument.open(out).body
+    deleted = ["".join(t.text for t in d.iter(qn("w:delText"))) for d in body.iter(qn("w:del"))]
+    inserted = ["".join(t.text for t in i.iter(qn("w:t"))) for i in body.iter(qn("w:ins"))]
+    assert [d for d in deleted if d] == ["shall", "thirty"] and [i for i in inserted if i] == ["must", "ten"]
+    assert [m.get(qn("w:name")) for m in body.iter(qn("w:moveFromRangeStart"), qn("w:moveToRangeStart"))] == [
+        "move1", "move1"]  # fmt: skip
+    (change,) = body.iter(qn("w:rPrChange"))
+    assert change.getparent().find(qn("w:b")) is not None and change.find(qn("w:rPr")).find(qn("w:b")) is None
+    for element in revisions_in(out):
+        assert element.get(qn("w:author")) == "Reviewer"
+        assert element.get(qn("w:date")) in (DATE, None)
+    assert texts(resolved(out, "accept")) == texts(accepted(current))
+    assert texts(resolved(out, "reject")) == texts(accepted(previous))
+    bold = resolved(out, "accept").body.iter(qn("w:b"))
+    assert next(bold, None) is not None and next(resolved(out, "reject").body.iter(qn("w:b")), None) is None
+
+
+def test_paragraph_properties_changes_are_recorded(tmp_path):
+    styles = (
+        '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
+        '<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style>'
+    )
+    previous = make_docx(tmp_path / "a.docx", p("Title") + p("Body text."), styles=styles)
+    current = make_docx(tmp_path / "b.docx", p("Title", ppr='<w:pStyle w:val="Heading1"/>') + p("Body text."),
+                        styles=styles)  # fmt: skip
+    out = tmp_path / "r.docx"
+    redline_files(previous, current, out)
+    (change,) = DocxDocument.open(out).body.iter(qn("w:pPrChange"))
+    assert change.find(qn("w:pPr")).find(qn("w:pStyle")) is None
+    assert [b.style_id for b in resolved(out, "accept").blocks] == ["Heading1", None]
+    assert [b.style_id for b in resolved(out, "reject").blocks] == [None, None]
+
+
+def test_a_style_the_previous_version_lacks_comes_with_the_inserted_paragraph(tmp_path):
+    out = tmp_path / "r.docx"
+    redline_files(WC / "WC061-Style-Added.docx", WC / "WC061-Style-Added-Mod.docx", out)
+    doc = resolved(out, "accept")
+    (added,) = [block for block in doc.blocks if block.text == "New paragraph with new style."]
+    assert added.style_id and doc.styles.has_paragraph_style(added.style_id)
+
+
+def test_pictures_of_inserted_content_are_copied_into_the_package(tmp_path):
+    out = tmp_path / "r.docx"
+    redline_files(WC / "WC016-Para-Image-Para-w-Deleted-Image.docx", WC / "WC016-Para-Image-Para.docx", out)
+    package = DocxPackage.open(out)
+    embeds = [blip.get(qn("r:embed")) for blip in package.xml(package.main_part).iter(
+        "{http://schemas.openxmlformats.org/drawingml/2006/main}blip")]  # fmt: skip
+    assert embeds
+    for rel_id in embeds:
+        target = package.resolve_target(package.main_part, rel_id)
+        assert target and package.has_part(target) and package.read_bytes(target)
+        assert package.content_type(target).startswith("image/")
+
+
+def test_a_story_in_one_version_only_is_listed_unmatched(tmp_path):
+    header = "<w:p><w:r><w:t>Header text</w:t></w:r></w:p>"
+    section = '<w:sectPr><w:headerReference w:type="default" r:id="rId1"/></w:sectPr>'
+    with_header = make_docx(tmp_path / "a.docx", p("Body.") + section, header=header)
+    without = make_docx(tmp_path / "b.docx", p("Body."))
+    report = redline_files(with_header, without, tmp_path / "r1.docx")
+    assert report["unmatchedStories"] == [
+        {"previousStory": {"type": "header", "relationshipId": "rId1"}, "currentStory": None,
+         "reason": "missing-current-story"}]  # fmt: skip
+    report = redline_files(without, with_header, tmp_path / "r2.docx")
+    assert report["unmatchedStories"][0]["reason"] == "missing-previous-story"
+
+
+def test_paired_headers_are_redlined(tmp_path):
+    section = '<w:sectPr><w:headerReference w:type="default" r:id="rId1"/></w:sectPr>'
+    previous = make_docx(tmp_path / "a.docx", p("Body.") + section, header=p("Draft header"))
+    current = make_docx(tmp_path / "b.docx", p("Body.") + section, header=p("Final header"))
+    out = tmp_path / "r.docx"
+    redline_files(previous, current, out)
+    from deskcheck.engine.docx.stories import list_stories, story_text
+
+    for mode, expected in (("accept", "Final header"), ("reject", "Draft header")):
+        doc = resolved(out, mode)
+        (header,) = list_stories(doc)
+        assert story_text(doc, header) == expected
+
+
+# -- metadata ------------------------------------------------------------------------------------------
+
+
+def test_metadata_is_reported_and_kept_by_default(tmp_path):
+    report = redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", tmp_path / "r.docx")
+    privacy = report["privacyReport"]
+    assert privacy["appliedTransforms"] == [] and privacy["removed"] == []
+    kept = {item["item"]: item for item in privacy["kept"]}
+    assert kept["creator"]["value"] == "Eric White" and kept["creator"]["category"] == "remove-attribution"
+    assert kept["rsids"]["category"] == "remove-revision-ids"
+    assert metadata_report(DocxPackage.open(tmp_path / "r.docx"))["kept"] == privacy["kept"]
+
+
+def test_scrubbing_removes_names_dates_session_ids_and_the_template_path(tmp_path):
+    out = tmp_path / "r.docx"
+    report = redline_files(WC / "WC004-Large-Mod.docx", WC / "WC004-Large.docx", out, privacy=list(TRANSFORMS))
+    privacy = report["privacyReport"]
+    assert privacy["appliedTransforms"] == list(TRANSFORMS) and privacy["kept"] == []
+    removed = {item["item"] for item in privacy["removed"]}
+    assert {
+        "creator",
+        "lastModifiedBy",
+        "created",
+        "modified",
+        "rsids",
+        "rsidAttributes",
+        "attachedTemplate",
+    } <= removed
+    with zipfile.ZipFile(out) as archive:
+        core = archive.read("docProps/core.xml").decode()
+        settings = archive.read("word/settings.xml").decode()
+        settings_rels = archive.read("word/_rels/settings.xml.rels").decode()
+        document = archive.read("word/document.xml").decode()
+    assert "Eric" not in core and "<cp:lastModifiedBy" not in core and "dcterms:created" not in core
+    assert "w:rsids" not in settings and "attachedTemplate" not in settings and "Eric" not in settings_rels
+    assert "w:rsid" not in document
+    assert texts(resolved(out, "accept")) == texts(accepted(WC / "WC004-Large.docx"))
+
+
+def test_transforms_can_be_chosen_one_by_one(tmp_path):
+    report = redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", tmp_path / "r.docx",
+                           privacy=["remove-timestamps", "remove-attribution"])  # fmt: skip
+    privacy = report["privacyReport"]
+    assert privacy["appliedTransforms"] == ["remove-attribution", "remove-timestamps"]
+    assert [item["item"] for item in privacy["removed"]] == ["creator", "lastModifiedBy", "created", "modified",
+                                                             "TotalTime"]  # fmt: skip
+    assert "revision" in {item["item"] for item in privacy["kept"]}
+    with pytest.raises(DeskcheckError, match="unknown privacy transform"):
+        redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits.docx", tmp_path / "x.docx", privacy=["hide-all"])
+
+
+# -- errors --------------------------------------------------------------------------------------------
+
+
+def test_bad_inputs_and_outputs_write_nothing(tmp_path):
+    good = WC / "WC001-Digits.docx"
+    with pytest.raises(InputError, match="does not exist"):
+        redline_files(tmp_path / "missing.docx", good, tmp_path / "out.docx")
+    with pytest.raises(InputError, match="folder"):
+        redline_files(good, good, tmp_path / "nowhere" / "out.docx")
+    with pytest.raises(DeskcheckError, match="one of the inputs"):
+        redline_files(good, good, good)
+    assert not (tmp_path / "out.docx").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_output_is_replaced_whole(tmp_path):
+    out = tmp_path / "r.docx"
+    out.write_bytes(b"old content")
+    redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", out)
+    assert DocxDocument.open(out).blocks and [f.name for f in tmp_path.iterdir()] == ["r.docx"]
+
+
+# -- the CLI ------------------------------------------------------------------------------------------
+
+
+def test_redline_verb_writes_the_document_and_reports(tmp_path):
+    out = tmp_path / "redline.docx"
+    run = run_cli("docx", "redline", str(WC / "WC002-Unmodified.docx"), str(WC / "WC002-DiffInMiddle.docx"),
+                  "-o", str(out), "--author", "Legal team")  # fmt: skip
+    result = run.json["result"]
+    assert result["output"] == str(out) and result["author"] == "Legal team"
+    assert result["summaryCounts"]["modified"] == 1
+    assert {element.get(qn("w:author")) for element in revisions_in(out)} == {"Legal team"}
+
+
+def test_redline_verb_scrubs_metadata_on_request(tmp_path):
+    out = tmp_path / "redline.docx"
+    run = run_cli("docx", "redline", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits-Mod.docx"),
+                  "-o", str(out), "--scrub-metadata")  # fmt: skip
+    assert run.json["result"]["privacyReport"]["appliedTransforms"] == list(TRANSFORMS)
+    assert "Eric White" not in zipfile.ZipFile(out).read("docProps/core.xml").decode()
+
+
+def test_redline_verb_exits_2_for_unreadable_inputs_and_unusable_outputs(tmp_path):
+    good = str(WC / "WC001-Digits.docx")
+    broken = tmp_path / "broken.docx"
+    broken.write_text("not a zip")
+    run = run_cli("docx", "redline", good, str(broken), "-o", str(tmp_path / "o.docx"), expect=2)
+    assert "not a Word document" in run.json["error"]
+    run_cli("docx", "redline", good, good, "-o", str(tmp_path / "no" / "o.docx"), expect=2)
+    run_cli("docx", "redline", good, good, "-o", good, expect=2)
+    run_cli("docx", "redline", good, good, expect=2)  # -o is required
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["broken.docx"]
