@@ -55,6 +55,12 @@ class ReviewMode:
         from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
 
         self.operation_types = self._operation_types()
+        # The file itself is checked first, so that a file that is not a .docx is reported by
+        # its own name (and no working copy is made of it).
+        checked = docx_toolset(self.copy.source).call("read_document", {"maxBlocks": 1})
+        if not checked.ok:
+            self.printer.error(checked.error or "the document could not be read")
+            return exit_code_for(checked)
         self.copy.open()
         options = DocxOptions(
             author=self.context.author,

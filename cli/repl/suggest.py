@@ -95,7 +95,10 @@ def kind_at(args: Sequence[str], position: int) -> str | None:
 
 
 def _offer(current: str, candidates: Sequence[Candidate]) -> list[Suggestion]:
-    typed = unquote(current) if current.startswith('"') else current
+    typed = current
+    if current.startswith('"'):
+        # A quoted word being typed has no closing quote yet: what follows the opening one counts.
+        typed = unquote(current) if len(current) > 1 and current.endswith('"') else current[1:]
     out = []
     for candidate in match(typed, candidates)[:MAX_SUGGESTIONS]:
         text = quote_if_needed(candidate.text)

@@ -15,6 +15,8 @@ from deskcheck.cli.env import Env
 # Between chunks of keys, the prompt gets this long to run what the keys started (a Tab's
 # completion runs as a task of the prompt's event loop, after the keys already read).
 CHUNK_PAUSE = 0.3
+# How long the REPL may take to start (open a session, read a document) before keys are sent anyway.
+START_TIMEOUT = 60.0
 
 
 @dataclass
@@ -42,10 +44,17 @@ def drive(context: ContextOptions, keys: str | Sequence[str], positionals: Seque
     )
     chunks = [keys] if isinstance(keys, str) else list(keys)
     with create_pipe_input() as pipe:
-        pipe.send_text(chunks[0])
+        if len(chunks) == 1:
+            pipe.send_text(chunks[0])
 
         def feed() -> None:
-            for chunk in chunks[1:]:
+            if len(chunks) == 1:
+                return
+            # The pauses count from the prompt's start (the mode's greeting ends with this hint).
+            deadline = time.monotonic() + START_TIMEOUT
+            while "Type `help`" not in out.getvalue() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            for chunk in chunks:
                 time.sleep(CHUNK_PAUSE)
                 pipe.send_text(chunk)
 

@@ -1,0 +1,195 @@
+"""A whole review at the prompt on a copy of a corpus document: find, queue a replacement and a
+comment, apply them as one batch, leave and come back (the working copy is resumed), accept one
+of the new changes, reply to and resolve a comment, save; then the saved file is checked with the
+docx tools, against the OOXML schema and by LibreOffice. Also: nothing touches the file before
+`save`, Ctrl-D asks before dropping a pending batch, skipped operations stay in the batch, a file
+changed on disk is not overwritten without --force, revert."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from deskcheck.cli.context import ContextOptions
+from deskcheck.engine.docx.document import DocxDocument
+from tests.conftest import CORPUS
+from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors
+from tests.helpers import run_cli
+from tests.repl.support import drive, lines
+
+SOURCE = CORPUS / "folio" / "docx-editor-demo.docx"
+BLOCK = "1C271E96"  # "An open-source WYSIWYG .docx editor for React. ..."
+ANCHORED_COMMENT = "1772738031338"  # a comment of the document anchored in its text
+
+
+@pytest.fixture
+def review(tmp_path):
+    path = tmp_path / "charter.docx"
+    shutil.copy(SOURCE, path)
+    return ContextOptions(docx=path, author="Reviewer"), path
+
+
+def read(path, tool):
+    return run_cli("docx", tool.replace("_", "-"), str(path)).json["result"]
+
+
+@pytest.mark.slow
+def test_a_full_review(review, needs_libreoffice):
+    context, path = review
+    original = path.read_bytes()
+    first = drive(
+        context,
+        lines(
+            "find WYSIWYG",
+            f"replace {BLOCK} React => Vue",
+            f"comment {BLOCK} open-source => Is this still true?",
+            "ops",
+            "apply",
+            "changes",
+            "status",
+        ),
+    )
+    out = first.output
+    assert first.code == 0, out
+    assert "Reviewing" in out and "107 block(s), 5 comment thread(s), 6 pending tracked change(s)" in out
+    assert f"#7 {BLOCK}" in out and "1 match(es)" in out
+    assert "1. replace in 1C271E96: 'React' => 'Vue'" in out
+    assert "2. comment 1C271E96 on 'open-source': 'Is this still true?'" in out
+    assert "applied  1. replace in 1C271E96" in out and "applied  2. comment 1C271E96" in out
+    assert "review charter.docx · documentVersion" in out and "0 pending operation(s)" in out
+    assert "changes not saved to the file" in out
+    assert path.read_bytes() == original, "nothing reaches the file before save"
+    assert "The working copy keeps changes not saved to" in out
+    ours = re.findall(r"\[(\d+)\] (deletion|insertion) by Reviewer in 1C271E96: (React|Vue)", out)
+    assert {(kind, text) for _, kind, text in ours} == {("deletion", "React"), ("insertion", "Vue")}
+    deletion = next(change_id for change_id, kind, _ in ours if kind == "deletion")
+    insertion = next(change_id for change_id, kind, _ in ours if kind == "insertion")
+
+    second = drive(
+        context,
+        lines(
+            f"accept {deletion}",
+            f"reply {ANCHORED_COMMENT} Agreed, it reads well.",
+            f"resolve {ANCHORED_COMMENT}",
+            "save",
+            "status",
+        ),
+    )
+    out = second.output
+    assert second.code == 0, out
+    assert "Resuming your earlier review" in out
+    assert f"accepted [{deletion}] deletion: React" in out and "7 tracked change(s) still pending." in out
+    assert f"Replied to comment {ANCHORED_COMMENT}" in out and f"Comment {ANCHORED_COMMENT} is resolved." in out
+    assert f"Saved the review to {path}" in out and "in step with the file" in out
+
+    # The saved file, read back with the docx tools.
+    blocks = {b["blockId"]: b["text"] for b in read(path, "read_document")["blocks"]}
+    assert "editor for Vue." in blocks[BLOCK] and "React" not in blocks[BLOCK]
+    changes = read(path, "read_changes")["changes"]
+    assert deletion not in {c["id"] for c in changes}
+    assert any(c["id"] == insertion and c["text"] == "Vue" and c["author"] == "Reviewer" for c in changes)
+    threads = read(path, "read_comments")["comments"]
+    ours = [t for t in threads if t["text"] == "Is this still true?"]
+    assert (
+        ours and ours[0]["blockId"] == BLOCK and ours[0]["quote"] == "open-source" and ours[0]["author"] == "Reviewer"
+    )
+    anchored = next(t for t in threads if t["id"] == ANCHORED_COMMENT)
+    assert anchored["resolved"] is True and [r["text"] for r in anchored["replies"]] == ["Agreed, it reads well."]
+    assert not new_schema_errors(SOURCE, path)
+
+    # LibreOffice opens it and sees the edit: the pending insertion, and the deletion accepted.
+    rows = lo_oracle("accept", [path])
+    row = rows[str(path)]
+    assert row["ok"], row
+    assert any("editor for Vue." in text for text in lo_texts(row))
+    assert not any("editor for React" in text for text in lo_texts(row))
+
+
+def test_ctrl_d_asks_before_dropping_a_pending_batch(review):
+    context, path = review
+    original = path.read_bytes()
+    run = drive(
+        context,
+        # Ctrl-D, "no" (stay), then Ctrl-D again, "yes" (leave): the answers are typed once asked.
+        [f"delete {BLOCK}\n\x04", "n\n", "ops\n\x04", "y\n"],
+    )
+    assert run.code == 0
+    out = run.output
+    assert out.count("Drop the 1 pending operation(s)") == 0, "the question goes to the prompt, not the output"
+    assert "Staying: `apply` sends them, `drop all` removes them." in out
+    assert "1. delete 1C271E96" in run.after("Staying")
+    assert path.read_bytes() == original
+    again = drive(context, lines("ops", "status"))
+    assert "No pending operations." in again.output and "Resuming" not in again.output
+
+
+def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
+    context, _ = review
+    run = drive(
+        context,
+        lines(
+            f"replace {BLOCK} no such words => x",
+            f"replace {BLOCK} React => Vue",
+            "apply",
+            "ops",
+            "drop 1",
+            "apply",
+        ),
+    )
+    out = run.output
+    assert "applied  2. replace in 1C271E96: 'React' => 'Vue'" in out
+    assert "skipped  1. replace in 1C271E96: 'no such words' => 'x':" in out and "[missingFind]" in out
+    assert "1 skipped operation(s) stay in the batch" in out
+    assert "1. replace in 1C271E96: 'no such words' => 'x'" in run.after("stay in the batch")
+    assert "Dropped replace in 1C271E96" in out and "Nothing to apply" in out
+
+
+def test_a_file_changed_on_disk_is_not_overwritten_without_force(review, tmp_path):
+    context, path = review
+    drive(context, lines(f"comment {BLOCK} Check this.", "apply"))
+    other = CORPUS / "pandoc" / "comments.docx"
+    shutil.copy(other, path)  # someone saves another version meanwhile
+    elsewhere = tmp_path / "review-copy.docx"
+    run = drive(context, lines("status", "save", f"save {elsewhere}", "save --force"))
+    out = run.output
+    assert "changed on disk since that review started" in out
+    assert "file changed on disk" in out, "the status says so"
+    assert "error: " in out and "`save --force` overwrites it" in out
+    assert f"Saved the review to {elsewhere}" in out and f"Saved the review to {path}" in out
+    for saved in (elsewhere, path):
+        comments = [c["text"] for c in read(saved, "read_comments")["comments"]]
+        assert "Check this." in comments
+
+
+def test_revert_starts_again_from_the_file(review):
+    context, path = review
+    original = path.read_bytes()
+    run = drive(context, lines(f"delete {BLOCK}", "apply", f"insert after {BLOCK} More.", "revert", "status"))
+    assert "the working copy's changes and 1 pending operation(s) were dropped" in run.output
+    assert "0 pending operation(s) · in step with the file" in run.output
+    assert path.read_bytes() == original
+    assert "Resuming" not in drive(context, lines("status")).output
+
+
+def test_output_option_saves_elsewhere_and_reading_commands(review, tmp_path):
+    context, path = review
+    out_file = tmp_path / "out.docx"
+    context = ContextOptions(docx=path, output=out_file)
+    run = drive(
+        context,
+        lines("blocks 6 2", "blocks 1C271E96 1", "comments", "changes", "insert before 7 Intro.", "apply", "save"),
+    )
+    out = run.output
+    assert "#6    54896101  paragraph  1.  What this is" in out and "#7    1C271E96" in out
+    assert "100 more block(s): blocks 8" in out
+    assert f'[{ANCHORED_COMMENT}] User (open) in 2B739EB2 on "add a comment anchored to that selection"' in out
+    assert "[10] deletion by sara.k in 1C271E96: zero backend required" in out
+    assert f"Saved the review to {out_file}" in out
+    texts = [b["text"] for b in read(out_file, "read_document")["blocks"]]
+    assert (
+        texts[6] == "Intro."
+        and read(path, "read_document")["documentVersion"] != read(out_file, "read_document")["documentVersion"]
+    )
+    assert DocxDocument.open(path).version == DocxDocument.open(SOURCE).version, "the file itself is untouched"
