@@ -225,3 +225,21 @@ def test_an_expired_editor_session_leaves_a_draft_that_restore_reapplies(fresh_s
     assert data["email"] == "voile@iroise.bzh" and data["statut"] == "dissoute"
     assert call(api, "sample_dataset_line_saveForm", LINE, token=api.write_token)["ok"]
     assert api.get_line("associations", "asso-001")["email"] == "voile@iroise.bzh"
+
+
+def test_a_save_to_a_server_that_hangs_times_out_with_a_clear_message(fresh_sample_api):
+    api = fresh_sample_api
+    assert call(api, "sample_dataset_line_setFieldValue", {**LINE, "path": "/statut", "value": "en sommeil"})["ok"]
+    api.hang_next("PUT", seconds=10)
+    args = [
+        "call",
+        *context(api, api.write_token),
+        "--timeout",
+        "0.5",
+        "sample_dataset_line_saveForm",
+        json.dumps(LINE),
+    ]
+    failed = run_cli(*args, expect=1).json
+    assert "PUT" in failed["error"] and "timed out after 0.5 s" in failed["error"]
+    assert "Your edits are still in the session" in failed["error"]
+    assert data_of(api)["statut"] == "en sommeil"
