@@ -159,7 +159,7 @@ def compare(
     raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
 
 
-SCHEMA_OPTIONS = ("mode", "operation_types", "review_meta", "max_operations", "require_document_version")
+SCHEMA_OPTIONS = ("mode", "operation_types", "review_meta", "max_operations", "require_document_version", "author")
 CapabilitiesOpt = Annotated[
     bool,
     typer.Option(
