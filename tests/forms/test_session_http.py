@@ -252,3 +252,46 @@ def test_suggestions_come_from_the_api_with_the_query_and_objects_are_kept_whole
     assert call(group, "setFieldValue", path="/departement", suggestionIndex=0).ok
     chosen = data_of(group)["departement"]
     assert chosen["nom"] == expected and set(chosen) >= {"code", "nom"}
+
+
+def test_a_declared_schema_with_references_and_an_adjustment(fresh_sample_api):
+    """An editor over the write operation's declared body schema (``editor: true``): the schema
+    refers into the API document, its version names it, no schema request is made, and the
+    group's adjustment (hiding computed columns) applies to the prepared schema."""
+    from deskcheck.engine.forms.http_source import HttpRecordSource
+    from deskcheck.engine.forms.session_tools import SessionGroup
+    from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpRequest
+
+    api = fresh_sample_api
+    document = {"components": {"schemas": {"Name": {"type": "string", "title": "Nom", "minLength": 2}}}}
+    body_schema = {
+        "type": "object",
+        "properties": {"nom": {"$ref": "#/components/schemas/Name"}, "region": {"type": "string"}},
+    }
+
+    def hide_region(prepared: dict) -> dict:
+        prepared["properties"]["region"]["layout"] = {"comp": "none"}
+        return prepared
+
+    client = RecordingClient()
+    caller = ApiCaller(api.base_url, client=client, credentials=Credentials.from_options((), api.write_token))
+    line = f"{api.base_url}/datasets/associations/lines/asso-002"
+    source = HttpRecordSource(
+        caller,
+        "declared record",
+        write=HttpRequest("PUT", line),
+        read=HttpRequest("GET", line),
+        declared_schema=body_schema,
+        schema_document=document,
+        declared_version="updateLine",
+        adjust=hide_region,
+    )
+    group = SessionGroup(name="declared", title="declared record", source_for=lambda _params: source)
+    tools = group.toolset()
+    described = tools.call("declared_describeState", {}).value
+    assert 'label="Nom"' in described and "minLength=2" in described and "/region" not in described
+    assert all("/schema" not in request.url for request, _ in client.sent)
+    assert group.store.schema_tag(source.schema_key) == ("updateLine", None)
+    assert tools.call("declared_setFieldValue", {"path": "/nom", "value": "Déclarée"}).ok
+    assert tools.call("declared_saveForm", {}).ok
+    assert api.get_line("associations", "asso-002")["nom"] == "Déclarée"
