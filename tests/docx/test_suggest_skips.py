@@ -226,3 +226,33 @@ def test_copies_apply_independently(tmp_path, rich):
     shutil.copy(rich, other)
     applied(other, [GOOD])
     assert block_texts(rich) == ORIGINAL_TEXTS
+
+
+def test_edits_never_cut_a_field_in_two(tmp_path):
+    from tests.docx.builders import make_docx, p
+
+    def field(kind: str) -> str:
+        return f'<w:r><w:fldChar w:fldCharType="{kind}"/></w:r>'
+
+    inside = (
+        '<w:r><w:t xml:space="preserve">See clause </w:t></w:r>' + field("begin")
+        + '<w:r><w:instrText xml:space="preserve"> REF _Ref1 \\r </w:instrText></w:r>' + field("separate")
+        + "<w:r><w:t>1.2</w:t></w:r>" + field("end") + '<w:r><w:t xml:space="preserve"> for details.</w:t></w:r>'
+    )  # fmt: skip
+    toc_start = field("begin") + '<w:r><w:instrText xml:space="preserve"> TOC </w:instrText></w:r>' + field("separate")
+    path = make_docx(
+        tmp_path / "fields.docx",
+        p(runs=inside, para_id="0C000001")
+        + p(runs=toc_start + "<w:r><w:t>Entry one</w:t></w:r>", para_id="0C000002")
+        + p(runs="<w:r><w:t>Entry two</w:t></w:r>" + field("end"), para_id="0C000003")
+        + p("After.", para_id="0C000004"),
+    )
+    across = find_range(path, "2 for")
+    skip = suggest(path, [{"type": "replaceRange", "range": across, "replace": ""}]).value["skipped"][0]
+    assert skip["code"] == "unsupportedBlock" and "field" in skip["reason"]
+    skip = suggest(path, [{"type": "deleteBlock", "blockId": "0C000002"}]).value["skipped"][0]
+    assert skip["code"] == "unsupportedBlock" and "table of contents" in skip["reason"]
+    # Inside the field's result, and around the whole field, edits apply.
+    applied(path, [{"type": "replaceInBlock", "blockId": "0C000001", "find": "1.2", "replace": "1.3"}])
+    applied(path, [{"type": "replaceInBlock", "blockId": "0C000001", "find": "clause 1.3 for", "replace": "section"}])
+    assert block_texts(path)[0] == "See section details."

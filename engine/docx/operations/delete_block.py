@@ -23,6 +23,7 @@ from ..wml.revisions import delete_paragraph_text, mark_paragraph, paragraph_mar
 from .context import ApplyContext, ResolveContext, block_json_target
 from .fields import block_id_field
 from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Skip
+from .textmap import fields_balanced
 
 _MARKERS = tuple(
     qn(f"w:{name}")
@@ -54,6 +55,14 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
             what=(
                 f"block {block.id} ends a section (it carries the section's page setup), so deleting it would "
                 "merge two sections; use replaceBlock with an empty text to empty it instead."
+            ),
+        )
+    if not fields_balanced(list(paragraph_runs(p))):
+        raise Skip(
+            "unsupportedBlock",
+            what=(
+                f"block {block.id} holds one end of a field that spans several paragraphs (such as a table of "
+                "contents), which deleting it would break; edit its text with replaceBlock instead."
             ),
         )
     keep = not followed_by_paragraph(p)

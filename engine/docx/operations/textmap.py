@@ -41,6 +41,7 @@ from ..wml.ns import (
     W_SDTCONTENT,
     W_SMARTTAG,
     W_VAL,
+    qn,
 )
 from ..wml.properties import run_properties
 from ..wml.revisions import (
@@ -179,6 +180,8 @@ class ParagraphText:
         runs = self.runs_in(start, end, edit.ids) if end > start else []
         if end > start and not runs:
             raise ValueError("no text to replace in that range")
+        if not fields_balanced(runs):
+            raise ValueError("the text crosses the edge of a field; change the field's text or all of it")
         if runs:
             source = runs[0]
         else:
@@ -231,6 +234,27 @@ class ParagraphText:
 
     def visible_runs(self) -> list[Any]:
         return [s.run for s in self.spans if s.visible]
+
+
+_FLDCHAR = qn("w:fldChar")
+_FLDCHARTYPE = qn("w:fldCharType")
+
+
+def fields_balanced(runs: list[Any]) -> bool:
+    """True when every complex field (``w:fldChar`` begin ... end) that starts among ``runs``
+    also ends among them, and none ends there that started before: deleting such runs removes
+    whole fields or none, never one end of a field."""
+    depth = 0
+    for r in runs:
+        for marker in r.iter(_FLDCHAR):
+            kind = marker.get(_FLDCHARTYPE)
+            if kind == "begin":
+                depth += 1
+            elif kind == "end":
+                depth -= 1
+                if depth < 0:
+                    return False
+    return depth == 0
 
 
 def _remove(element: Any) -> None:
