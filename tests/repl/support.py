@@ -30,7 +30,14 @@ class Transcript:
         return self.output[self.output.index(marker) :]
 
 
-def drive(context: ContextOptions, keys: str | Sequence[str], positionals: Sequence[str] = (), **options) -> Transcript:
+def drive(
+    context: ContextOptions,
+    keys: str | Sequence[str],
+    positionals: Sequence[str] = (),
+    *,
+    color: bool = False,
+    **options,
+) -> Transcript:
     """Run an interactive REPL on ``context`` fed with ``keys`` (one string, or chunks sent one
     after the other with a pause, for keys whose effect the next ones depend on)."""
     from prompt_toolkit.input import create_pipe_input
@@ -40,7 +47,7 @@ def drive(context: ContextOptions, keys: str | Sequence[str], positionals: Seque
 
     out = io.StringIO()
     env = Env(
-        stdin=io.StringIO(), stdout=out, stderr=out, json_output=False, quiet=False, color=False, stdin_is_tty=True
+        stdin=io.StringIO(), stdout=out, stderr=out, json_output=False, quiet=False, color=color, stdin_is_tty=True
     )
     chunks = [keys] if isinstance(keys, str) else list(keys)
     with create_pipe_input() as pipe:

@@ -6,6 +6,7 @@ CLI uses."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,35 @@ def test_usage_errors_are_explained_and_the_session_goes_on(form):
     assert "nothing to pick from: list a field's options with `suggest PATH` first." in out
     assert "/name has no variants" in out
     assert '  Name  /name  text, required  = "Kick-off"' in out, "the session went on"
+
+
+def test_history_persists_privately_and_suggests_like_fish_and_ctrl_c_cancels(form, isolated_state):
+    context, _ = form
+    drive(context, lines("set /colour green"))
+    history = isolated_state / "repl-history-form"
+    assert "set /colour green" in history.read_text()
+    assert history.stat().st_mode & 0o777 == 0o600, "values typed into forms stay private"
+    # A second REPL: the start of an earlier line shows the rest greyed; the right arrow takes it.
+    # Ctrl-C drops the line being typed.
+    run = drive(context, ["set /co", "\x1b[C", "\n", "set /seats 99\x03", "get /seats\n\x04"])
+    assert '/colour (select) = "green"' in run.output
+    assert "unset (no value)" in run.output and "99" not in run.output
+
+
+def test_on_a_terminal_json_and_marks_are_coloured(form):
+    context, _ = form
+    run = drive(context, lines("set /seats 0", "get", "show /seats", "call form_getData {}"), color=True)
+    out = run.output
+    assert re.search(r'\x1b\[[0-9;]*m"seats"\x1b\[0m: \x1b\[[0-9;]*m0\x1b\[0m', out), "JSON keys and values coloured"
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    assert '"seats": 0' in plain and "!* Seats  /seats  number  = 0  — must be 1 or more" in plain
+    assert '"ok": true' in plain and '"result": "{\\"data\\"' in plain, "call's envelope, indented"
+
+
+def test_f1_explains_the_command_being_typed_and_keeps_the_line(form):
+    context, _ = form
+    # F1 on "suggest /co", then the up arrow twice brings the line back ("help suggest" is the
+    # last history entry, the typed line the one before).
+    run = drive(context, ["suggest /co", "\x1bOP", "\x1b[A\x1b[A", "lour\n", "\x04"])
+    assert "suggest PATH [QUERY]\nList the options of a field" in run.output
+    assert "- [0] red" in run.output
