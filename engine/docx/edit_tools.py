@@ -92,7 +92,7 @@ def run_batch(
         return fail(str(exc), code="replayConflict")
     result: dict[str, Any] = {"version": RESULT_VERSION, "mode": mode}
     body = outcome.result(operations)
-    if queue is not None:
+    if queue is not None and not session.options.dry_run:  # a dry run parks nothing either
         from .operations.queue import park
 
         queued = [op for op in outcome.applied]

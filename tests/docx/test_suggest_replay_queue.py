@@ -145,6 +145,13 @@ def test_queue_apply_errors(tmp_path, rich):
     assert "results" not in queue_lines(queue)[0] or not queue_lines(queue)[0]["results"]
 
 
+def test_a_dry_run_parks_nothing(tmp_path, rich):
+    queue = tmp_path / "queue.jsonl"
+    args = json.dumps({"operations": [OPS[0]]})
+    result = run_cli("docx", "suggest-changes", str(rich), args, "--queue", str(queue), "--dry-run").json["result"]
+    assert result["status"] == "previewed" and not queue.exists()
+
+
 def test_replay_applies_to_queued_operations_too(tmp_path, rich):
     queue = tmp_path / "queue.jsonl"
     run_cli("docx", "suggest-changes", str(rich), json.dumps({"operations": [OPS[0]]}), "--queue", str(queue))
