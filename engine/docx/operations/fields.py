@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from deskcheck.engine.tools import json_type_name as kind_of
+
 from ..hashing import HASH_PATTERN
 from .limits import MAX_STRING_LENGTH, MAX_TOTAL_TEXT
 
@@ -60,22 +62,6 @@ class Field(NamedTuple):
     required: bool = False
     # A sentence for the capabilities text (what the caller puts here).
     help: str = ""
-
-
-def kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 # -- builders ----------------------------------------------------------------------------------
