@@ -82,7 +82,7 @@ class ReviewMode:
         )
         if self.copy.resumed:
             self.printer.warn(
-                "Resuming your earlier review: the working copy has changes not saved to the file yet "
+                "Resuming your earlier review: the working copy has changes not saved yet "
                 "(`save` writes them, `revert` drops them)."
             )
             if self.copy.source_changed:

@@ -13,7 +13,7 @@ class ReplState:
     status: str = ""  # form: the session's status (ready, stale, error...); review: the working copy's
     valid: bool | None = None  # forms only: None when unknown
     error_count: int = 0
-    modified: bool = False  # form: unsaved edits in the session; review: the working copy differs from the file
+    modified: bool = False  # form: unsaved edits in the session; review: working-copy changes saved nowhere
     document_version: str | None = None  # reviews only
     pending_ops: int = 0  # reviews only: operations waiting for `apply`
 
@@ -30,5 +30,5 @@ class ReplState:
             if self.document_version:
                 parts.append(f"documentVersion {self.document_version}")
             parts.append(f"{self.pending_ops} pending operation(s)")
-            parts.append("changes not saved to the file" if self.modified else "in step with the file")
+            parts.append("changes not saved" if self.modified else "nothing unsaved")
         return " · ".join(parts)

@@ -2,9 +2,10 @@
 and only `save` writes the file (atomically), so a review in progress never leaves the file half
 done and nothing is lost when the REPL is left: the next `deskcheck repl --docx FILE` resumes it.
 
-Layout: ``<state dir>/reviews/<key>/`` with ``working.docx`` and ``review.json`` (the file it
-belongs to, and the SHA-256 of the file's content the copy was last in step with). A lock file
-keeps two REPLs from working on the same review at once.
+Layout: ``<state dir>/reviews/<key>/`` with ``working.docx`` and ``review.json``: the file it
+belongs to, the SHA-256 of the file's content the copy was last in step with, and of the content
+last saved anywhere (``save OTHER.docx``); a copy whose content is one of these has nothing
+unsaved. A lock file keeps two REPLs from working on the same review at once.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class WorkingCopy:
         self._lock: Any = None
         self.resumed = False
         self.synced_sha: str | None = None  # the file content the copy was last in step with
+        self.saved_sha: str | None = None  # the content last written by `save`, wherever it went
 
     # -- opening and leaving ----------------------------------------------------------------------
 
@@ -54,6 +56,7 @@ class WorkingCopy:
         meta = self._read_meta()
         if meta is not None and meta.get("source") == str(self.source) and self.path.is_file():
             self.synced_sha = meta.get("syncedSha256")
+            self.saved_sha = meta.get("savedSha256")
             self.resumed = self.unsaved
             if not self.resumed and self.source_changed:
                 self._copy_from_source()  # nothing of ours in it: start from the file as it is now
@@ -88,8 +91,8 @@ class WorkingCopy:
 
     @property
     def unsaved(self) -> bool:
-        """The copy differs from the file content it was last in step with."""
-        return _sha256(self.path) != self.synced_sha
+        """The copy has changes that were written nowhere: not in the file, not by a save."""
+        return _sha256(self.path) not in (self.synced_sha, self.saved_sha)
 
     @property
     def source_changed(self) -> bool:
@@ -112,9 +115,10 @@ class WorkingCopy:
             )
         data = self.path.read_bytes()
         write_atomically(destination, data)
+        self.saved_sha = hashlib.sha256(data).hexdigest()
         if destination == self.source:
-            self.synced_sha = hashlib.sha256(data).hexdigest()
-            self._write_meta()
+            self.synced_sha = self.saved_sha
+        self._write_meta()
         return destination
 
     def revert(self) -> None:
@@ -123,9 +127,15 @@ class WorkingCopy:
     def _copy_from_source(self) -> None:
         from deskcheck.engine.docx.package import write_atomically
 
-        data = self.source.read_bytes()
+        try:
+            data = self.source.read_bytes()
+        except FileNotFoundError:
+            raise UsageError(
+                f"{self.source} no longer exists, so there is nothing to start again from; "
+                "`save` writes the review there again."
+            ) from None
         write_atomically(self.path, data)
-        self.synced_sha = hashlib.sha256(data).hexdigest()
+        self.synced_sha = self.saved_sha = hashlib.sha256(data).hexdigest()
         self._write_meta()
 
     def _read_meta(self) -> dict[str, Any] | None:
@@ -137,6 +147,6 @@ class WorkingCopy:
     def _write_meta(self) -> None:
         from deskcheck.engine.docx.package import write_atomically
 
-        meta = {"source": str(self.source), "syncedSha256": self.synced_sha}
+        meta = {"source": str(self.source), "syncedSha256": self.synced_sha, "savedSha256": self.saved_sha}
         write_atomically(self.folder / META, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))
         os.chmod(self.folder / META, 0o600)

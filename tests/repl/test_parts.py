@@ -77,7 +77,7 @@ def test_the_toolbar_shows_what_is_open_and_its_flags():
     text = "".join(t for _, t in toolbar_tokens(review))
     assert "version 1b7cba20" in text and "3 pending op(s)" in text
     assert review.summary() == (
-        "review charter.docx · documentVersion 1b7cba20 · 3 pending operation(s) · in step with the file"
+        "review charter.docx · documentVersion 1b7cba20 · 3 pending operation(s) · nothing unsaved"
     )
 
 

@@ -59,7 +59,7 @@ def test_a_full_review(review, needs_libreoffice):
     assert "2. comment 1C271E96 on 'open-source': 'Is this still true?'" in out
     assert "applied  1. replace in 1C271E96" in out and "applied  2. comment 1C271E96" in out
     assert "review charter.docx · documentVersion" in out and "0 pending operation(s)" in out
-    assert "changes not saved to the file" in out
+    assert "changes not saved" in out
     assert path.read_bytes() == original, "nothing reaches the file before save"
     assert "The working copy keeps changes not saved to" in out
     ours = re.findall(r"\[(\d+)\] (deletion|insertion) by Reviewer in 1C271E96: (React|Vue)", out)
@@ -82,7 +82,7 @@ def test_a_full_review(review, needs_libreoffice):
     assert "Resuming your earlier review" in out
     assert f"accepted [{deletion}] deletion: React" in out and "7 tracked change(s) still pending." in out
     assert f"Replied to comment {ANCHORED_COMMENT}" in out and f"Comment {ANCHORED_COMMENT} is resolved." in out
-    assert f"Saved the review to {path}" in out and "in step with the file" in out
+    assert f"Saved the review to {path}" in out and "nothing unsaved" in out
 
     # The saved file, read back with the docx tools.
     blocks = {b["blockId"]: b["text"] for b in read(path, "read_document")["blocks"]}
@@ -168,7 +168,7 @@ def test_revert_starts_again_from_the_file(review):
     original = path.read_bytes()
     run = drive(context, lines(f"delete {BLOCK}", "apply", f"insert after {BLOCK} More.", "revert", "status"))
     assert "the working copy's changes and 1 pending operation(s) were dropped" in run.output
-    assert "0 pending operation(s) · in step with the file" in run.output
+    assert "0 pending operation(s) · nothing unsaved" in run.output
     assert path.read_bytes() == original
     assert "Resuming" not in drive(context, lines("status")).output
 
@@ -193,3 +193,32 @@ def test_output_option_saves_elsewhere_and_reading_commands(review, tmp_path):
         and read(path, "read_document")["documentVersion"] != read(out_file, "read_document")["documentVersion"]
     )
     assert DocxDocument.open(path).version == DocxDocument.open(SOURCE).version, "the file itself is untouched"
+
+
+def test_one_review_per_file_at_a_time_and_saved_elsewhere_is_not_unsaved(review, isolated_state, tmp_path):
+    from deskcheck.cli.errors import UsageError
+    from deskcheck.cli.repl.working_copy import WorkingCopy
+
+    _, path = review
+    first = WorkingCopy(path, isolated_state)
+    first.open()
+    try:
+        with pytest.raises(UsageError, match="another deskcheck repl is reviewing"):
+            WorkingCopy(path, isolated_state).open()
+        first.path.write_bytes(first.path.read_bytes() + b"")  # unchanged content
+        assert not first.unsaved
+        shutil.copy(CORPUS / "pandoc" / "comments.docx", first.path)  # the copy changes
+        assert first.unsaved and not first.source_changed
+        first.save(tmp_path / "elsewhere.docx")
+        assert not first.unsaved, "saved elsewhere: nothing would be lost"
+    finally:
+        first.close()
+    assert not first.folder.exists(), "nothing unsaved: the copy is removed on leaving"
+    second = WorkingCopy(path, isolated_state)
+    second.open()  # the lock went with the first
+    second.close()
+    path.unlink()
+    gone = WorkingCopy(path, isolated_state)
+    with pytest.raises(UsageError, match="no longer exists"):
+        gone.open()
+    gone.close()

@@ -102,3 +102,25 @@ def test_a_concurrent_change_is_a_conflict_and_reload_recovers(api_context):
     assert 'Saved "Edit a dataset record" (version ' in run.after("Reloaded"), "re-applied and saved"
     record = api.get_line("associations", "asso-001")
     assert record["statut"] == "en sommeil" and record["email"] == "bureau@voiles-iroise.fr"
+
+
+def test_a_record_that_cannot_be_loaded_is_reported_and_nothing_runs(sample_api):
+    run = run_cli(
+        "repl",
+        "--spec",
+        str(SPEC),
+        "--profile",
+        "write",
+        "--base-url",
+        sample_api.base_url,
+        "--token",
+        sample_api.write_token,
+        GROUP,
+        "id=associations",
+        "lineId=no-such-line",
+        stdin="status\n",
+        expect=1,
+    )
+    assert 'could not open "Edit a dataset record" id=associations lineId=no-such-line:' in run.stderr
+    assert "404" in run.stderr or "not found" in run.stderr.lower()
+    assert "· ready" not in run.stdout
