@@ -29,7 +29,7 @@ from __future__ import annotations
 import zlib
 from typing import Any, NamedTuple
 
-from .diff_text import Budget, TextProfile, align, pair_by_similarity
+from .diff_text import PAIR_THRESHOLD, Budget, TextProfile, align, heaviest_increasing, pair_by_similarity
 from .scan import DROP_ACCEPTED, ScanContext, choose_alternate, find_text_boxes, scan_paragraph
 from .walk import _children
 from .wml.attrs import int_attr, is_on
@@ -354,12 +354,78 @@ def _gap_pairs(
     return out
 
 
+# Re-anchoring looks for similar partners through words shared by at most this many paragraphs
+# (common words say nothing), and scores at most this many candidates per paragraph.
+RARE_WORD_LIMIT = 16
+CANDIDATES_PER_PARAGRAPH = 4
+
+
+def similar_candidates(
+    left: list[Para], right: list[Para], threshold: float = PAIR_THRESHOLD
+) -> list[tuple[int, int, float]]:
+    """``(i, j, similarity)`` for paragraphs of ``left`` and ``right`` at least ``threshold``
+    alike, found through the words few of them share (each ``left`` paragraph scores its
+    ``CANDIDATES_PER_PARAGRAPH`` best-sharing partners), so that long lists stay cheap."""
+    index: dict[str, list[int]] = {}
+    for j, item in enumerate(right):
+        for word in profile_of(item).words:
+            index.setdefault(word, []).append(j)
+    out: list[tuple[int, int, float]] = []
+    for i, item in enumerate(left):
+        shared: dict[int, int] = {}
+        for word in profile_of(item).words:
+            holders = index.get(word, ())
+            if len(holders) <= RARE_WORD_LIMIT:
+                for j in holders:
+                    shared[j] = shared.get(j, 0) + 1
+        for j in sorted(shared, key=lambda j: (-shared[j], j))[:CANDIDATES_PER_PARAGRAPH]:
+            score = _pair_score(item, right[j])
+            if score >= threshold:
+                out.append((i, j, score))
+    return out
+
+
+def _reanchor(previous: list[Any], current: list[Any], equal: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Anchors that keep as much as possible, similar paragraphs included.
+
+    The equal-text alignment may keep one paragraph where keeping another would also let a
+    rewritten neighbour pair with its new version (A B C -> C A B' keeps C, and B' lands in
+    another gap than B). Candidates are the equal pairs (weight 1), equal texts left unpaired, and
+    similar paragraphs left unpaired (weight: their similarity); the heaviest chain increasing in
+    both versions becomes the anchors, and what it left out is aligned in the gaps as usual."""
+    paired_a = {i for i, _ in equal}
+    paired_b = {j for _, j in equal}
+    free_a = [i for i in range(len(previous)) if i not in paired_a]
+    free_b = [j for j in range(len(current)) if j not in paired_b]
+    if not free_a or not free_b:
+        return equal
+    # The equal-text anchors weigh a little more, so that only a strictly better chain replaces them.
+    candidates: list[tuple[int, int, float]] = [(i, j, 1.0 + 1e-6) for i, j in equal]
+    by_key: dict[str, list[int]] = {}
+    for j in free_b:
+        by_key.setdefault(current[j].key, []).append(j)
+    taken: set[int] = set()
+    for i in free_a:
+        for j in by_key.get(previous[i].key, ()):
+            candidates.append((i, j, 1.0))
+            taken.add(i)
+    left = [i for i in free_a if i not in taken and isinstance(previous[i], Para)]
+    right = [j for j in free_b if isinstance(current[j], Para)]
+    for a, b, score in similar_candidates([previous[i] for i in left], [current[j] for j in right]):
+        candidates.append((left[a], right[b], score))
+    if len(candidates) == len(equal):
+        return equal
+    return heaviest_increasing(candidates)
+
+
 def align_containers(
     previous: list[Any], current: list[Any], budget: Budget | None = None, *, positional: bool = False
 ) -> list[Aligned]:
     """See the module docstring; ``positional`` for a table cell's content."""
     budget = budget if budget is not None else Budget()
     equal = align([item.key for item in previous], [item.key for item in current], budget)
+    if not positional and len(equal) < min(len(previous), len(current)):
+        equal = _reanchor(previous, current, equal)
     pairs = _gap_pairs(previous, current, equal, positional)
     return _merge_events(previous, current, pairs, lambda a, b: _pair_items(a, b, budget))
 

@@ -13,7 +13,9 @@ tables row by row and cell by cell), and every paragraph becomes one of:
   as bold or fontSizePt, paragraph properties such as styleId or alignment, ``inlineObjects`` when
   pictures, tabs, breaks or equations differ);
 - ``movedFrom`` / ``movedTo``: an added and a deleted paragraph with the same text of at least
-  three words (first in, first out per text), sharing a ``moveGroupId``;
+  three words (first in, first out per text), sharing a ``moveGroupId``; an added and a deleted
+  paragraph of three words or more that are at least half alike are a move too, the ``movedTo``
+  entry carrying the word diff from the old text (``segments``);
 - unchanged, which is only counted.
 
 Changes are listed in the current version's order, each deletion in the place it had; ``stories``
@@ -32,7 +34,7 @@ from typing import Any
 
 from deskcheck.engine.errors import DeskcheckError
 
-from .alignment import Aligned, Para, StoryReader, Table, align_containers, paragraphs_of
+from .alignment import Aligned, Para, StoryReader, Table, align_containers, paragraphs_of, similar_candidates
 from .diff_text import Budget, TextProfile, tokenize, word_diff
 from .scan import DROP_ACCEPTED, ScanContext
 from .wml.attrs import is_on
@@ -42,6 +44,7 @@ INCLUDE_SCOPES = ("text", "formatting", "metadata")
 DEFAULT_INCLUDE = ("text", "formatting")
 MIN_MOVE_WORDS = 3  # shorter paragraphs ("Confidential") recur too often to call a pair a move
 MAX_MOVE_CANDIDATES = 10_000  # per text, so a document of identical lines stays linear
+MOVED_AND_MODIFIED = 0.5  # an addition and a deletion this alike are one paragraph, moved and changed
 
 RUN_PROPERTIES = ("bold", "italic", "underline", "strike", "fontFamily", "fontSizePt", "color", "highlight",
                   "verticalAlign", "characterStyle")  # fmt: skip
@@ -353,24 +356,35 @@ class Comparison:
         return 1
 
     def _find_moves(self, entries: list[_Entry]) -> None:
+        """Exact moves first (equal texts, first in first out), then paragraphs that moved and
+        changed (an addition and a deletion at least ``MOVED_AND_MODIFIED`` alike)."""
         deleted: dict[str, deque[_Entry]] = defaultdict(deque)
         for entry in entries:
             if entry.type == "deleted" and _word_count(entry.previous.text) >= MIN_MOVE_WORDS:
                 queue = deleted[entry.previous.text]
                 if len(queue) < MAX_MOVE_CANDIDATES:
                     queue.append(entry)
-        if not deleted:
-            return
         for entry in entries:
             if entry.type != "added":
                 continue
             queue = deleted.get(entry.current.text)
-            if not queue:
-                continue
-            source = queue.popleft()
-            source.type, entry.type = "movedFrom", "movedTo"
-            source.move = entry.move = self.next_move
-            self.next_move += 1
+            if queue:
+                self._move(queue.popleft(), entry)
+        gone = [e for e in entries if e.type == "deleted" and _word_count(e.previous.text) >= MIN_MOVE_WORDS]
+        new = [e for e in entries if e.type == "added" and _word_count(e.current.text) >= MIN_MOVE_WORDS]
+        if not gone or not new:
+            return
+        found = similar_candidates([e.previous for e in gone], [e.current for e in new], MOVED_AND_MODIFIED)
+        for i, j, _ in sorted(found, key=lambda c: (-c[2], c[0], c[1])):
+            source, target = gone[i], new[j]
+            if source.type == "deleted" and target.type == "added":
+                target.extra["segments"] = word_diff(source.previous.text, target.current.text)
+                self._move(source, target)
+
+    def _move(self, source: _Entry, target: _Entry) -> None:
+        source.type, target.type = "movedFrom", "movedTo"
+        source.move = target.move = self.next_move
+        self.next_move += 1
 
 
 # -- JSON -----------------------------------------------------------------------------------------
@@ -412,6 +426,8 @@ def entry_json(entry: _Entry) -> dict[str, Any]:
         out["segments"] = [{"type": kind, "text": text} for kind, text in entry.extra["segments"]]
     else:
         out["text"] = main.text
+        if entry.type == "movedTo" and "segments" in entry.extra:
+            out["segments"] = [{"type": kind, "text": text} for kind, text in entry.extra["segments"]]
     if entry.type == "formatChanged":
         out["changedProperties"] = entry.extra["changedProperties"]
     if entry.move is not None:

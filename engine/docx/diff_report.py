@@ -10,6 +10,9 @@ The text is deterministic (the same comparison always gives the same text) and r
     < [1F063BFB] moved away (move 1): Zeta paragraph moved somewhere else.
     > [44B974EA] moved here (move 1): Zeta paragraph moved somewhere else.
 
+A paragraph that moved and changed shows its word diff: ``> [id] moved here (move 2) and
+modified: ...``.
+
 The header counts every story; ``, K metadata-changed`` appears only when K > 0. A paragraph in
 a table says where: ``(table 1, row 2, column 1)``, counted from 1. Changes in headers, footers and
 notes follow under a line naming the story (``In footnote 2 (was footnote 1):``), their paragraphs
@@ -91,6 +94,8 @@ def change_line(change: dict[str, Any]) -> str:
         return f"~ {label} format changed ({', '.join(change['changedProperties'])}): {shorten(change['text'])}"
     if kind == "movedFrom":
         return f"< {label} moved away (move {change['moveGroupId']}): {shorten(change['text'])}"
+    if "segments" in change:
+        return f"> {label} moved here (move {change['moveGroupId']}) and modified: {_segments(change['segments'])}"
     return f"> {label} moved here (move {change['moveGroupId']}): {shorten(change['text'])}"
 
 

@@ -444,3 +444,40 @@ def pair_by_similarity(
             i -= 1
     pairs.reverse()
     return pairs
+
+
+def heaviest_increasing(candidates: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+    """The pairs ``(i, j)`` of a subsequence of ``candidates`` (``(i, j, weight)``) strictly
+    increasing in both ``i`` and ``j`` whose weights sum highest (ties: the earlier pairs)."""
+    if not candidates:
+        return []
+    ordered = sorted(candidates, key=lambda c: (c[0], -c[1]))
+    columns = sorted({j for _, j, _ in ordered})
+    rank = {j: index + 1 for index, j in enumerate(columns)}
+    size = len(columns)
+    tree_weight = [0.0] * (size + 1)
+    tree_index = [-1] * (size + 1)
+    total = [0.0] * len(ordered)
+    previous = [-1] * len(ordered)
+    for index, (_, j, weight) in enumerate(ordered):
+        # Best chain ending in a column before j (Fenwick prefix maximum).
+        best, best_index = 0.0, -1
+        position = rank[j] - 1
+        while position > 0:
+            if tree_weight[position] > best:
+                best, best_index = tree_weight[position], tree_index[position]
+            position -= position & -position
+        total[index] = best + weight
+        previous[index] = best_index
+        position = rank[j]
+        while position <= size:
+            if total[index] > tree_weight[position]:
+                tree_weight[position], tree_index[position] = total[index], index
+            position += position & -position
+    end = max(range(len(ordered)), key=lambda k: (total[k], -k))
+    chain = []
+    while end >= 0:
+        chain.append((ordered[end][0], ordered[end][1]))
+        end = previous[end]
+    chain.reverse()
+    return chain

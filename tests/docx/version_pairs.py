@@ -66,3 +66,67 @@ def resolved(path: Path, mode: str) -> DocxDocument:
     doc = DocxDocument.open(path)
     resolve_all(doc, mode)
     return doc
+
+
+# -- generated versions -----------------------------------------------------------------------------
+
+_SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "vo", "shi", "pe", "da", "gro", "sel", "tin", "wex", "bar")
+VOCABULARY = sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "s", "ter", "ly")})
+
+
+class EditedVersions:
+    """A generated document and an edited copy, with what was done: ``deleted`` and ``inserted``
+    texts, ``modified`` as {old text: new text}, ``moved`` texts (unchanged paragraphs placed
+    elsewhere)."""
+
+    def __init__(self, previous: list[str], current: list[str], deleted, inserted, modified, moved) -> None:
+        self.previous = previous
+        self.current = current
+        self.deleted = deleted
+        self.inserted = inserted
+        self.modified = modified
+        self.moved = moved
+
+    def write(self, folder: Path, stem: str = "v") -> tuple[Path, Path]:
+        from tests.docx.builders import make_docx, p
+
+        previous = make_docx(folder / f"{stem}-previous.docx", "".join(p(text) for text in self.previous))
+        current = make_docx(folder / f"{stem}-current.docx", "".join(p(text) for text in self.current))
+        return previous, current
+
+
+def edited_versions(rng, size: int, deletions: int, insertions: int, modifications: int, moves: int):
+    """Paragraphs of 6-12 words drawn from ``VOCABULARY`` (all different), then the edits, each
+    on different paragraphs; ``rng`` is a ``random.Random``."""
+
+    def sentence() -> str:
+        return " ".join(rng.choice(VOCABULARY) for _ in range(rng.randint(6, 12))).capitalize() + "."
+
+    previous: list[str] = []
+    while len(previous) < size:
+        text = sentence()
+        if text not in previous:
+            previous.append(text)
+    chosen = rng.sample(range(size), min(size, deletions + modifications + moves))
+    deleted = [previous[i] for i in chosen[:deletions]]
+    modified_at = chosen[deletions : deletions + modifications]
+    moved = [previous[i] for i in chosen[deletions + modifications :]]
+    modified: dict[str, str] = {}
+    current = [text for text in previous if text not in deleted and text not in moved]
+    for i in modified_at:
+        words = previous[i].rstrip(".").split(" ")
+        for _ in range(rng.randint(1, 2)):
+            position = rng.randrange(len(words))
+            words[position] = f"edited{rng.randrange(10_000)}"
+        modified[previous[i]] = " ".join(words) + "."
+    current = [modified.get(text, text) for text in current]
+    for text in moved:
+        current.insert(rng.randint(0, len(current)), text)
+    inserted: list[str] = []
+    for _ in range(insertions):
+        text = sentence()
+        if text in previous or text in current:
+            continue
+        inserted.append(text)
+        current.insert(rng.randint(0, len(current)), text)
+    return EditedVersions(previous, current, deleted, inserted, modified, moved)
