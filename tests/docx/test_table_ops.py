@@ -49,6 +49,7 @@ def _table(grid: int, rows: str, width: int = 1500) -> str:
 SPAN2 = '<w:gridSpan w:val="2"/>'
 RESTART = '<w:vMerge w:val="restart"/>'
 CONTINUE = "<w:vMerge/>"
+GRID_BEFORE_ROW = '<w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr>' + _cell("V", "0C000242")
 
 PLAIN = _table(3, "".join(
     "<w:tr>" + "".join(_cell(f"{col}{row}", f"0C0001{row}{n}") for n, col in enumerate("ABC", start=1)) + "</w:tr>"
@@ -61,7 +62,7 @@ MERGED = _table(4, (
     + _cell("R", "0C000224") + "</w:tr>"
     + "<w:tr>" + _cell("S", "0C000231") + _cell("", "0C000232", CONTINUE) + _cell("T", "0C000233")
     + _cell("U", "0C000234") + "</w:tr>"
-    + '<w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr>' + _cell("V", "0C000242")
+    + GRID_BEFORE_ROW
     + _cell("W", "0C000243", SPAN2, 3000) + "</w:tr>"
 ))  # fmt: skip
 EMPTIES = _table(2, "".join(
@@ -86,9 +87,14 @@ ORIGINAL = [
 ]  # fmt: skip
 
 
-def build_tables(path: Path) -> Path:
-    """The table document (see ORIGINAL for its blocks)."""
-    return make_docx(path, BODY, styles=STYLES)
+def build_tables(path: Path, *, grid_before: bool = True) -> Path:
+    """The table document (see ORIGINAL for its blocks). Without ``grid_before`` the last row of
+    the merged table starts with "V" spanning two columns instead of one empty grid column (for
+    LibreOffice, which shows that empty grid space as a cell of its own)."""
+    body = BODY
+    if not grid_before:
+        body = body.replace(GRID_BEFORE_ROW, "<w:tr>" + _cell("V", "0C000242", SPAN2, 3000))
+    return make_docx(path, body, styles=STYLES)
 
 
 @pytest.fixture
@@ -465,6 +471,7 @@ def test_rows_inserted_around_deleted_rows_of_a_merge(tmp_path, tables):
 # -- corpus tables ------------------------------------------------------------------------------
 
 
+# Operations on corpus tables, each applied on its own.
 CORPUS_CASES = {
     "pandoc/tables.docx": lambda path: [
         {"type": "insertTableRow", "blockId": block_at(path, 0, 1, 0), "cellTexts": ["LeBron", "Basketball"]},
@@ -475,6 +482,7 @@ CORPUS_CASES = {
     "pandoc/table_header_rowspan.docx": lambda path: [
         {"type": "insertTableRow", "blockId": block_at(path, 0, 0, 0), "cellTexts": ["e"]},
         {"type": "deleteTableRow", "blockId": block_at(path, 0, 3, 0)},
+        {"type": "splitTableCell", "blockId": block_at(path, 0, 0, 1)},
     ],
     "pandoc/table_gridbefore.docx": lambda path: [
         {"type": "insertTableColumn", "blockId": block_at(path, 0, 1, 1), "position": "before"},
@@ -505,9 +513,9 @@ CORPUS_CASES = {
 def test_corpus_tables(tmp_path, name):
     source = tmp_path / Path(name).name
     shutil.copy(CORPUS / name, source)
-    ops = CORPUS_CASES[name](source)
-    _, _, tracked_result, direct_result = both(tmp_path, source, ops)
-    assert len(tracked_result["applied"]) == len(ops) == len(direct_result["applied"])
+    for number, op in enumerate(CORPUS_CASES[name](source)):
+        _, _, tracked_result, direct_result = both(tmp_path, source, [op], stem=f"op{number}")
+        assert len(tracked_result["applied"]) == 1 == len(direct_result["applied"])
 
 
 def test_tools_read_the_result(tmp_path, tables):

@@ -29,7 +29,7 @@ from typing import Any
 from ..wml.ns import W14_PARAID, W14_TEXTID, W_P, W_TCPR, qn
 from ..wml.properties import cell_properties
 from .context import ApplyContext, ResolveContext
-from .fields import DecodeError, block_id_field, integer_field
+from .fields import COMMENT_FIELD, DecodeError, block_id_field, integer_field
 from .spec import Applied, Operation, OperationSpec, Plan, Skip
 from .table_grid import Grid, Spot, cell_is_empty, locate, spot_or_skip, structure_plan
 from .table_markup import (
@@ -46,6 +46,7 @@ from .table_markup import (
     set_merge,
     set_span,
     set_width,
+    with_comment,
 )
 
 W_CELLMERGE = qn("w:cellMerge")
@@ -196,7 +197,7 @@ def _apply_merge(ctx: ApplyContext, plan: Plan) -> Applied:
             below = cell_properties(cell.tc, create=True)
             set_merge(below, "continue")
             mark_cell_merge(ctx.revisions, below, "cont", "rest")
-        return Applied([target], content_span(list(origin.tc.iter(W_P))))
+        return with_comment(ctx, op, [target], content_span(list(origin.tc.iter(W_P))))
     widths = grid.column_widths()
     width = sum(widths[start:end])
     # The content of every other visible cell, in reading order, moves into the top-left cell.
@@ -226,7 +227,7 @@ def _apply_merge(ctx: ApplyContext, plan: Plan) -> Applied:
             inside[0].tc.addprevious(continuation)
         for cell in inside:
             cell.tc.getparent().remove(cell.tc)
-    return Applied([target], content_span(list(origin.tc.iter(W_P))))
+    return with_comment(ctx, op, [target], content_span(list(origin.tc.iter(W_P))))
 
 
 # -- splitTableCell ---------------------------------------------------------------------------
@@ -277,7 +278,7 @@ def _apply_split(ctx: ApplyContext, plan: Plan) -> Applied:
             mark_cell_merge(ctx.revisions, below, None, "cont")
             shown += _visible(ctx, cell.tc, f"split:{op.id}:{cell.row}")
         target["blockIds"] = [p.get(W14_PARAID) for p in shown]
-        return Applied([target], content_span(list(region.origin.tc.iter(W_P))))
+        return with_comment(ctx, op, [target], content_span(list(region.origin.tc.iter(W_P))))
     for cell in region.cells:
         tcpr = cell_properties(cell.tc, create=True)
         set_span(tcpr, 1)
@@ -295,7 +296,7 @@ def _apply_split(ctx: ApplyContext, plan: Plan) -> Applied:
             previous.addnext(tc)
             previous = tc
     target["blockIds"] = [p.get(W14_PARAID) for p in shown]
-    return Applied([target], content_span(list(region.origin.tc.iter(W_P))))
+    return with_comment(ctx, op, [target], content_span(list(region.origin.tc.iter(W_P))))
 
 
 def _visible(ctx: ApplyContext, tc: Any, seed: str) -> list[Any]:
@@ -327,16 +328,19 @@ SPECS = (
             integer_field(
                 "rowCount", "How many rows the merged cell covers, counting the first one.", minimum=2, maximum=1000
             ),
+            COMMENT_FIELD,
         ),
         resolve=_resolve_merge,
         apply=_apply_merge,
         check=_check,
+        comment=False,  # placed by the handler (see table_markup.with_comment)
     ),
     OperationSpec(
         name="splitTableCell",
         summary="Split a merged table cell back into one cell per grid position; its text stays in the first one.",
-        fields=(block_id_field(description="A blockId in the merged cell to split."),),
+        fields=(block_id_field(description="A blockId in the merged cell to split."), COMMENT_FIELD),
         resolve=_resolve_split,
         apply=_apply_split,
+        comment=False,
     ),
 )

@@ -34,7 +34,7 @@ from ..wml.ns import W14_PARAID, W_GRIDBEFORE, W_P, qn
 from ..wml.properties import cell_properties
 from ..wml.revisions import mark_cell, mark_row
 from .context import ApplyContext, ResolveContext
-from .fields import block_id_field
+from .fields import COMMENT_FIELD, block_id_field
 from .spec import Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .table_grid import W_GRIDAFTER, W_GRIDCOL, Cell, Grid, Row, cell_width, locate, spot_or_skip, structure_plan
 from .table_insert import POSITION_FIELD, remove_table
@@ -56,6 +56,7 @@ from .table_markup import (
     set_span,
     set_width,
     too_many_texts,
+    with_comment,
 )
 from .table_rows import CELL_TEXTS_FIELD
 
@@ -184,7 +185,8 @@ def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
         "content": "tableColumn",
         "blockIds": [p.get(W14_PARAID) for p in filled],
     }
-    return Applied([target], content_span(filled) if filled else first_paragraph(spot.cell.tc))
+    span = content_span(filled) if filled else first_paragraph(spot.cell.tc)
+    return with_comment(ctx, op, [target], span, "ins")
 
 
 def _tcpr(tc: Any) -> Any:
@@ -283,9 +285,9 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
             record_row_properties(row.tr, revisions)
             set_grid_count(row.tr, W_GRIDBEFORE, before)
             set_grid_count(row.tr, W_GRIDAFTER, after)
-        return Applied([target], content_span(inside))
+        return with_comment(ctx, plan.op, [target], content_span(inside), "del")
     if every_row:
-        return Applied([target], remove_table(ctx, spot.tbl, f"deleted:{plan.op.id}"))
+        return with_comment(ctx, plan.op, [target], remove_table(ctx, spot.tbl, f"deleted:{plan.op.id}"))
     anchor_row = spot.row
     survivor = next((cell for cell in anchor_row.cells if cell not in cut.deleted), None)
     for cell, low, high in cut.narrowed:
@@ -304,7 +306,7 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
     anchor = first_paragraph(survivor.tc) if survivor is not None else None
     if anchor is None:
         anchor = next((first_paragraph(row.cells[0].tc) for row in grid.rows if row not in cut.emptied), None)
-    return Applied([target], anchor)
+    return with_comment(ctx, plan.op, [target], anchor)
 
 
 def _narrow(tcpr: Any, cell: Cell, low: int, high: int, widths: list[int]) -> None:
@@ -327,15 +329,18 @@ SPECS = (
             block_id_field(description="A blockId inside the cell next to which the new column goes."),
             POSITION_FIELD,
             CELL_TEXTS_FIELD,
+            COMMENT_FIELD,
         ),
         resolve=_resolve_insert,
         apply=_apply_insert,
+        comment=False,  # placed by the handler (see table_markup.with_comment)
     ),
     OperationSpec(
         name="deleteTableColumn",
         summary="Delete the table column(s) a block's cell covers (deleting every column deletes the table).",
-        fields=(block_id_field(description="A blockId inside a cell of the column to delete."),),
+        fields=(block_id_field(description="A blockId inside a cell of the column to delete."), COMMENT_FIELD),
         resolve=_resolve_delete,
         apply=_apply_delete,
+        comment=False,
     ),
 )

@@ -32,7 +32,7 @@ from ..wml.ns import W14_PARAID, W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTE
 from ..wml.properties import paragraph_properties, row_properties
 from ..wml.revisions import mark_paragraph, mark_row
 from .context import ApplyContext, ResolveContext
-from .fields import DecodeError, Decoding, Field, block_id_field, enum_field, kind_of
+from .fields import COMMENT_FIELD, DecodeError, Decoding, Field, block_id_field, enum_field, kind_of
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .table_grid import (
     W_GRIDCOL,
@@ -55,6 +55,7 @@ from .table_markup import (
     deletion_claims,
     fill_cell,
     new_cell,
+    with_comment,
 )
 
 MAX_ROWS = 100
@@ -296,7 +297,7 @@ def insert_built_table(ctx: ApplyContext, plan: Plan, content: str, build) -> Ap
         "content": content,
         "blockIds": [p.get(W14_PARAID) for p in reported],
     }
-    return Applied([target], content_span(reported))
+    return with_comment(ctx, plan.op, [target], content_span(reported), "ins")
 
 
 def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
@@ -354,8 +355,8 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
         for tr in children(tbl, qn("w:tr")):
             mark_row(tr, "del", ctx.revisions)
         delete_content(tbl, ctx.revisions)
-        return Applied([target], content_span(inside))
-    return Applied([target], remove_table(ctx, tbl, f"deleted:{plan.op.id}"))
+        return with_comment(ctx, plan.op, [target], content_span(inside), "del")
+    return with_comment(ctx, plan.op, [target], remove_table(ctx, tbl, f"deleted:{plan.op.id}"))
 
 
 def remove_table(ctx: ApplyContext, tbl: Any, seed: str) -> Any:
@@ -386,15 +387,17 @@ SPECS = (
             "Insert a new table right after (or before) a block, filled with `rows` (cell texts row by row). In a "
             "table cell the new table is nested in that cell."
         ),
-        fields=(block_id_field(), ROWS_FIELD, POSITION_FIELD, HEADER_FIELD),
+        fields=(block_id_field(), ROWS_FIELD, POSITION_FIELD, HEADER_FIELD, COMMENT_FIELD),
         resolve=_resolve_insert,
         apply=_apply_insert,
+        comment=False,  # placed by the handler (see table_markup.with_comment)
     ),
     OperationSpec(
         name="deleteTable",
         summary="Delete the whole table a block belongs to (the innermost one, for a nested table).",
-        fields=(block_id_field(description="A blockId of any block inside the table to delete."),),
+        fields=(block_id_field(description="A blockId of any block inside the table to delete."), COMMENT_FIELD),
         resolve=_resolve_delete,
         apply=_apply_delete,
+        comment=False,
     ),
 )

@@ -14,6 +14,11 @@ a ``w:tblPrChange`` / ``w:trPrChange`` / ``w:tcPrChange`` before they change (an
 is kept: it already holds the original), so rejecting restores them; ``record_grid`` saves the
 column grid in a ``w:tblGridChange``.
 
+**Comments.** A table operation places its own comment (``with_comment``): a row or table that
+Word and LibreOffice are to accept or reject as a whole must hold nothing untracked, so on
+tracked rows, cells and tables the comment is a point comment whose reference run joins the
+operation's insertion or deletion.
+
 **Claims.** Besides the claims every operation makes on paragraphs (``deletion_claims``), table
 operations of one call are kept apart by three kinds of claim with their own rule (see
 ``spec.Claim``): ``DuplicateClaim`` turns a second identical request (the same row deleted twice)
@@ -44,13 +49,15 @@ from ..wml.revisions import (
     W_CELLINS,
     clean_run_properties,
     delete_paragraph_text,
+    delete_runs,
     insert_runs,
     make_run,
     mark_paragraph,
     paragraph_runs,
     run_properties,
+    wrap_inserted,
 )
-from .spec import Claim, Skip
+from .spec import Applied, Claim, Skip
 
 W_TBLPR = qn("w:tblPr")
 W_TCW = qn("w:tcW")
@@ -163,8 +170,14 @@ def mark_inserted_paragraph(ctx: Any, p: Any) -> None:
 
 
 def delete_content(element: Any, revisions: Any) -> list[Any]:
-    """Mark every run and every paragraph mark inside ``element`` deleted; returns the new
-    ``w:del`` wrappers."""
+    """Mark every run and every paragraph mark inside ``element`` deleted, and every row of the
+    tables nested in it (a row holding an unmarked nested row does not go as a whole); returns
+    the new ``w:del`` wrappers."""
+    from ..wml.revisions import mark_row
+
+    for tr in element.iter(qn("w:tr")):
+        if tr is not element:
+            mark_row(tr, "del", revisions)
     wrappers: list[Any] = []
     for p in element.iter(W_P):
         wrappers += delete_paragraph_text(p, revisions)
@@ -413,3 +426,31 @@ def mark_cell_merge(revisions: Any, tcpr: Any, merged: str | None, original: str
     if original is not None:
         marker.set(qn("w:vMergeOrig"), original)
     return insert_ordered(tcpr, marker, TCPR_ORDER)
+
+
+def with_comment(ctx: Any, op: Any, targets: list[dict[str, Any]], span: Any, revision: str | None = None) -> Applied:
+    """The operation's result, with its comment (if it has one) spanning ``span`` (first and
+    last element, or a paragraph for a point comment).
+
+    In tracked mode, for content inserted or deleted as a whole (``revision`` "ins" or "del"),
+    the comment is a point comment at the end of the first paragraph whose reference run is
+    marked like the content: LibreOffice keeps a row that holds anything untracked, a comment's
+    range included, when the row's insertion is rejected or its deletion accepted."""
+    text = op.get("comment")
+    if text is None or span is None:
+        return Applied(targets)
+    if ctx.tracked and revision is not None:
+        first = span[0] if isinstance(span, tuple) else span
+        p = first if first.tag == W_P else next(first.iterancestors(W_P))
+        comment_id = ctx.comments.add_at_end(text, p)
+        run = p[-1]
+        if run.tag == W_R:
+            if revision == "ins":
+                wrap_inserted([run], ctx.revisions)
+            else:
+                delete_runs([run], ctx.revisions)
+    elif isinstance(span, tuple):
+        comment_id = ctx.comments.add(text, *span)
+    else:
+        comment_id = ctx.comments.add_at_end(text, span)
+    return Applied([*targets, {"type": "comment", "commentId": comment_id}])

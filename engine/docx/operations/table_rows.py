@@ -26,7 +26,7 @@ from typing import Any
 from ..wml.ns import W14_PARAID, W14_TEXTID, W_P, W_TCPR, W_TRPR
 from ..wml.revisions import mark_row
 from .context import ApplyContext, ResolveContext
-from .fields import block_id_field, string_list_field
+from .fields import COMMENT_FIELD, block_id_field, string_list_field
 from .spec import Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .table_grid import W_TBLHEADER, Grid, Region, Row, cell_width, locate, spot_or_skip, structure_plan
 from .table_insert import POSITION_FIELD, remove_table
@@ -43,6 +43,7 @@ from .table_markup import (
     new_row,
     set_merge,
     too_many_texts,
+    with_comment,
 )
 
 MAX_CELL_TEXTS = 256
@@ -144,7 +145,7 @@ def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
         "content": "tableRow",
         "blockIds": [p.get(W14_PARAID) for p in filled],
     }
-    return Applied([target], content_span(filled or list(tr.iter(W_P))))
+    return with_comment(ctx, op, [target], content_span(filled or list(tr.iter(W_P))), "ins")
 
 
 # -- deleteTableRow ---------------------------------------------------------------------------
@@ -200,14 +201,14 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
         inside = list(tr.iter(W_P))
         mark_row(tr, "del", ctx.revisions)
         delete_content(tr, ctx.revisions)
-        return Applied([target], content_span(inside))
+        return with_comment(ctx, plan.op, [target], content_span(inside), "del")
     if len(grid.rows) == 1:
-        return Applied([target], remove_table(ctx, spot.tbl, f"deleted:{plan.op.id}"))
+        return with_comment(ctx, plan.op, [target], remove_table(ctx, spot.tbl, f"deleted:{plan.op.id}"))
     for region in _continuing(grid, row):
         _move_down(ctx, region, f"moved:{plan.op.id}:{region.start}")
     neighbour = grid.rows[row.index + 1] if row.index + 1 < len(grid.rows) else grid.rows[row.index - 1]
     tr.getparent().remove(tr)
-    return Applied([target], next(neighbour.tr.iter(W_P), None))
+    return with_comment(ctx, plan.op, [target], next(neighbour.tr.iter(W_P), None))
 
 
 def _move_down(ctx: ApplyContext, region: Region, seed: str) -> None:
@@ -245,15 +246,18 @@ SPECS = (
             block_id_field(description="A blockId inside the row next to which the new row goes."),
             POSITION_FIELD,
             CELL_TEXTS_FIELD,
+            COMMENT_FIELD,
         ),
         resolve=_resolve_insert,
         apply=_apply_insert,
+        comment=False,  # placed by the handler (see table_markup.with_comment)
     ),
     OperationSpec(
         name="deleteTableRow",
         summary="Delete the table row of a block (deleting a table's only row deletes the table).",
-        fields=(block_id_field(description="A blockId inside the row to delete."),),
+        fields=(block_id_field(description="A blockId inside the row to delete."), COMMENT_FIELD),
         resolve=_resolve_delete,
         apply=_apply_delete,
+        comment=False,
     ),
 )

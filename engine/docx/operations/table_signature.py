@@ -17,7 +17,7 @@ from typing import Any
 from ..wml.ns import qn
 from ..wml.properties import RPR_ORDER, get_or_add, run_properties
 from .context import ApplyContext, ResolveContext
-from .fields import DecodeError, Decoding, Field, block_id_field, kind_of
+from .fields import COMMENT_FIELD, DecodeError, Decoding, Field, block_id_field, kind_of
 from .spec import Applied, Operation, OperationSpec, Plan
 from .table_insert import (
     POSITION_FIELD,
@@ -143,9 +143,10 @@ SPECS = (
             "Insert a signature table after (or before) a block: one signature block per party, side by side "
             "(direct mode only)."
         ),
-        fields=(block_id_field(), PARTIES_FIELD, POSITION_FIELD),
+        fields=(block_id_field(), PARTIES_FIELD, POSITION_FIELD, COMMENT_FIELD),
         resolve=_resolve,
         apply=_apply,
+        comment=False,  # placed by the handler (see table_markup.with_comment)
         modes=("direct",),
         default=False,
     ),
