@@ -2,9 +2,9 @@
 
 A story (the body, a header, a note, a cell, a text box) is read as a tree (``read_container``):
 
-- ``Para``: one paragraph, with its as-accepted text, its alignment ``key`` (the text, plus a
-  digest of its inline objects — images, tabs, breaks, equations — when it has any, so that a
-  replaced picture does not count as equal) and the text boxes drawn from it;
+- ``Para``: one paragraph, with its as-accepted text, its alignment ``key`` (the text, plus the
+  ``object_keys`` of its inline objects — pictures, tabs, breaks, equations — when it has any, so
+  that a replaced picture does not count as equal) and the text boxes drawn from it;
 - ``Table``: its rows, each row its cells (grid column and span), each cell a container again.
 
 Content controls, custom XML and markup-compatibility wrappers around blocks are looked through.
@@ -26,10 +26,10 @@ items in the current version's order, each deletion in the slot where it stood.
 
 from __future__ import annotations
 
-import zlib
 from typing import Any, NamedTuple
 
 from .diff_text import PAIR_THRESHOLD, Budget, TextProfile, align, heaviest_increasing, pair_by_similarity
+from .object_keys import ObjectKeys
 from .scan import DROP_ACCEPTED, ScanContext, choose_alternate, find_text_boxes, scan_paragraph
 from .walk import _children
 from .wml.attrs import int_attr, is_on
@@ -64,10 +64,6 @@ _OBJECT_TAGS = (
     W_TAB, W_BR, W_CR, qn("w:drawing"), qn("w:pict"), qn("w:object"), _M + "oMath", W_FOOTNOTEREFERENCE,
     W_ENDNOTEREFERENCE, qn("w:ptab"),
 )  # fmt: skip
-_BLIP = "{" + NS["a"] + "}blip"
-_EMBED = "{" + NS["r"] + "}embed"
-_EXTENT = "{" + NS["wp"] + "}extent"
-_MATH_TEXT = _M + "t"
 _WRAPPERS = frozenset({W_CUSTOMXML, qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo")})
 
 
@@ -154,7 +150,7 @@ class StoryReader:
         self.blocks = blocks
         self.package = package
         self.part = part
-        self._media: dict[str, str] = {}
+        self.keys = ObjectKeys(package, part)
         self._ordinal = 0
         self._with_objects: set[Any] | None = None
 
@@ -211,42 +207,8 @@ class StoryReader:
                 find_text_boxes(p, found)
                 boxes = [self.container(box, counted) for box in found]
                 objects = [o for o in objects if not any(a.tag == W_TXBXCONTENT for a in o.iterancestors())]
-            key = text + "\x02" + "".join(self._object_key(o) for o in objects)
+            key = text + "\x02" + "".join(self.keys(o) for o in objects)
         return Para(p, text, key, ident, boxes)
-
-    def _object_key(self, element: Any) -> str:
-        tag = element.tag
-        if tag == W_TAB:
-            return "\t"
-        if tag in (W_BR, W_CR):
-            return "\n" + (element.get(qn("w:type")) or "")
-        if tag in (W_FOOTNOTEREFERENCE, W_ENDNOTEREFERENCE):
-            return "^n"
-        if tag == _M + "oMath":
-            return "[math:" + "".join(t.text or "" for t in element.iter(_MATH_TEXT)) + "]"
-        if tag == qn("w:ptab"):
-            return "\t"
-        # Pictures, shapes, embedded objects: their size and the bytes of the pictures they show
-        # (relationship ids differ between files holding the same picture).
-        parts = [tag.rsplit("}", 1)[1]]
-        for extent in element.iter(_EXTENT):
-            parts.append(f"{extent.get('cx')}x{extent.get('cy')}")
-        for blip in element.iter(_BLIP):
-            parts.append(self._media_digest(blip.get(_EMBED)))
-        return "[" + ":".join(parts) + "]"
-
-    def _media_digest(self, rel_id: str | None) -> str:
-        if not rel_id or self.package is None or self.part is None:
-            return ""
-        cached = self._media.get(rel_id)
-        if cached is None:
-            target = self.package.resolve_target(self.part, rel_id)
-            cached = ""
-            if target and self.package.has_part(target):
-                data = self.package.read_bytes(target)
-                cached = f"{zlib.crc32(data):08x}{len(data)}"
-            self._media[rel_id] = cached
-        return cached
 
     def table(self, tbl: Any, counted: bool = True) -> Table:
         rows = []

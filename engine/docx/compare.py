@@ -36,6 +36,7 @@ from deskcheck.engine.errors import DeskcheckError
 
 from .alignment import Aligned, Para, StoryReader, Table, align_containers, paragraphs_of, similar_candidates
 from .diff_text import Budget, TextProfile, tokenize, word_diff
+from .object_keys import canonical
 from .scan import DROP_ACCEPTED, ScanContext
 from .wml.attrs import is_on
 from .wml.ns import NS, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
@@ -142,13 +143,6 @@ def read_version(source: str | os.PathLike[str] | Any, label: str | None = None)
 
 def _is_rsid(name: str) -> bool:
     return name.startswith(_RSID_PREFIX)
-
-
-def canonical(element: Any) -> tuple:
-    """A comparable form of a property element: tag, attributes (revision session ids left out)
-    and children, recursively."""
-    attrs = tuple(sorted((k, v) for k, v in element.attrib.items() if not _is_rsid(k)))
-    return (element.tag, attrs, tuple(canonical(child) for child in element if isinstance(child.tag, str)))
 
 
 def _run_props(rpr: Any | None) -> tuple:

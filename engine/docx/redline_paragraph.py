@@ -28,11 +28,10 @@ from __future__ import annotations
 from typing import Any
 
 from .diff_text import is_space, token_ops, tokenize
+from .object_keys import ObjectKeys, canonical
 from .wml.ns import (
     NS,
     W_BDO,
-    W_BR,
-    W_CR,
     W_CUSTOMXML,
     W_DEL,
     W_DIR,
@@ -41,7 +40,6 @@ from .wml.ns import (
     W_FOOTNOTEREFERENCE,
     W_HYPERLINK,
     W_INS,
-    W_INSTRTEXT,
     W_MOVEFROM,
     W_MOVETO,
     W_NOBREAKHYPHEN,
@@ -55,7 +53,6 @@ from .wml.ns import (
     W_SOFTHYPHEN,
     W_SYM,
     W_T,
-    W_TAB,
     qn,
 )
 from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
@@ -101,70 +98,6 @@ class Piece:
         self.text = text
         self.key = key
         self.container = container  # the innermost hyperlink (or other inline wrapper) around it
-
-
-_BLIP = "{" + NS["a"] + "}blip"
-_WP14 = "{http://schemas.microsoft.com/office/word/2010/wordprocessingDrawing}"
-_R_NS = "{" + NS["r"] + "}"
-_NAMING = frozenset({"id", "name", "descr", "title"})
-
-
-class ObjectKeys:
-    """Comparison keys of the objects of one package's paragraphs: two pictures are the same
-    when they show the same bytes at the same size and place, whatever ids, names or
-    relationship ids each file gave them."""
-
-    def __init__(self, package: Any, part: str) -> None:
-        self.package = package
-        self.part = part
-        self._media: dict[str, str] = {}
-
-    def __call__(self, child: Any) -> str:
-        tag = child.tag
-        if tag == W_TAB or tag == qn("w:ptab"):
-            return "\x00tab"
-        if tag in (W_BR, W_CR):
-            return "\x00br:" + (child.get(qn("w:type")) or "")
-        if tag == qn("w:fldChar"):
-            return "\x00fld:" + (child.get(qn("w:fldCharType")) or "")
-        if tag == W_INSTRTEXT:
-            return "\x00instr:" + (child.text or "").strip()
-        if tag in _NOTE_REFERENCES:
-            return "\x00note:" + tag
-        if tag in _MATH:
-            return "\x00math:" + "".join(t.text or "" for t in child.iter(_M + "t"))
-        from .compare import canonical
-
-        digests = "".join(self._digest(blip.get(_R_NS + "embed")) for blip in child.iter(_BLIP))
-        return "\x00obj:" + repr(_strip_ids(canonical(child))) + digests
-
-    def _digest(self, rel_id: str | None) -> str:
-        if not rel_id:
-            return ""
-        cached = self._media.get(rel_id)
-        if cached is None:
-            import zlib
-
-            target = self.package.resolve_target(self.part, rel_id)
-            cached = ""
-            if target and self.package.has_part(target):
-                data = self.package.read_bytes(target)
-                cached = f":{zlib.crc32(data):08x}:{len(data)}"
-            self._media[rel_id] = cached
-        return cached
-
-
-_TXBX = qn("w:txbxContent")
-
-
-def _strip_ids(node: tuple) -> tuple:
-    """An object's form for comparison: without ids, names, relationship ids and text-box
-    content (a text box is compared paragraph by paragraph on its own)."""
-    tag, attrs, children = node
-    kept = tuple(
-        (k, v) for k, v in attrs if k not in _NAMING and not k.endswith("}id") and not k.startswith((_R_NS, _WP14))
-    )
-    return (tag, kept, tuple(_strip_ids(child) for child in children if child[0] != _TXBX))
 
 
 def linearize(p: Any, keys: Any) -> list[Piece]:
@@ -268,8 +201,6 @@ def visible_properties(rpr: Any | None) -> tuple:
     """A comparable form of run properties, leaving out what changes nothing on the page."""
     if rpr is None:
         return ()
-    from .compare import canonical
-
     return tuple(
         sorted(canonical(child) for child in rpr if isinstance(child.tag, str) and child.tag not in _INVISIBLE)
     )
@@ -524,8 +455,6 @@ class ParagraphRedliner:
                     insert_ordered(target, child, RPR_ORDER)
 
     def _paragraph_properties(self, p: Any, q: Any) -> bool:
-        from .compare import canonical
-
         old = paragraph_base_properties(p)
         new = [self.importer.copy(child, self.source_part, self.target_part) for child in paragraph_base_properties(q)]
         if sorted(map(canonical, old)) == sorted(map(canonical, new)):
