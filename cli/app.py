@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, dict[str, object]]] = {
     "form": ("deskcheck.cli.commands.form:form_app", {}),
     "sample-api": ("deskcheck.cli.commands.sample_api:sample_api", {}),
     "repl": ("deskcheck.cli.commands.repl:repl", {}),
+    "demo": ("deskcheck.cli.commands.demo:demo", {}),
 }
 
 

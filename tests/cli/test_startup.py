@@ -38,6 +38,7 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
         ["form", "--help"],
         ["form", "set-field-value", "--help"],
         ["repl", "--help"],
+        ["demo", "--help"],
     ],
 )
 def test_no_heavy_imports(argv):

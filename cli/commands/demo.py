@@ -1,0 +1,114 @@
+"""``deskcheck demo``: the whole main job on the shipped samples, narrated.
+
+The steps live in ``deskcheck.samples.demo`` and call the same tools as the CLI; this command only
+prints them as they end (rich text on a terminal, one JSON object per step with ``--json`` or when
+stdout is not a terminal) and turns the outcome into the exit code: 0 when every step worked, 1
+when one failed (the summary and the JSON say which), 130 on Ctrl-C. Nothing is left running in
+any case.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..env import Env, current_env
+from ..exit import ExitCode
+
+OutputDirOpt = Annotated[
+    Path,
+    typer.Option(
+        "--output-dir",
+        help="Where to write the reviewed contract (contract.reviewed.docx) and a copy of the original.",
+    ),
+]
+StateDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--state-dir",
+        help="Keep the demo's form sessions in this folder (default: a temporary folder, deleted at the end, "
+        "so your own sessions are never touched).",
+        show_default=False,
+    ),
+]
+
+
+def demo(output_dir: OutputDirOpt = Path("deskcheck-demo"), state_dir: StateDirOpt = None) -> None:
+    """Show every family at work on the shipped samples: a form session over the sample API (started
+    in this process on a free port), a docx review of a sample contract saved to
+    ./deskcheck-demo/contract.reviewed.docx, and openapi check. Works offline; takes a few seconds."""
+    from deskcheck.samples.demo import DemoOptions, run_demo
+
+    env = current_env()
+    narrate = _json_lines(env) if env.json_output else _Narrator(env)
+    started = time.monotonic()
+    try:
+        steps = run_demo(DemoOptions(output_dir=output_dir, state_dir=state_dir), narrate)
+    except KeyboardInterrupt:
+        env.stderr.write("interrupted: the sample API is stopped and nothing is left running.\n")
+        raise typer.Exit(130) from None
+    if not env.json_output:
+        reviewed = output_dir / "contract.reviewed.docx"
+        narrate.summary(steps, time.monotonic() - started, str(reviewed) if reviewed.exists() else None)
+    raise typer.Exit(ExitCode.OK if all(step.ok for step in steps) else ExitCode.TOOL_ERROR)
+
+
+def _json_lines(env: Env):
+    from ..output.envelope import write_json_line
+
+    def report(step) -> None:
+        write_json_line(env.stdout, step.as_dict())
+
+    return report
+
+
+class _Narrator:
+    """Prints each step as it ends, with a heading when a new part starts."""
+
+    def __init__(self, env: Env) -> None:
+        from ..output.pretty import console
+
+        self.out = console(env)
+        self.part: str | None = None
+        self.parts = 0
+
+    def __call__(self, step) -> None:
+        from ..demo.view import part_heading, step_lines
+
+        if step.name == "demo.setup":
+            self._print_setup(step)
+            return
+        if step.part != self.part:
+            self.part = step.part
+            self.parts += 1
+            self.out.print()
+            self.out.rule(part_heading(step.part, self.parts), align="left", style="blue")
+        self.out.print()
+        self._print(step_lines(step))
+
+    def _print_setup(self, step) -> None:
+        self.out.print("deskcheck demo: the whole main job on the shipped samples", style="bold", markup=False)
+        if not step.ok:
+            self.out.print(f"✗ {step.error}", style="red", markup=False)
+            return
+        info = step.calls[-1].result
+        sessions = "a temporary folder" if info["temporaryStateDir"] else info["stateDir"]
+        self.out.print(
+            f"The sample API runs in this process at {info['baseUrl']} (temporary database); "
+            f"form sessions go to {sessions}; files to {info['outputDir']}/.",
+            style="dim",
+            markup=False,
+        )
+
+    def summary(self, steps, seconds: float, reviewed: str | None) -> None:
+        from ..demo.view import summary_lines
+
+        self.out.print()
+        self._print(summary_lines(steps, seconds, reviewed))
+
+    def _print(self, lines) -> None:
+        for style, text in lines:
+            self.out.print(text, style=style or None, markup=False, highlight=False)
