@@ -27,6 +27,7 @@ from copy import deepcopy
 from typing import Any
 
 from .package import RT, DocxPackage, relative_target, rels_part_for, resolve_part_name
+from .wml.edit import remove_keeping_tail
 from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_VAL, qn
 
 _R = "{" + NS["r"] + "}"
@@ -37,7 +38,6 @@ _COMMENT_TAGS = (qn("w:commentRangeStart"), qn("w:commentRangeEnd"), qn("w:permS
 _COMMENT_REFERENCE = qn("w:commentReference")
 _BOOKMARK_START = qn("w:bookmarkStart")
 _BOOKMARK_END = qn("w:bookmarkEnd")
-_NOTE_REFERENCES = (qn("w:footnoteReference"), qn("w:endnoteReference"))
 _STYLE_LINKS = (qn("w:basedOn"), qn("w:link"), qn("w:next"))
 _STYLE = qn("w:style")
 _NUM = qn("w:num")
@@ -245,12 +245,12 @@ class Importer:
 
     def _drop_comment_anchors(self, clone: Any) -> None:
         for marker in list(clone.iter(*_COMMENT_TAGS)):
-            _remove_keep_tail(marker)
+            remove_keeping_tail(marker)
         for reference in list(clone.iter(_COMMENT_REFERENCE)):
             run = reference.getparent()
-            _remove_keep_tail(reference)
+            remove_keeping_tail(reference)
             if run is not None and all(child.tag == qn("w:rPr") for child in run):
-                _remove_keep_tail(run)
+                remove_keeping_tail(run)
 
     def _bookmarks(self, clone: Any) -> None:
         if self._bookmark_names is None:
@@ -268,7 +268,7 @@ class Importer:
             old = start.get(qn("w:id")) or ""
             if name in self._bookmark_names:
                 renamed[old] = None
-                _remove_keep_tail(start)
+                remove_keeping_tail(start)
                 continue
             self._bookmark_names.add(name)
             new = str(self._next_bookmark)
@@ -280,7 +280,7 @@ class Importer:
             if old in renamed and renamed[old] is not None:
                 end.set(qn("w:id"), renamed[old])
             else:
-                _remove_keep_tail(end)
+                remove_keeping_tail(end)
 
     def _paragraph_ids(self, clone: Any) -> None:
         if self._para_ids is None:
@@ -320,20 +320,6 @@ class Importer:
 
 
 # -- helpers ----------------------------------------------------------------------------------------
-
-
-def _remove_keep_tail(element: Any) -> None:
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    previous = element.getprevious()
-    parent.remove(element)
-    if tail and tail.strip():
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
 
 
 def _free_name(package: DocxPackage, name: str) -> str:

@@ -125,3 +125,15 @@ def test_a_moved_paragraph_mark_and_its_range_markers():
     assert [etree.QName(child).localname for child in p] == ["pPr", "moveToRangeStart", "r", "moveToRangeEnd"]
     assert start.get(qn("w:name")) == "move1" and end.get(qn("w:id")) == start.get(qn("w:id"))
     assert end.get(qn("w:author")) is None  # the end marker carries only the id
+
+
+def test_removing_an_element_keeps_the_text_after_it():
+    from deskcheck.engine.docx.wml.edit import remove_keeping_tail
+
+    root = etree.fromstring("<root>head<a/>tail text<b/> <c/></root>")
+    remove_keeping_tail(root.find("a"))
+    assert root.text == "headtail text" and [child.tag for child in root] == ["b", "c"]
+    remove_keeping_tail(root.find("c"))  # whitespace-only tails go with the element
+    assert [child.tag for child in root] == ["b"] and root.find("b").tail == " "
+    detached = etree.Element("lonely")
+    remove_keeping_tail(detached)  # nothing to remove it from: no error

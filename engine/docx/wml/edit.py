@@ -32,3 +32,19 @@ def ensure_root_namespaces(root: Any, prefixes: tuple[str, ...], ignorable: tupl
                 current.append(prefix)
         new_root.set(attr, " ".join(current))
     return new_root
+
+
+def remove_keeping_tail(element: Any) -> None:
+    """Remove ``element``; text that trails it (``tail``) stays where it was, unless it is only
+    the whitespace that separates elements."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    previous = element.getprevious()
+    parent.remove(element)
+    if tail and tail.strip():
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
