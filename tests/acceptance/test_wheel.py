@@ -3,6 +3,7 @@ missing from pyproject's package list (an editable install would hide it)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import sysconfig
@@ -71,3 +72,13 @@ def test_wheel_installs_and_runs(tmp_path):
     assert run.returncode == 0 and run.stdout.startswith("deskcheck "), run.stderr
     run = subprocess.run([str(target / "bin" / "deskcheck"), "--help"], cwd=tmp_path, capture_output=True, text=True)
     assert run.returncode == 0 and "call" in run.stdout, run.stderr
+    # The demo runs from the wheel alone: the sample contract and the API's document are package data.
+    run = subprocess.run(
+        [str(target / "bin" / "deskcheck"), "demo", "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DESKCHECK_STATE_DIR": str(tmp_path / "state")},
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr
