@@ -188,7 +188,7 @@ class CommentWriter:
         last_para_id = ""
         for index, line in enumerate(text.split("\n")):
             p = comment.makeelement(W_P, {})
-            last_para_id = self.para_ids.new(f"comment:{comment_id}:{index}:{line}")
+            last_para_id = self.para_ids.new(f"comment:{comment_id}:{index}")
             p.set(W14_PARAID, last_para_id)
             p.set(W14_TEXTID, last_para_id)
             if index == 0:

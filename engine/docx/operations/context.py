@@ -129,6 +129,7 @@ class ApplyContext:
         self.author = author
         self.para_ids = ParaIdAllocator(doc.package)
         self.comments = None  # a CommentWriter, created on the first comment
+        self._hidden_by_style: dict[str | None, bool] = {}
 
     @property
     def tracked(self) -> bool:
@@ -147,7 +148,7 @@ class ApplyContext:
         return self.doc.styles
 
     def paragraph_text(self, p: Any) -> ParagraphText:
-        return ParagraphText(p, self.doc.styles)
+        return ParagraphText(p, self.doc.styles, self._hidden_by_style)
 
     # -- paragraph ids ---------------------------------------------------------------------
 

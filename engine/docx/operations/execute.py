@@ -141,7 +141,7 @@ def run_operations(
 
 def _resolve(doc: DocxDocument, pending: list[Operation], mode: str, outcome: Outcome) -> list[Plan]:
     ctx = ResolveContext(doc, mode)
-    claimed: list[tuple[Claim, Operation]] = []
+    claimed: dict[tuple, list[tuple[Claim, Operation]]] = {}  # by key: only equal keys conflict
     plans: list[Plan] = []
     for op in pending:
         spec = registry.get_spec(op.type)
@@ -157,13 +157,14 @@ def _resolve(doc: DocxDocument, pending: list[Operation], mode: str, outcome: Ou
                 outcome.stamped[op.index] = block.hash
             plan = spec.resolve(ctx, op, block)
             for claim in plan.claims:
-                for earlier_claim, earlier in claimed:
+                for earlier_claim, earlier in claimed.get(claim.key, ()):
                     if claim.conflicts(earlier_claim):
                         raise Skip("overlappingOperation", earlier=earlier.id, what=_describe(claim))
         except Skip as skip:
             outcome.skip(op, skip.code, skip.details)
             continue
-        claimed.extend((claim, op) for claim in plan.claims)
+        for claim in plan.claims:
+            claimed.setdefault(claim.key, []).append((claim, op))
         plans.append(plan)
     return plans
 

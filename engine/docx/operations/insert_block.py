@@ -6,20 +6,27 @@ section break) unless ``styleId`` is given, and gets a fresh paragraph id, repor
 receipt. Text may be empty: a blank paragraph is a real edit. Tabs and line feeds in the text
 become tab characters and line breaks inside the one paragraph.
 
-Tracked mode marks both the text and the paragraph mark inserted, so rejecting removes the
-paragraph completely (the reference system left an empty paragraph behind). When no paragraph
-follows the anchor in its container (the end of the body, a cell, a text box, or a table next),
-the anchor's own mark is marked inserted instead, as Word records pressing Enter at the end of a
-last paragraph: rejecting then joins the anchor with the empty new paragraph.
+Tracked mode marks the text inserted and records the new paragraph mark the way Word does (see
+``mark_new_paragraph``), so rejecting removes the paragraph completely (the reference system
+left an empty paragraph behind) and accepting keeps it with the properties asked for.
 """
 
 from __future__ import annotations
 
-from ..wml.ns import W14_PARAID, W_PPR
-from ..wml.properties import PPR_ORDER, get_or_add, paragraph_properties, remove_child
-from ..wml.revisions import insert_runs, make_run, mark_paragraph
+from copy import deepcopy
+from typing import Any
+
+from ..wml.ns import W14_PARAID, W_P, W_PPR, qn
+from ..wml.properties import PPR_BASE, PPR_ORDER, get_or_add, insert_ordered, paragraph_properties, remove_child
+from ..wml.revisions import (
+    insert_runs,
+    make_run,
+    mark_paragraph,
+    paragraph_mark_state,
+    record_paragraph_properties,
+)
 from .context import ApplyContext, ResolveContext
-from .delete_block import carries_section_break, followed_by_paragraph
+from .delete_block import carries_section_break
 from .fields import DecodeError, Decoding, Field, block_id_field, kind_of, string_field
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
 
@@ -90,21 +97,16 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
     text = op.get("text")
     runs = [make_run(text)] if text else []
     position = "after" if op.type == "insertAfterBlock" else "before"
-    if ctx.tracked:
-        if runs:
-            p.append(insert_runs(runs, ctx.revisions))
-        if position == "after" and not followed_by_paragraph(anchor) and not carries_section_break(anchor):
-            # Nothing follows to join the new paragraph with on reject: as Word records Enter at
-            # the end of the last paragraph, the anchor's mark is the new one.
-            mark_paragraph(anchor, "ins", ctx.revisions)
-        else:
-            mark_paragraph(p, "ins", ctx.revisions)
-    else:
-        p.extend(runs)
     if position == "after":
         anchor.addnext(p)
     else:
         anchor.addprevious(p)
+    if ctx.tracked:
+        if runs:
+            p.append(insert_runs(runs, ctx.revisions))
+        mark_new_paragraph(ctx, p)
+    else:
+        p.extend(runs)
     content = [child for child in p if child.tag != W_PPR]
     span = (content[0], content[-1]) if content else p
     target = {
@@ -117,6 +119,49 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
     }
     return Applied([target], span)
 
+
+def _previous_paragraph(p: Any) -> Any | None:
+    """The paragraph right before ``p`` in its container (markers between them skipped)."""
+    node = p.getprevious()
+    while node is not None and node.tag not in _BLOCK_LEVEL:
+        node = node.getprevious()
+    return node if node is not None and node.tag == W_P else None
+
+
+def mark_new_paragraph(ctx: ApplyContext, p: Any) -> None:
+    """Record new paragraph ``p`` (already in place, its text already marked) as inserted.
+
+    Word records a new paragraph as pressing Enter at the end of the paragraph before it: that
+    paragraph's mark is the inserted one, and the new paragraph carries the original mark (with
+    a ``w:pPrChange`` when its properties differ, so that rejecting restores them). LibreOffice
+    reads this form correctly in every case; the other form (the new paragraph's own mark
+    inserted) it mishandles when the paragraph before ends with an insertion. The other form is
+    used only when there is no suitable paragraph before (the start of a container, a section
+    break, a mark already deleted)."""
+    previous = _previous_paragraph(p)
+    if previous is None or carries_section_break(previous) or paragraph_mark_state(previous) & {"del", "moveFrom"}:
+        mark_paragraph(p, "ins", ctx.revisions)
+        return
+    from .paragraph_properties import same_properties  # (that module builds on this one)
+
+    wanted = paragraph_properties(p)
+    carried = deepcopy(paragraph_properties(previous)) if paragraph_properties(previous) is not None else None
+    if wanted is not None:
+        p.remove(wanted)
+    if carried is not None:
+        p.insert(0, carried)
+    if not same_properties(carried, wanted):
+        ppr = record_paragraph_properties(p, ctx.revisions)
+        for child in list(ppr):
+            if child.tag in PPR_BASE:
+                ppr.remove(child)
+        for child in list(wanted) if wanted is not None else ():
+            if child.tag in PPR_BASE:
+                insert_ordered(ppr, deepcopy(child), PPR_ORDER)
+    mark_paragraph(previous, "ins", ctx.revisions)
+
+
+_BLOCK_LEVEL = frozenset({W_P, qn("w:tbl"), qn("w:sdt"), qn("w:customXml"), qn("w:altChunk"), qn("w:sectPr")})
 
 _TEXT = string_field("text", "The new paragraph's text (empty for a blank paragraph).", required=True)
 

@@ -249,7 +249,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
         resolved_numbering = _resolve_numbering(ctx, numbering, block)
     p = block.element
     proposed = _proposed(p, op.fields, resolved_numbering)
-    if _same(paragraph_properties(p), proposed):
+    if same_properties(paragraph_properties(p), proposed):
         raise Skip("noopOperation", why="the block already has these paragraph properties")
     return Plan(
         op,
@@ -336,7 +336,7 @@ def _canonical(element: Any) -> tuple:
     return (element.tag, tuple(sorted(element.attrib.items())), (element.text or "").strip(), children)
 
 
-def _same(current: Any | None, proposed: Any) -> bool:
+def same_properties(current: Any | None, proposed: Any | None) -> bool:
     """Equal paragraph properties (the recorded group), whatever the order or namespaces."""
 
     def canonical(ppr: Any | None) -> list[tuple]:

@@ -90,10 +90,10 @@ class Edit:
 
 
 class ParagraphText:
-    def __init__(self, p: Any, styles: Styles) -> None:
+    def __init__(self, p: Any, styles: Styles, hidden_by_style: dict | None = None) -> None:
         self.p = p
         self.styles = styles
-        self._style_hidden = _paragraph_style_hidden(p, styles)
+        self._style_hidden = _paragraph_style_hidden(p, styles, hidden_by_style)
         self.refresh()
 
     def refresh(self) -> None:
@@ -271,12 +271,18 @@ def _remove(element: Any) -> None:
             parent.text = (parent.text or "") + tail
 
 
-def _paragraph_style_hidden(p: Any, styles: Styles) -> bool:
+def _paragraph_style_hidden(p: Any, styles: Styles, cache: dict | None = None) -> bool:
+    """Whether the paragraph's style hides its text (``cache``: results by style id)."""
     style_id = None
     if len(p) and p[0].tag == W_PPR:
         style = p[0].find(W_PSTYLE)
         if style is not None:
             style_id = style.get(W_VAL)
+    if cache is not None and style_id in cache:
+        return cache[style_id]
     effective = style_id or styles.default_paragraph
     flag = styles.paragraph(effective).hidden if effective else None
-    return flag if flag is not None else styles.default_hidden
+    hidden = flag if flag is not None else styles.default_hidden
+    if cache is not None:
+        cache[style_id] = hidden
+    return hidden
