@@ -39,7 +39,7 @@ from .diff_text import Budget, TextProfile, tokenize, word_diff
 from .object_keys import canonical
 from .scan import DROP_ACCEPTED, ScanContext
 from .wml.attrs import is_on
-from .wml.ns import NS, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
+from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
 
 INCLUDE_SCOPES = ("text", "formatting", "metadata")
 DEFAULT_INCLUDE = ("text", "formatting")
@@ -232,12 +232,21 @@ def _paragraph_properties(p: Any) -> dict[str, tuple]:
 
 
 def same_markup(a: Any, b: Any) -> bool:
-    """Whether two elements are written the same way (tags, attributes and text throughout): the
-    quick answer for the many paragraphs an edit leaves alone."""
+    """Whether two elements are written the same way (tags, attributes and text throughout; the
+    top element's paragraph ids and revision session ids aside): the quick answer for the many
+    paragraphs an edit leaves alone."""
     left, right = list(a.iter()), list(b.iter())
-    if len(left) != len(right):
+    if len(left) != len(right) or a.tag != b.tag:
         return False
-    return [(x.tag, x.text, x.items()) for x in left] == [(y.tag, y.text, y.items()) for y in right]
+    if [k for k in a.items() if not _identity(k[0])] != [k for k in b.items() if not _identity(k[0])]:
+        return False
+    return [(x.tag, x.text, x.items()) for x in left[1:]] == [(y.tag, y.text, y.items()) for y in right[1:]] and (
+        a.text == b.text
+    )
+
+
+def _identity(name: str) -> bool:
+    return name.startswith(_RSID_PREFIX) or name in (W14_PARAID, W14_TEXTID)
 
 
 def changed_properties(a: Para, b: Para) -> list[str]:

@@ -39,7 +39,7 @@ from deskcheck.engine.errors import DeskcheckError
 from .alignment import Aligned, Para, Table, align_containers, paragraphs_of
 from .compare import same_markup
 from .diff_text import Budget, tokenize
-from .wml.ns import W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TCPR, W_TR, qn
+from .wml.ns import NS, W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TCPR, W_TR, qn
 from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
 from .wml.revisions import (
     IdAllocator,
@@ -752,14 +752,17 @@ def _create_notes_part(previous: Any, current: Any, kind: str, source_part: str)
 
 def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> Any:
     """The document at ``path`` with its pending tracked changes accepted (a private copy). With
-    ``keep_ids``, paragraphs first get the ids ``read_document`` gives them in the file as it is
-    (written as ``w14:paraId``), so the redline's unchanged paragraphs keep those ids."""
+    ``keep_ids``, paragraphs of a file that declares the w14 namespace (as Word writes them) first
+    get the ids ``read_document`` gives them in the file as it is (written as ``w14:paraId``), so
+    the redline's unchanged paragraphs keep those ids."""
     from .compare import has_tracked_changes
     from .document import DocxDocument
     from .revisions import resolve_all
 
     doc = DocxDocument.open(path)
-    if keep_ids:
+    if keep_ids and doc.package.xml(doc.main_part).nsmap.get("w14") == NS["w14"]:
+        # Word files declare w14; for others, adding the declaration would rebuild the whole
+        # tree (seconds on long documents), so their minted ids are left to be minted again.
         doc.stamp_minted_ids()
     if has_tracked_changes(doc):
         resolve_all(doc, "accept")
