@@ -58,7 +58,7 @@ def test_the_tour_has_commands_for_every_family():
     commands = [c for c in tour_commands() if not is_assignment(c)]
     for family in ("deskcheck openapi", "deskcheck form", "deskcheck docx", "deskcheck call --spec"):
         assert any(c.startswith(family) for c in commands), family
-    assert all(c.startswith("deskcheck ") for c in commands), "every tour command runs deskcheck"
+    assert all(c.startswith(("deskcheck ", "mkdir -p deskcheck-demo")) for c in commands)
     assert split_commands("a \\\n  b\nc '{\n}'\n") == ["a \\\n  b", "c '{\n}'"]
 
 
@@ -111,7 +111,7 @@ def test_every_tour_command_works_as_written(tour_api, tmp_path):
     # OpenAPI: clean checks (also live), tool definitions written, a plain tool's table.
     checks = [out for cmd, out in outputs.items() if cmd.startswith("deskcheck openapi check")]
     assert len(checks) == 2 and all(out.endswith(": no problems found.\n") for out in checks), checks
-    assert json.loads((work / "tools.json").read_text())[0]["name"].startswith("sample_")
+    assert json.loads((work / "deskcheck-demo" / "tools.json").read_text())[0]["name"].startswith("sample_")
     assert "| asso-002 |" in output_of("deskcheck call --spec")["result"]
 
     # Forms: the wrong address reported, the lookup listed, the record saved on the server.
@@ -125,7 +125,9 @@ def test_every_tour_command_works_as_written(tour_api, tmp_path):
 
     # Docx: the sample untouched, the review written to new files, the redline tracked.
     assert hashlib.sha256((REPO / "samples" / "contract.docx").read_bytes()).hexdigest() == contract_before
-    assert {"reviewed.docx", "accepted.docx", "redline.docx"} <= {p.name for p in work.iterdir()}
+    written = {p.name for p in (work / "deskcheck-demo").iterdir()}
+    assert written == {"tools.json", "reviewed.docx", "accepted.docx", "redline.docx"}
+    assert sorted(p.name for p in work.iterdir()) == ["deskcheck-demo", "samples"], "the tour wrote elsewhere"
     assert output_of("deskcheck docx find-text")["result"]["totalMatches"] == 3
     changes = output_of("deskcheck docx read-changes")["result"]["changes"]
     assert {change["author"] for change in changes} == {"Jane Doe"}
@@ -134,5 +136,5 @@ def test_every_tour_command_works_as_written(tour_api, tmp_path):
 
     from deskcheck.engine.docx.toolset import docx_toolset
 
-    redline_changes = docx_toolset(work / "redline.docx").call("read_changes", {}).value["changes"]
+    redline_changes = docx_toolset(work / "deskcheck-demo" / "redline.docx").call("read_changes", {}).value["changes"]
     assert {change["type"] for change in redline_changes} >= {"insertion", "deletion"}
