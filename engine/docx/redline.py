@@ -297,7 +297,10 @@ class StoryRedliner:
         a, b = step.previous, step.current
         boxes = _text_boxes(a.element) if step.boxes is not None else []
         if a.key == b.key and not boxes and same_markup(a.element, b.element):
-            self.counts["unchanged"] += 1  # the common case, decided without reading the runs
+            # The common case, decided without reading the runs; its notes still pair up.
+            self.counts["unchanged"] += 1
+            notes = (qn("w:footnoteReference"), qn("w:endnoteReference"))
+            self.paragraphs.kept_notes.extend(zip(a.element.iter(*notes), b.element.iter(*notes), strict=False))
             return
         if self.paragraphs.pair(a.element, b.element):
             self.counts["modified" if a.text != b.text else "formatChanged"] += 1
