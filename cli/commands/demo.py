@@ -17,6 +17,7 @@ import typer
 
 from ..env import Env, current_env
 from ..exit import ExitCode
+from ..output.emit import emit_usage_error
 
 OutputDirOpt = Annotated[
     Path,
@@ -43,17 +44,46 @@ def demo(output_dir: OutputDirOpt = Path("deskcheck-demo"), state_dir: StateDirO
     from deskcheck.samples.demo import DemoOptions, run_demo
 
     env = current_env()
-    narrate = _json_lines(env) if env.json_output else _Narrator(env)
+    for folder, option in ((output_dir, "--output-dir"), (state_dir, "--state-dir")):
+        problem = _unusable_folder(folder) if folder is not None else None
+        if problem:
+            raise typer.Exit(emit_usage_error(env, f"{option} {folder}: {problem}; give a folder you can write to."))
+    narrate = _reporter(env)
     started = time.monotonic()
     try:
         steps = run_demo(DemoOptions(output_dir=output_dir, state_dir=state_dir), narrate)
     except KeyboardInterrupt:
         env.stderr.write("interrupted: the sample API is stopped and nothing is left running.\n")
         raise typer.Exit(130) from None
-    if not env.json_output:
+    failed = [step for step in steps if not step.ok and not step.skipped]
+    if env.quiet:
+        for step in failed:
+            env.stderr.write(f"deskcheck demo: {step.name} failed: {step.error}\n")
+    elif not env.json_output:
         reviewed = output_dir / "contract.reviewed.docx"
         narrate.summary(steps, time.monotonic() - started, str(reviewed) if reviewed.exists() else None)
-    raise typer.Exit(ExitCode.OK if all(step.ok for step in steps) else ExitCode.TOOL_ERROR)
+    raise typer.Exit(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
+
+
+def _unusable_folder(folder: Path) -> str | None:
+    """Why ``folder`` cannot hold the demo's files (created when missing), or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return "this is a file, not a folder"
+    except OSError as exc:
+        return f"cannot be created ({exc.strerror or exc})"
+    import os
+
+    return None if os.access(folder, os.W_OK | os.X_OK) else "the folder is not writable"
+
+
+def _reporter(env: Env):
+    """What prints each step as it ends: nothing with --quiet (failures are reported at the end),
+    a JSON line with --json or when stdout is not a terminal, else the narration."""
+    if env.quiet:
+        return lambda step: None
+    return _json_lines(env) if env.json_output else _Narrator(env)
 
 
 def _json_lines(env: Env):

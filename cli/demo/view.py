@@ -120,7 +120,9 @@ def _suggest(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
     lines.append(
         f"{result.get('status')}: {len(result.get('applied', []))} applied, {len(result.get('skipped', []))} skipped"
     )
-    lines += [f"skipped {entry['id']}: {entry.get('reason')} [{entry.get('code')}]" for entry in result["skipped"]]
+    lines += [
+        f"skipped {entry.get('id')}: {entry.get('reason')} [{entry.get('code')}]" for entry in result.get("skipped", [])
+    ]
     return lines
 
 

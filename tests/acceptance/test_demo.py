@@ -289,3 +289,28 @@ def test_on_a_terminal_the_steps_are_narrated(tmp_path, monkeypatch):
     assert f"All {len(STEP_NAMES) - 1} steps worked" in text
     assert f"deskcheck repl --docx {tmp_path / 'out' / 'contract.reviewed.docx'}" in text
     assert err.getvalue() == ""
+
+
+def test_quiet_prints_nothing_but_the_failures(tmp_path, monkeypatch):
+    from deskcheck.samples.records_api import SampleApi
+
+    run = run_cli("demo", "--quiet", "--output-dir", str(tmp_path / "ok"))
+    assert run.stdout == "" and run.stderr == ""
+    monkeypatch.setattr(SampleApi, "update_line", lambda self, *args, **kwargs: {})
+    run = run_cli("demo", "--quiet", "--output-dir", str(tmp_path / "failing"), expect=1)
+    assert run.stdout == ""
+    assert run.stderr == (
+        "deskcheck demo: forms.conflict failed: sample_dataset_line_saveForm was expected to fail here, "
+        "but it succeeded.\n"
+    )
+
+
+def test_an_output_folder_that_cannot_be_used_is_a_usage_error(tmp_path):
+    taken = tmp_path / "a-file"
+    taken.write_text("not a folder")
+    run = run_cli("demo", "--json", "--output-dir", str(taken), expect=2)
+    assert run.json == {
+        "ok": False,
+        "error": f"--output-dir {taken}: this is a file, not a folder; give a folder you can write to.",
+    }
+    assert not sample_api_threads()
