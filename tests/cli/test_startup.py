@@ -27,6 +27,8 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
         ["call", "--help"],
         ["batch", "--help"],
         ["docx", "--help"],
+        ["docx", "compare", "--help"],
+        ["docx", "redline", "--help"],
         ["docx", "suggest-changes", "--help"],
         ["docx", "tools", "--help"],
         ["docx", "queue", "--help"],
