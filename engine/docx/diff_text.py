@@ -46,8 +46,14 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+_SPACE_CHARS = frozenset(" \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
+    chr(code) for code in range(0x2000, 0x200B)
+)
+
+
 def is_space(token: str) -> bool:
-    return bool(_SPACE.fullmatch(token))
+    """Whether ``token`` is whitespace only (JavaScript's ``\\s`` set, as ``hashing`` uses)."""
+    return bool(token) and all(char in _SPACE_CHARS for char in token)
 
 
 # -- LCS --------------------------------------------------------------------------------------

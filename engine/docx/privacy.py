@@ -76,7 +76,7 @@ _APP = (
 )
 _RSID_PREFIX = "{" + NS["w"] + "}rsid"
 _DOC_IDS = (qn("w14:docId"), qn("w15:docId"))
-_COUNT_RSIDS = "count(//@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')])"
+_HAS_RSIDS = "boolean(//@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')])"
 _WITH_RSIDS = "//*[@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')]]"
 # Core properties parts are small; a huge one is not something to parse (a reference-system limit).
 MAX_CORE_BYTES = 1024 * 1024
@@ -222,23 +222,17 @@ def _items(package: DocxPackage, story_parts: list[str]) -> list[_Item]:
                     lambda e=template, r=rel_id: _remove_template(package, settings, e, r),
                 )
             )
-    attributes = 0
     holders: list[tuple[str, Any]] = []
     for name in story_parts:
-        if not package.has_part(name):
-            continue
-        root = package.xml(name)
-        count = int(root.xpath(_COUNT_RSIDS, w=NS["w"]))
-        if count:
-            attributes += count
-            holders.append((name, root))
-    if attributes:
+        if package.has_part(name) and package.xml(name).xpath(_HAS_RSIDS, w=NS["w"]):
+            holders.append((name, package.xml(name)))
+    if holders:
         items.append(
             _Item(
                 "rsidAttributes",
                 ", ".join(name for name, _ in holders),
                 "remove-revision-ids",
-                f"{attributes} revision session id attributes",
+                "revision session ids on paragraphs, runs and other elements",
                 None,
                 lambda: _remove_rsid_attributes(package, holders),
             )
