@@ -183,8 +183,7 @@ class FormMode:
             raise UsageError("usage: show [PATH]")
         state = self._current()
         node = self._node(state, path) if path else state.tree.root
-        for line in form_view.tree_lines(state, node):
-            self.printer.print(line)
+        self.printer.lines(form_view.tree_lines(state, node))
         if state.valid:
             self.printer.success("The record is valid.")
         else:

@@ -230,8 +230,7 @@ class ReviewMode:
             start = self.blocks.index(self._block(words[0])) + 1
         count = parse.integer(words[1], "COUNT") if len(words) > 1 else DEFAULT_PAGE
         shown = self.blocks[start - 1 : start - 1 + max(count, 0)]
-        for line in review_view.block_lines(shown, start):
-            self.printer.print(line)
+        self.printer.lines(review_view.block_lines(shown, start))
         after = start - 1 + len(shown)
         if after < len(self.blocks):
             self.printer.note(f"{len(self.blocks) - after} more block(s): blocks {after + 1}")
@@ -245,8 +244,7 @@ class ReviewMode:
         if not result.ok:
             return self._failed(result)
         numbers = {block["blockId"]: n for n, block in enumerate(self.blocks, start=1)}
-        for line in review_view.match_lines(result.value, numbers):
-            self.printer.print(line)
+        self.printer.lines(review_view.match_lines(result.value, numbers))
         return ExitCode.OK
 
     def do_comments(self, rest: str) -> ExitCode:
@@ -254,8 +252,7 @@ class ReviewMode:
         if not result.ok:
             return self._failed(result)
         self.comments = result.value.get("comments", [])
-        for line in review_view.comment_lines(self.comments):
-            self.printer.print(line)
+        self.printer.lines(review_view.comment_lines(self.comments))
         return ExitCode.OK
 
     def do_changes(self, rest: str) -> ExitCode:
@@ -263,8 +260,7 @@ class ReviewMode:
         if not result.ok:
             return self._failed(result)
         self.changes = result.value.get("changes", [])
-        for line in review_view.change_lines(self.changes):
-            self.printer.print(line)
+        self.printer.lines(review_view.change_lines(self.changes))
         return ExitCode.OK
 
     # -- queuing --------------------------------------------------------------------------------
@@ -304,8 +300,7 @@ class ReviewMode:
         return self._queue(COMMENT_TYPE, block, **fields)
 
     def do_ops(self, rest: str) -> ExitCode:
-        for line in review_view.op_lines(self.ops):
-            self.printer.print(line)
+        self.printer.lines(review_view.op_lines(self.ops))
         return ExitCode.OK
 
     def do_drop(self, rest: str) -> ExitCode:
