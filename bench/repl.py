@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.form_engine import build_data, build_schema  # noqa: E402
+from bench.form_engine import build_data, build_schema
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "docx"
 LONG_DOCUMENT = CORPUS / "folio" / "performance-1500-paragraphs.docx"
