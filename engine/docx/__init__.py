@@ -18,7 +18,8 @@ Layers, each talking only to the one below (importing this package loads nothing
 - ``document``: ``DocxDocument`` = package + blocks + stories; ``load_document(path)`` caches
   one parsed document per file per process and reloads it when the file changes.
 - ``stories``, ``comments``, ``changes``: the readers behind the read tools; ``revisions``:
-  accept-all / reject-all (``resolve_all`` on a document, ``resolve_file`` on a path).
+  accept-all / reject-all (``resolve_all`` on a document, ``resolve_file`` on a path) and chosen
+  changes by their ``read_changes`` id (``resolve_changes``; tools in ``change_tools``).
 - ``tooldefs`` (static tool definitions, lxml-free), ``read_tools`` (handlers), ``toolset``
   (``docx_toolset(path, options) -> ToolSet``, the family's entry point).
 
