@@ -115,7 +115,9 @@ class _Narrator:
             self.part = step.part
             self.parts += 1
             self.out.print()
-            self.out.rule(part_heading(step.part, self.parts), align="left", style="blue")
+            from rich.text import Text
+
+            self.out.rule(Text(part_heading(step.part, self.parts), style="bold"), align="left", style="blue")
         self.out.print()
         self._print(step_lines(step))
 
