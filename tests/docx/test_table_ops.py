@@ -293,22 +293,34 @@ def test_insert_column_across_a_horizontal_merge_widens_it_and_gridbefore_grows(
 
 
 def test_delete_column_marks_cells_deleted(tmp_path, tables):
-    ops = [{"type": "deleteTableColumn", "blockId": "0C000212"}]  # "H2" spans columns 1-2
-    expected = with_texts((12, 13, []), (15, 17, []), (19, 20, []), (21, 22, []))
-    tracked, direct, result, _ = both(tmp_path, tables, ops, expected)
+    ops = [{"type": "deleteTableColumn", "blockId": "0C000122", "comment": "Column B goes."}]
+    tracked, direct, result, _ = both(tmp_path, tables, ops, with_texts((2, 3, []), (5, 6, []), (8, 9, [])))
     assert result["receipts"][0]["affected"][0] == {
-        "type": "tableColumn", "story": "main", "anchorBlockId": "0C000212", "effect": "deleted"
+        "type": "tableColumn", "story": "main", "anchorBlockId": "0C000122", "effect": "deleted"
     }  # fmt: skip
-    assert shape(tables_of(direct)[1]) == [
+    assert len(tables_of(direct)[0].findall(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")) == 2
+    deleted = [tc for tc in tables_of(tracked)[0].iter(qn("w:tc")) if tc.find(f"{qn('w:tcPr')}/{qn('w:cellDel')}")
+               is not None]  # fmt: skip
+    assert ["".join(tc.itertext()) for tc in deleted] == ["B1", "B2", "B3"]
+    assert all(tc.find(f".//{qn('w:t')}") is None for tc in deleted)  # the text is deleted too
+    # The comment's reference run is deleted with the cells it comments on.
+    reference = next(tables_of(tracked)[0].iter(qn("w:commentReference")))
+    assert reference.getparent().getparent().tag == qn("w:del")
+
+
+def test_deleting_columns_a_merged_cell_spans_narrows_it_in_direct_mode(tables):
+    ops = [{"type": "deleteTableColumn", "blockId": "0C000212"}]  # "H2" spans columns 1-2
+    applied(tables, ops, mode="direct", operation_types=ALL_TYPES)
+    assert block_texts(tables) == with_texts((12, 13, []), (15, 17, []), (19, 20, []), (21, 22, []))
+    assert shape(tables_of(tables)[1]) == [
         [(0, 1, None, "H1"), (1, 1, None, "H3")],
         [(0, 1, None, "P"), (1, 1, None, "R")],
         [(0, 1, None, "S"), (1, 1, None, "U")],
         [(1, 1, None, "W")],  # gridBefore 1 stays; "W" lost one of its two columns
     ]
-    assert len(tables_of(direct)[1].findall(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")) == 2
-    deleted = [tc for tc in tables_of(tracked)[1].iter(qn("w:tc")) if tc.find(f"{qn('w:tcPr')}/{qn('w:cellDel')}")
-               is not None]  # fmt: skip
-    assert ["".join(tc.itertext()) for tc in deleted] == ["H2", "Tall", "Q", "", "T", "V"]
+    assert len(tables_of(tables)[1].findall(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")) == 2
+    w = tables_of(tables)[1].findall(qn("w:tr"))[3].find(qn("w:tc"))
+    assert w.find(f"{qn('w:tcPr')}/{qn('w:tcW')}").get(qn("w:w")) == "1500"
 
 
 def test_deleting_the_only_column_deletes_the_table(tmp_path, tables):

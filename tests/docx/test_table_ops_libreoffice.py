@@ -69,7 +69,7 @@ def built_batches() -> dict[str, list[dict]]:
             {"type": "insertTableColumn", "blockId": "0C000113", "cellTexts": ["e1", "e2", "e3"]},
         ],
         "deleteTableColumn": [
-            {"type": "deleteTableColumn", "blockId": "0C000212"},
+            {"type": "deleteTableColumn", "blockId": "0C000312", "comment": "Xs go."},
             {"type": "deleteTableColumn", "blockId": "0C000111"},
             {"type": "deleteTableColumn", "blockId": "0C000511"},
         ],
@@ -102,6 +102,7 @@ DIRECT_ONLY = {
     "mergeTableCells rectangle": [{"type": "mergeTableCells", "blockId": "0C000111", "endBlockId": "0C000122"}],
     "splitTableCell across": [{"type": "splitTableCell", "blockId": "0C000212"}],
     "deleteTableRow merge top": [{"type": "deleteTableRow", "blockId": "0C000221"}],
+    "deleteTableColumn across a merge": [{"type": "deleteTableColumn", "blockId": "0C000212"}],
     "insertSignatureTable": [{"type": "insertSignatureTable", "blockId": "0C000009",
                               "parties": [{"name": "ACME Ltd", "signatory": "Jane Roe", "title": "CEO"},
                                           {"name": "Buyer"}]}],

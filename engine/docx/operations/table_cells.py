@@ -33,9 +33,8 @@ from .fields import COMMENT_FIELD, DecodeError, block_id_field, integer_field
 from .spec import Applied, Operation, OperationSpec, Plan, Skip
 from .table_grid import Grid, Spot, cell_is_empty, locate, spot_or_skip, structure_plan
 from .table_markup import (
-    AxisClaim,
     DuplicateClaim,
-    RectClaim,
+    axis_claim,
     cell_marker,
     content_span,
     deletion_claims,
@@ -43,6 +42,7 @@ from .table_markup import (
     mark_cell_merge,
     new_cell,
     record_cell_properties,
+    rect_claim,
     set_merge,
     set_span,
     set_width,
@@ -136,8 +136,8 @@ def _resolve_merge(ctx: ResolveContext, op: Operation, block) -> Plan:
     top, bottom, start, end = rect
     claims = [
         DuplicateClaim(("duplicate", "merge", spot.tbl, rect)),
-        AxisClaim(("axis", spot.tbl, "cells")),
-        RectClaim(("rect", spot.tbl, top, bottom, start, end)),
+        axis_claim(spot.tbl, "cells"),
+        rect_claim(spot.tbl, top, bottom, start, end),
     ]
     if ctx.tracked:
         rows = grid.rows[top : bottom + 1]
@@ -255,8 +255,8 @@ def _resolve_split(ctx: ResolveContext, op: Operation, block) -> Plan:
             )
     claims = [
         DuplicateClaim(("duplicate", "split", spot.tbl, region.origin.tc)),
-        AxisClaim(("axis", spot.tbl, "cells")),
-        RectClaim(("rect", spot.tbl, region.top, region.bottom, region.start, region.end)),
+        axis_claim(spot.tbl, "cells"),
+        rect_claim(spot.tbl, region.top, region.bottom, region.start, region.end),
     ]
     return structure_plan(ctx, op, block, spot, -3, claims)
 

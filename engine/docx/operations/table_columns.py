@@ -18,9 +18,12 @@ cell goes too, and deleting every column deletes the table (``tableDeleted``).
 
 Tracked mode records cells as cell revisions, which OOXML provides: ``w:cellIns`` on every new
 cell (its text and paragraph mark inserted as well) and ``w:cellDel`` on every deleted cell (its
-text and paragraph marks deleted); a cell that grows or shrinks, and a row whose empty grid space
-changes, keep their earlier properties in ``w:tcPrChange`` / ``w:trPrChange``, the grid its
-earlier columns in ``w:tblGridChange``. Rejecting (Word, deskcheck) gives the table back as it
+text and paragraph marks deleted); a cell that grows, and a row whose empty grid space grows, keep
+their earlier properties in ``w:tcPrChange`` / ``w:trPrChange``, the grid its earlier columns in
+``w:tblGridChange``. A tracked deletion keeps the deleted cells in the table until it is accepted,
+so it cannot shrink a merged cell or empty grid space reaching into the column at the same time
+(the rows would no longer line up): such a column is refused with unsupportedBlock, as in the
+reference system. Rejecting (Word, deskcheck) gives the table back as it
 was. A tracked deletion leaves ``w:tblGrid`` as it is, since the deleted cells stay in the table
 until the change is accepted. LibreOffice 7.4 does not read cell revisions: it shows the text
 changes but keeps the inserted (rejected) or deleted (accepted) cells, empty.
@@ -37,10 +40,10 @@ from .context import ApplyContext, ResolveContext
 from .fields import COMMENT_FIELD, block_id_field
 from .spec import Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .table_grid import W_GRIDAFTER, W_GRIDCOL, Cell, Grid, Row, cell_width, locate, spot_or_skip, structure_plan
-from .table_insert import POSITION_FIELD, remove_table
+from .table_insert import POSITION_FIELD, keep_a_paragraph, remove_table
 from .table_markup import (
-    AxisClaim,
     DuplicateClaim,
+    axis_claim,
     cell_marker,
     change_table_width,
     content_span,
@@ -117,7 +120,7 @@ def _resolve_insert(ctx: ResolveContext, op: Operation, block) -> Plan:
     if len(texts) > fillable:
         raise too_many_texts(texts, fillable, "the new column", _WIDENED if widened else "")
     claims = [
-        AxisClaim(("axis", spot.tbl, "columns")),
+        axis_claim(spot.tbl, "columns"),
         Claim(("columns", spot.tbl), boundary, boundary, exclusive=False),
     ]
     return structure_plan(ctx, op, block, spot, -2, claims)
@@ -249,9 +252,11 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
                     "accept or reject that change first."
                 ),
             )
+        if cut.narrowed or cut.spaces:
+            raise _reaches_across(block.id)
     claims = [
         DuplicateClaim(("duplicate", "column", spot.tbl, start, end)),
-        AxisClaim(("axis", spot.tbl, "columns")),
+        axis_claim(spot.tbl, "columns"),
         Claim(("columns", spot.tbl), start, end, exclusive=True),
     ]
     for cell in cut.deleted:
@@ -273,18 +278,16 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
     removed_width = sum(widths[start:end])
     revisions = ctx.revisions
     if ctx.tracked:
+        if cut.narrowed or cut.spaces:
+            raise _reaches_across(block.id)
         inside = [p for cell in cut.deleted for p in cell.tc.iter(W_P)]
         for cell in cut.deleted:
             mark_cell(cell.tc, "del", revisions)
             delete_content(cell.tc, revisions)
         for row in cut.emptied:
             mark_row(row.tr, "del", revisions)
-        for cell, low, high in cut.narrowed:
-            _narrow(record_cell_properties(cell.tc, revisions), cell, low, high, widths)
-        for row, before, after in cut.spaces:
-            record_row_properties(row.tr, revisions)
-            set_grid_count(row.tr, W_GRIDBEFORE, before)
-            set_grid_count(row.tr, W_GRIDAFTER, after)
+        if every_row:
+            keep_a_paragraph(ctx, spot.tbl, f"deleted:{plan.op.id}")
         return with_comment(ctx, plan.op, [target], content_span(inside), "del")
     if every_row:
         return with_comment(ctx, plan.op, [target], remove_table(ctx, spot.tbl, f"deleted:{plan.op.id}"))
@@ -307,6 +310,17 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
     if anchor is None:
         anchor = next((first_paragraph(row.cells[0].tc) for row in grid.rows if row not in cut.emptied), None)
     return with_comment(ctx, plan.op, [target], anchor)
+
+
+def _reaches_across(block_id: str) -> Skip:
+    return Skip(
+        "unsupportedBlock",
+        what=(
+            f"a merged cell (or a row's empty grid space) reaches into the column of block {block_id} from beside "
+            "it; a tracked deletion keeps the deleted cells until it is accepted, so that cell cannot shrink yet. "
+            "Split the merged cell first (splitTableCell) or delete the column in direct mode."
+        ),
+    )
 
 
 def _narrow(tcpr: Any, cell: Cell, low: int, high: int, widths: list[int]) -> None:

@@ -44,7 +44,7 @@ from ..wml.ns import (
     W_VMERGE,
     qn,
 )
-from .spec import STRUCTURE, Plan, Skip
+from .spec import STRUCTURE, Claim, Plan, Skip
 
 W_GRIDAFTER = qn("w:gridAfter")
 W_TBLGRID = qn("w:tblGrid")
@@ -369,9 +369,13 @@ def block_ids_in(ctx: Any, element: Any) -> list[str]:
 def structure_plan(ctx: Any, op: Any, block: Any, spot: Spot, rank: int, claims: list, **data: Any) -> Plan:
     """The plan of an operation that changes the shape of ``spot``'s table. It applies after
     every other edit inside the table (the table's first block, then ``STRUCTURE``, then
-    ``rank``: rows -1, columns -2, merges and splits -3, the whole table -4) and backs up the
-    whole table."""
+    ``rank``: rows -1, columns -2, merges and splits -3, the whole table -4), backs up the whole
+    table and keeps its anchor paragraph from being deleted, split or merged by another operation
+    of the call."""
     order = (first_block_index(ctx, spot.tbl), STRUCTURE, rank)
+    # The anchor paragraph must outlive the operations applied before this one (it finds the
+    # table at apply time): nothing else of the call may delete, split or merge it.
+    claims = [*claims, Claim(("para", block.element), exclusive=False)]
     return Plan(op, order, claims, block=block, touches=[spot.tbl], **data)
 
 

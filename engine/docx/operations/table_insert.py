@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..revisions import next_block_sibling
 from ..wml.attrs import int_attr
 from ..wml.ns import W14_PARAID, W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTENT, qn
 from ..wml.properties import paragraph_properties, row_properties
@@ -48,8 +47,8 @@ from .table_grid import (
 from .table_markup import (
     TBLPR_ORDER,
     W_TBLPR,
-    AxisClaim,
     DuplicateClaim,
+    axis_claim,
     content_span,
     delete_content,
     deletion_claims,
@@ -148,7 +147,7 @@ def insertion_plan(op: Operation, block, **data: Any) -> Plan:
     return Plan(
         op,
         (block.index, AFTER_BLOCK if after else BEFORE_BLOCK, 0),
-        [Claim(("gap", p, "after" if after else "before"), exclusive=False)],
+        [Claim(("gap", p, "after" if after else "before"), exclusive=False), Claim(("para", p), exclusive=False)],
         reverse_ties=after,
         block=block,
         touches=[p],
@@ -231,23 +230,38 @@ def place_table(ctx: ApplyContext, anchor: Any, tbl: Any, position: str, seed: s
         raise Skip("invalidResult", what="the anchor block was removed by another operation of this call")
     separators = []
     if position == "after":
-        following = next_block_sibling(anchor)
+        following = _block_sibling(anchor, forward=True)
         anchor.addnext(tbl)
         if following is None or following.tag != W_P:
             separators.append(_separator(ctx, tbl, "after", f"{seed}:after"))
     else:
-        previous = _previous_block_sibling(anchor)
+        previous = _block_sibling(anchor, forward=False)
         anchor.addprevious(tbl)
         if previous is not None and previous.tag == W_TBL:
             separators.append(_separator(ctx, tbl, "before", f"{seed}:before"))
     return separators
 
 
-def _previous_block_sibling(element: Any) -> Any | None:
-    node = element.getprevious()
-    while node is not None and node.tag not in (W_P, W_TBL, qn("w:sdt"), qn("w:customXml")):
-        node = node.getprevious()
-    return node
+_BLOCKS = (W_P, W_TBL, W_SECTPR, qn("w:sdt"), qn("w:customXml"))
+
+
+def _block_sibling(element: Any, *, forward: bool) -> Any | None:
+    """The next (previous) block next to ``element``. A table whose every row is pending
+    deletion does not count: once the deletion is accepted it is gone, and a table deleted in
+    the same call in direct mode is gone already, so both modes place the same paragraphs."""
+    node = element.getnext() if forward else element.getprevious()
+    while node is not None:
+        if node.tag in _BLOCKS and not (node.tag == W_TBL and _pending_deletion(node)):
+            return node
+        node = node.getnext() if forward else node.getprevious()
+    return None
+
+
+def _pending_deletion(tbl: Any) -> bool:
+    rows = list(children(tbl, qn("w:tr")))
+    return bool(rows) and all(
+        (trpr := tr.find(qn("w:trPr"))) is not None and trpr.find(qn("w:del")) is not None for tr in rows
+    )
 
 
 def _separator(ctx: ApplyContext, tbl: Any, side: str, seed: str) -> Any:
@@ -339,7 +353,7 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
         raise Skip("noopOperation", why="every row of this table is already pending deletion")
     claims = [
         DuplicateClaim(("duplicate", "table", tbl)),
-        AxisClaim(("axis", tbl, "table")),
+        axis_claim(tbl, "table"),
         *deletion_claims(tbl),
     ]
     return structure_plan(ctx, op, block, spot, -4, claims)
@@ -355,29 +369,47 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
         for tr in children(tbl, qn("w:tr")):
             mark_row(tr, "del", ctx.revisions)
         delete_content(tbl, ctx.revisions)
+        keep_a_paragraph(ctx, tbl, f"deleted:{plan.op.id}")
         return with_comment(ctx, plan.op, [target], content_span(inside), "del")
     return with_comment(ctx, plan.op, [target], remove_table(ctx, tbl, f"deleted:{plan.op.id}"))
 
 
-def remove_table(ctx: ApplyContext, tbl: Any, seed: str) -> Any:
-    """Remove ``tbl`` (direct mode); returns a paragraph next to where it was (for a comment). A
-    cell left without a paragraph, or a container left empty, gets an empty one: a cell must end
-    with a paragraph."""
-    parent = tbl.getparent()
+def _neighbours(tbl: Any) -> tuple[Any | None, Any | None]:
+    """The paragraphs before and after ``tbl`` in its container (None where there is none)."""
     following = tbl.getnext()
     while following is not None and following.tag != W_P:
         following = following.getnext()
     previous = tbl.getprevious()
     while previous is not None and previous.tag != W_P:
         previous = previous.getprevious()
-    needs_paragraph = following is None and (parent.tag == W_TC or previous is None)
-    if needs_paragraph:
+    return previous, following
+
+
+def remove_table(ctx: ApplyContext, tbl: Any, seed: str) -> Any:
+    """Remove ``tbl`` (direct mode); returns a paragraph next to where it was (for a comment). A
+    cell left without a paragraph after it, or a container left without any, gets an empty one:
+    a cell must end with a paragraph, and an empty document shows one."""
+    parent = tbl.getparent()
+    previous, following = _neighbours(tbl)
+    if following is None and (parent.tag == W_TC or previous is None):
         filler = ctx.new_paragraph(None, seed)
         tbl.addnext(filler)
         parent.remove(tbl)
         return filler
     parent.remove(tbl)
     return following if following is not None else previous
+
+
+def keep_a_paragraph(ctx: ApplyContext, tbl: Any, seed: str) -> None:
+    """Tracked mode's side of ``remove_table``: when accepting the deletion of ``tbl`` would
+    leave its container (not a cell: accepting fills a cell itself) without any paragraph, an
+    empty paragraph marked inserted goes after the table, so that accepting gives what direct
+    mode gives and rejecting removes it again."""
+    previous, following = _neighbours(tbl)
+    if following is None and previous is None and tbl.getparent().tag != W_TC:
+        filler = ctx.new_paragraph(None, seed)
+        mark_paragraph(filler, "ins", ctx.revisions)
+        tbl.addnext(filler)
 
 
 SPECS = (

@@ -21,11 +21,12 @@ operation's insertion or deletion.
 
 **Claims.** Besides the claims every operation makes on paragraphs (``deletion_claims``), table
 operations of one call are kept apart by three kinds of claim with their own rule (see
-``spec.Claim``): ``DuplicateClaim`` turns a second identical request (the same row deleted twice)
-into noopOperation; ``AxisClaim`` lets row operations share a table with row operations and
-column operations with column operations, but not with each other or with merges (the cells a
-row or column operation builds depend on the merges); ``RectClaim`` keeps merges and splits from
-overlapping. A claim of these kinds only ever compares with its own kind.
+``spec.Claim``; the framework compares claims with equal keys only): ``DuplicateClaim`` turns a
+second identical request (the same row deleted twice) into noopOperation; ``AxisClaim`` lets row
+operations share a table with row operations and column operations with column operations, but
+not with each other or with merges (the cells a row or column operation builds depend on the
+merges); ``RectClaim`` keeps merges and splits from overlapping. A claim of these kinds only ever
+compares with its own kind.
 """
 
 from __future__ import annotations
@@ -357,32 +358,42 @@ class DuplicateClaim(Claim):
 
 
 class AxisClaim(Claim):
-    """The kind of change an operation makes to a table's shape: ``key`` is ``("axis", tbl,
-    kind)`` with kind "rows", "columns", "cells" (merge, split) or "table" (delete it). Two
-    claims on one table conflict unless both are "rows" or both "columns"; the merges and splits
-    that may share a table are sorted out by their rectangles (``RectClaim``)."""
+    """The kind of change an operation makes to a table's shape. Built by ``axis_claim(tbl,
+    kind)``: ``key`` is ``("axis", tbl)`` (claims are only compared when their keys are equal)
+    and ``start`` holds the kind, "rows", "columns", "cells" (merge, split) or "table" (delete
+    it). Two claims on one table conflict unless both are "rows", both "columns" or both
+    "cells"; merges and splits sharing a table are then sorted out by their rectangles
+    (``RectClaim``)."""
 
     __slots__ = ()
 
     def conflicts(self, other: Claim) -> bool:
-        if not isinstance(other, AxisClaim) or other.key[:2] != self.key[:2]:
+        if not isinstance(other, AxisClaim) or other.key != self.key:
             return False
-        mine, theirs = self.key[2], other.key[2]
-        return not (mine == theirs and mine in ("rows", "columns", "cells"))
+        return not (self.start == other.start and self.start in ("rows", "columns", "cells"))
+
+
+def axis_claim(tbl: Any, kind: str) -> AxisClaim:
+    return AxisClaim(("axis", tbl), kind)
 
 
 class RectClaim(Claim):
-    """Merges and splits: ``key`` is ``("rect", tbl, top, bottom, start, end)`` (rows inclusive,
-    columns exclusive); two conflict when their rectangles share a grid position."""
+    """Merges and splits, built by ``rect_claim(tbl, top, bottom, start, end)``: ``key`` is
+    ``("rect", tbl)`` and ``start`` holds the rectangle (rows inclusive, columns exclusive); two
+    conflict when their rectangles share a grid position."""
 
     __slots__ = ()
 
     def conflicts(self, other: Claim) -> bool:
-        if not isinstance(other, RectClaim) or other.key[1] is not self.key[1]:
+        if not isinstance(other, RectClaim) or other.key != self.key:
             return False
-        _, _, top, bottom, start, end = self.key
-        _, _, other_top, other_bottom, other_start, other_end = other.key
+        top, bottom, start, end = self.start
+        other_top, other_bottom, other_start, other_end = other.start
         return top <= other_bottom and other_top <= bottom and start < other_end and other_start < end
+
+
+def rect_claim(tbl: Any, top: int, bottom: int, start: int, end: int) -> RectClaim:
+    return RectClaim(("rect", tbl), (top, bottom, start, end))
 
 
 def deletion_claims(element: Any) -> list[Claim]:

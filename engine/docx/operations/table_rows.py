@@ -29,10 +29,10 @@ from .context import ApplyContext, ResolveContext
 from .fields import COMMENT_FIELD, block_id_field, string_list_field
 from .spec import Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .table_grid import W_TBLHEADER, Grid, Region, Row, cell_width, locate, spot_or_skip, structure_plan
-from .table_insert import POSITION_FIELD, remove_table
+from .table_insert import POSITION_FIELD, keep_a_paragraph, remove_table
 from .table_markup import (
-    AxisClaim,
     DuplicateClaim,
+    axis_claim,
     content_span,
     delete_content,
     deletion_claims,
@@ -100,7 +100,7 @@ def _resolve_insert(ctx: ResolveContext, op: Operation, block) -> Plan:
     fillable = sum(1 for cell in cells if not cell.continues)
     if len(texts) > fillable:
         raise too_many_texts(texts, fillable, "the new row", _MERGED_ROW if fillable < len(cells) else "")
-    claims = [AxisClaim(("axis", spot.tbl, "rows")), Claim(("row", spot.row.tr), exclusive=False)]
+    claims = [axis_claim(spot.tbl, "rows"), Claim(("row", spot.row.tr), exclusive=False)]
     return structure_plan(ctx, op, block, spot, -1, claims)
 
 
@@ -179,7 +179,7 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
     kept = {region.origin.tc for region in continuing}
     claims = [
         DuplicateClaim(("duplicate", "row", row.tr)),
-        AxisClaim(("axis", spot.tbl, "rows")),
+        axis_claim(spot.tbl, "rows"),
         Claim(("row", row.tr)),
     ]
     for cell in row.cells:
@@ -201,6 +201,8 @@ def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
         inside = list(tr.iter(W_P))
         mark_row(tr, "del", ctx.revisions)
         delete_content(tr, ctx.revisions)
+        if len(grid.rows) == 1:
+            keep_a_paragraph(ctx, spot.tbl, f"deleted:{plan.op.id}")
         return with_comment(ctx, plan.op, [target], content_span(inside), "del")
     if len(grid.rows) == 1:
         return with_comment(ctx, plan.op, [target], remove_table(ctx, spot.tbl, f"deleted:{plan.op.id}"))
