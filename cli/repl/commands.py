@@ -5,7 +5,7 @@ Completion kinds (see ``suggest``): ``command``; form paths ``field`` (any), ``s
 ``list``, ``selector``, ``options`` (fields with suggestions); ``variant`` and ``item`` (the
 variants of the selector, the items of the list named just before); ``pick`` (the options of the
 last `suggest`); review ids ``block``, ``comment``, ``change``, ``op``; ``place`` (after or
-before); ``tool``; ``text`` (free text, nothing offered).
+before); ``filter`` (open or resolved); ``tool``; ``text`` (free text, nothing offered).
 
 Each command says which tool it calls, so that what the REPL does is also a CLI verb.
 """
@@ -169,9 +169,10 @@ REVIEW: tuple[Command, ...] = (
     Command("find", "find TEXT", "Find TEXT in the document (any case); shows each match's block.", "Tool: find_text."),
     Command(
         "comments",
-        "comments",
-        "List the comment threads with their ids, anchors and replies.",
+        "comments [open|resolved]",
+        "List the comment threads (all, or only open or resolved ones) with their ids, anchors and replies.",
         "Tool: read_comments.",
+        ("filter",),
     ),
     Command(
         "changes",

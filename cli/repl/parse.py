@@ -68,15 +68,7 @@ def take_words(text: str, count: int, usage: str) -> tuple[list[str], str]:
 def text_arg(text: str) -> str:
     """A free text argument: the rest of the line, or one JSON string when it is quoted as a
     whole (to keep blanks at the ends, or to give an empty text as ``""``)."""
-    stripped = text.strip()
-    if stripped.startswith('"') and stripped.endswith('"') and len(stripped) >= 2:
-        try:
-            decoded = json.loads(stripped)
-        except json.JSONDecodeError:
-            return stripped
-        if isinstance(decoded, str):
-            return decoded
-    return stripped
+    return unquote(text.strip())
 
 
 def split_arrow(text: str, usage: str) -> tuple[str, str]:

@@ -133,10 +133,8 @@ class ReviewMode:
         self._read_mark = self._mark()
         self.blocks = document.value.get("blocks", [])
         self.version = document.value.get("documentVersion")
-        comments = self._call("read_comments", {})
-        self.comments = comments.value.get("comments", []) if comments.ok else []
-        changes = self._call("read_changes", {})
-        self.changes = changes.value.get("changes", []) if changes.ok else []
+        self.comments = self._read_list("read_comments", {}, "comments") or []
+        self.changes = self._read_list("read_changes", {}, "changes") or []
 
     def completion_values(self) -> tuple[dict[str, list[Candidate]], dict[str, dict[str, list[Candidate]]]]:
         ops = [Candidate(str(n), review_view.describe_op(op)) for n, op in enumerate(self.ops, start=1)]
@@ -146,6 +144,7 @@ class ReviewMode:
             "change": review_view.change_candidates(self.changes),
             "op": [*ops, Candidate("all", "every pending operation")] if ops else [],
             "place": [Candidate("after", "a new paragraph after the block"), Candidate("before", "… before it")],
+            "filter": [Candidate("open", "threads not resolved"), Candidate("resolved", "resolved threads")],
         }
         return values, {}
 
@@ -248,20 +247,32 @@ class ReviewMode:
         return ExitCode.OK
 
     def do_comments(self, rest: str) -> ExitCode:
-        result = self._call("read_comments", {})
-        if not result.ok:
-            return self._failed(result)
-        self.comments = result.value.get("comments", [])
-        self.printer.lines(review_view.comment_lines(self.comments))
+        which = rest.strip() or "all"
+        if which not in ("all", "open", "resolved"):
+            raise UsageError("usage: comments [open|resolved]")
+        comments = self._read_list("read_comments", {"filter": which}, "comments")
+        if comments is None:
+            return ExitCode.TOOL_ERROR
+        if which == "all":
+            self.comments = comments
+        self.printer.lines(review_view.comment_lines(comments))
         return ExitCode.OK
 
     def do_changes(self, rest: str) -> ExitCode:
-        result = self._call("read_changes", {})
-        if not result.ok:
-            return self._failed(result)
-        self.changes = result.value.get("changes", [])
-        self.printer.lines(review_view.change_lines(self.changes))
+        changes = self._read_list("read_changes", {}, "changes")
+        if changes is None:
+            return ExitCode.TOOL_ERROR
+        self.changes = changes
+        self.printer.lines(review_view.change_lines(changes))
         return ExitCode.OK
+
+    def _read_list(self, tool: str, args: dict[str, Any], key: str) -> list[dict[str, Any]] | None:
+        """The list a read tool returns under ``key`` (None, with the error printed, when it failed)."""
+        result = self._call(tool, args)
+        if not result.ok:
+            self._failed(result)
+            return None
+        return result.value.get(key, [])
 
     # -- queuing --------------------------------------------------------------------------------
 

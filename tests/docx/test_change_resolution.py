@@ -14,19 +14,9 @@ from deskcheck.engine.docx.changes import read_changes
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.revisions import resolve_changes
 from tests.conftest import CORPUS
+from tests.docx.test_revisions import TRACKED
 from tests.docx.views import normalise, paragraph_stream
 from tests.helpers import run_cli
-
-TRACKED = [
-    "folio/docx-editor-demo.docx",
-    "pandoc/paragraph_insertion_deletion.docx",
-    "pandoc/track_changes_deletion.docx",
-    "pandoc/track_changes_insertion.docx",
-    "pandoc/track_changes_move.docx",
-    "powertools-wc/WC053-Text-in-Cell-Mod.docx",
-    "powertools-wc/WC057-Table-Merged-Cell-Mod.docx",
-    "folio/podily-bps.docx",
-]
 
 
 def view(doc, which):

@@ -222,3 +222,14 @@ def test_one_review_per_file_at_a_time_and_saved_elsewhere_is_not_unsaved(review
     with pytest.raises(UsageError, match="no longer exists"):
         gone.open()
     gone.close()
+
+
+def test_comments_can_be_filtered(review):
+    context, _ = review
+    run = drive(context, lines(f"resolve {ANCHORED_COMMENT}", "comments resolved", "comments open", "comments maybe"))
+    listings = run.after(f"Comment {ANCHORED_COMMENT} is resolved.")
+    resolved_line = f"[{ANCHORED_COMMENT}] User (resolved)"
+    assert resolved_line in listings
+    open_listing = listings.split(resolved_line, 1)[1].split("error:")[0]
+    assert "(open)" in open_listing and f"[{ANCHORED_COMMENT}]" not in open_listing, "open threads only"
+    assert "error: usage: comments [open|resolved]" in run.output
