@@ -469,37 +469,39 @@ class ParagraphRedliner:
         return True
 
     def _place(self, insertion: Insertion, p: Any) -> None:
+        """Put the new content after (or before) its anchor, outside the revision wrappers there.
+        Next to a hyperlink (or field, smart tag) of the previous version, new text goes inside it
+        when it falls within it or came from such a wrapper itself, and outside otherwise; new text
+        that came from a hyperlink and lands outside any gets a copy of that hyperlink."""
         anchor, side = insertion.anchor or (p, "append")
-        groups = self._build(insertion.pieces)
-        ins_elements = []
+        groups = [(container, runs) for container, runs in self._build(insertion.pieces) if runs]
+        node = anchor
+        host = _inline_host(anchor, p) if side != "append" else None
+        plain = all(container is None or container is _MATH_GROUP for container, _ in groups)
+        if host is not None and plain and _at_edge(anchor, host, side):
+            node, host = host, None  # plain text beside a link stays out of the link
+        elements = []
         for container, runs in groups:
             if container is _MATH_GROUP:
-                ins_elements.extend(runs)
-                continue
-            if not runs:
+                elements.extend(runs)
                 continue
             wrapper = insert_runs(runs, self.revisions)
-            if (container is not None and not _has_ancestor(anchor, W_HYPERLINK) and anchor is not p) or (
-                container is not None and anchor is p
-            ):
+            if container is not None and host is None:
                 shell = self.importer.copy(_shallow(container), self.source_part, self.target_part)
                 shell.append(wrapper)
-                ins_elements.append(shell)
+                elements.append(shell)
             else:
-                ins_elements.append(wrapper)
+                elements.append(wrapper)
         if side == "append":
-            for element in ins_elements:
-                p.append(element)
+            p.extend(elements)
             return
-        node = anchor
         while node.getparent() is not None and node.getparent().tag in (W_DEL, W_INS, W_MOVEFROM, W_MOVETO):
             node = node.getparent()
         if side == "after":
-            for element in reversed(ins_elements):
+            for element in reversed(elements):
                 node.addnext(element)
-                _fix_tail(node, element)
         else:
-            for element in ins_elements:
+            for element in elements:
                 node.addprevious(element)
 
     def _build(self, pieces: list[Piece]) -> list[tuple[Any, list[Any]]]:
@@ -569,17 +571,27 @@ def _inside_math(element: Any) -> bool:
     return any(ancestor.tag in _MATH for ancestor in element.iterancestors())
 
 
-def _fix_tail(node: Any, element: Any) -> None:
-    # addnext moves the anchor's tail after the new element; whitespace tails are irrelevant.
-    return None
-
-
 def _shallow(element: Any) -> Any:
     return element.makeelement(element.tag, dict(element.attrib))
 
 
-def _has_ancestor(element: Any, tag: str) -> bool:
-    return any(ancestor.tag == tag for ancestor in element.iterancestors())
+_HOSTS = frozenset({W_HYPERLINK, W_FLDSIMPLE, W_SMARTTAG})
+
+
+def _inline_host(element: Any, p: Any) -> Any | None:
+    """The hyperlink, simple field or smart tag (inside ``p``) that holds ``element``, if any."""
+    for ancestor in element.iterancestors():
+        if ancestor is p:
+            return None
+        if ancestor.tag in _HOSTS:
+            return ancestor
+    return None
+
+
+def _at_edge(element: Any, host: Any, side: str) -> bool:
+    """Whether ``element`` is the last (``side="after"``) or first run of ``host``."""
+    runs = list(host.iter(W_R))
+    return bool(runs) and (runs[-1] is element if side == "after" else runs[0] is element)
 
 
 def _first_at(pieces: list[Piece], position: int) -> int:

@@ -278,3 +278,53 @@ def test_redline_verb_exits_2_for_unreadable_inputs_and_unusable_outputs(tmp_pat
     run_cli("docx", "redline", good, good, "-o", good, expect=2)
     run_cli("docx", "redline", good, good, expect=2)  # -o is required
     assert sorted(f.name for f in tmp_path.iterdir()) == ["broken.docx"]
+
+
+def _hyperlinked(path: Path, before: str, link: str, after: str) -> Path:
+    runs = (
+        f'<w:r><w:t xml:space="preserve">{before}</w:t></w:r>'
+        f'<w:hyperlink r:id="rIdL"><w:r><w:t xml:space="preserve">{link}</w:t></w:r></w:hyperlink>'
+        f'<w:r><w:t xml:space="preserve">{after}</w:t></w:r>'
+    )
+    make_docx(path, p(runs=runs))
+    with zipfile.ZipFile(path) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    files["word/_rels/document.xml.rels"] = files["word/_rels/document.xml.rels"].replace(
+        b"</Relationships>",
+        b'<Relationship Id="rIdL" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+        b'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _linked_text(doc: DocxDocument) -> list[str]:
+    body = doc.body
+    return ["".join(t.text for t in link.iter(qn("w:t"))) for link in body.iter(qn("w:hyperlink"))]
+
+
+def test_text_typed_beside_a_link_stays_out_of_it_and_text_inside_stays_in(tmp_path):
+    previous = _hyperlinked(tmp_path / "a.docx", "See ", "the site", "")
+    beside = _hyperlinked(tmp_path / "b.docx", "See ", "the site", " today.")
+    out = tmp_path / "r1.docx"
+    redline_files(previous, beside, out)
+    assert _linked_text(resolved(out, "accept")) == ["the site"]
+    assert texts(resolved(out, "accept")) == ["See the site today."]
+    inside = _hyperlinked(tmp_path / "c.docx", "See ", "the site map", "")
+    out = tmp_path / "r2.docx"
+    redline_files(previous, inside, out)
+    assert _linked_text(resolved(out, "accept")) == ["the site map"]
+    assert _linked_text(resolved(out, "reject")) == ["the site"]
+
+
+def test_an_inserted_paragraph_keeps_its_hyperlink_target(tmp_path):
+    previous = make_docx(tmp_path / "a.docx", p("Only paragraph."))
+    current = _hyperlinked(tmp_path / "b.docx", "Read ", "the guide", ".")
+    out = tmp_path / "r.docx"
+    redline_files(previous, current, out)
+    doc = resolved(out, "accept")
+    (link,) = doc.body.iter(qn("w:hyperlink"))
+    (rel,) = [r for r in doc.package.relationships(doc.main_part) if r.id == link.get(qn("r:id"))]
+    assert rel.external and rel.target == "https://example.com/"
