@@ -21,7 +21,7 @@ from ..errors import UsageError
 from ..exit import ExitCode
 from . import commands, parse
 from .render import Printer
-from .suggest import Catalog
+from .suggest import Candidate, Catalog
 
 # A line longer than this is refused (a pasted document, most likely).
 MAX_LINE_CHARS = 1_000_000
@@ -43,7 +43,7 @@ class Shell:
         self.mode.refresh()
         values, dependent = self.mode.completion_values()
         tools = self.mode.call_tools()
-        values["tool"] = [parse_tool_candidate(tool) for tool in tools]
+        values["tool"] = [tool_candidate(tool) for tool in tools]
         self.catalog = Catalog(self.catalog.commands, values, dependent)
 
     def run_line(self, line: str) -> ExitCode:
@@ -130,9 +130,8 @@ class Shell:
         return ExitCode.OK
 
 
-def parse_tool_candidate(tool):
-    from .suggest import Candidate
-
+def tool_candidate(tool) -> Candidate:
+    """A tool for `call`'s completion, described by its first sentence."""
     return Candidate(tool.name, tool.description.split(". ")[0][:70])
 
 

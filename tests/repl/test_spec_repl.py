@@ -124,3 +124,22 @@ def test_a_record_that_cannot_be_loaded_is_reported_and_nothing_runs(sample_api)
     assert 'could not open "Edit a dataset record" id=associations lineId=no-such-line:' in run.stderr
     assert "404" in run.stderr or "not found" in run.stderr.lower()
     assert "· ready" not in run.stdout
+
+
+@pytest.mark.slow
+def test_a_failed_or_timed_out_save_keeps_the_edits(fresh_sample_api):
+    api = fresh_sample_api
+    context = ContextOptions(
+        spec=str(SPEC), profiles=("write",), base_url=api.base_url, token=api.write_token, timeout=1.0
+    )
+    api.fail_next("PUT", status=500, message="the database is read-only today")
+    first = drive(context, lines("set /statut en sommeil", "save", "status", "diff"), positionals=[GROUP, *RECORD])
+    assert "the database is read-only today" in first.output and "Your edits are still in the session" in first.output
+    assert "· error · valid · unsaved edits" in first.output
+    assert '/statut: "active" -> "en sommeil"' in first.output
+    api.hang_next("PUT", seconds=5.0)
+    second = drive(context, lines("save", "status"), positionals=[GROUP, *RECORD])
+    assert "Your edits are still in the session" in second.output and "unsaved edits" in second.output
+    third = drive(context, lines("save"), positionals=[GROUP, *RECORD])
+    assert 'Saved "Edit a dataset record"' in third.output
+    assert api.get_line("associations", "asso-001")["statut"] == "en sommeil"
