@@ -43,6 +43,7 @@ class WorkingCopy:
         self.folder = state_dir / "reviews" / key
         self.path = self.folder / WORKING
         self._lock: Any = None
+        self._opened = False
         self.resumed = False
         self.synced_sha: str | None = None  # the file content the copy was last in step with
         self.saved_sha: str | None = None  # the content last written by `save`, wherever it went
@@ -53,6 +54,7 @@ class WorkingCopy:
         """Take the lock, then resume the copy left by an earlier REPL or make a fresh one."""
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._take_lock()
+        self._opened = True
         meta = self._read_meta()
         if meta is not None and meta.get("source") == str(self.source) and self.path.is_file():
             self.synced_sha = meta.get("syncedSha256")
@@ -64,12 +66,16 @@ class WorkingCopy:
         self._copy_from_source()
 
     def close(self) -> None:
-        """Release the lock; a copy with nothing unsaved is removed."""
+        """Release the lock; a copy with nothing unsaved is removed. Does nothing unless this
+        instance opened the review (another REPL's copy is never touched)."""
+        if not self._opened:
+            return
         if not self.unsaved:
             shutil.rmtree(self.folder, ignore_errors=True)
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+        self._opened = False
 
     def _take_lock(self) -> None:
         try:

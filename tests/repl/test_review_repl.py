@@ -203,8 +203,13 @@ def test_one_review_per_file_at_a_time_and_saved_elsewhere_is_not_unsaved(review
     first = WorkingCopy(path, isolated_state)
     first.open()
     try:
+        intruder = WorkingCopy(path, isolated_state)
         with pytest.raises(UsageError, match="another deskcheck repl is reviewing"):
-            WorkingCopy(path, isolated_state).open()
+            intruder.open()
+        shutil.copy(CORPUS / "pandoc" / "comments.docx", first.path)
+        intruder.close()
+        assert first.path.exists(), "a REPL that could not open the review leaves the other's copy alone"
+        shutil.copy(path, first.path)
         first.path.write_bytes(first.path.read_bytes() + b"")  # unchanged content
         assert not first.unsaved
         shutil.copy(CORPUS / "pandoc" / "comments.docx", first.path)  # the copy changes
