@@ -9,7 +9,8 @@
 2. A generated 20,000-paragraph document (headings, numbered items, tables; see docx_read.py)
    against a copy with 600 paragraphs changed the same way: time and peak memory (max RSS).
 
-Run from the repository root with the project's environment active:
+Wall times depend on what else runs on the machine; the CPU time (user + system) of the process
+is printed next to them. Run from the repository root with the project's environment active:
     python bench/docx_compare.py [--runs N]
 Bytecode caching is on for the measured processes, as in an installed deskcheck.
 """
@@ -26,7 +27,32 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.docx.builders
 
-from docx_read import REFERENCE, deskcheck, generated_document, measure
+import os
+import statistics
+import subprocess
+import time
+
+from docx_read import REFERENCE, deskcheck, environment, generated_document
+
+
+def run_once(command: list[str]) -> tuple[float, float, int]:
+    """Wall time (s), CPU time (user + system, s) and peak resident memory (KiB) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment())
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {proc.returncode}")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def measure(command: list[str], runs: int) -> tuple[float, float, float, int]:
+    """Median and best wall time, median CPU time and peak memory over ``runs`` after a warm-up."""
+    run_once(command)
+    samples = [run_once(command) for _ in range(runs)]
+    walls = [wall for wall, _, _ in samples]
+    return (statistics.median(walls), min(walls), statistics.median(cpu for _, cpu, _ in samples),
+            max(peak for _, _, peak in samples))  # fmt: skip
 
 
 def edited_copy(source: Path, target: Path, *, modified: int, inserted: int, deleted: int, seed: int = 5) -> Path:
@@ -64,9 +90,9 @@ def tiny(path: Path, text: str) -> Path:
     return make_docx(path, p(text))
 
 
-def report(label: str, figures: tuple[float, float, int]) -> None:
-    median, best, peak = figures
-    print(f"  {label:<28} median {median:.3f} s  best {best:.3f} s  peak {peak / 1024:.0f} MiB")
+def report(label: str, figures: tuple[float, float, float, int]) -> None:
+    median, best, cpu, peak = figures
+    print(f"  {label:<26} median {median:.3f} s  best {best:.3f} s  cpu {cpu:.3f} s  peak {peak / 1024:.0f} MiB")
 
 
 def main() -> None:

@@ -375,9 +375,18 @@ def _reanchor(previous: list[Any], current: list[Any], equal: list[tuple[int, in
     right = [j for j in free_b if isinstance(current[j], Para)]
     for a, b, score in similar_candidates([previous[i] for i in left], [current[j] for j in right]):
         candidates.append((left[a], right[b], score))
-    if len(candidates) == len(equal):
-        return equal
+    if len(candidates) == len(equal) or all(_same_gap(equal, i, j) for i, j, _ in candidates[len(equal) :]):
+        return equal  # every extra pair already falls in one gap: the usual alignment finds it
     return heaviest_increasing(candidates)
+
+
+def _same_gap(anchors: list[tuple[int, int]], i: int, j: int) -> bool:
+    """Whether ``previous[i]`` and ``current[j]`` lie between the same two anchors."""
+    from bisect import bisect_left
+
+    low = bisect_left(anchors, (i, -1))
+    high = bisect_left(anchors, (j, -1), key=lambda pair: (pair[1], -1))
+    return low == high
 
 
 def align_containers(
