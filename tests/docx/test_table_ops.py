@@ -27,6 +27,7 @@ W = NS["w"]
 ALL_TYPES = (
     "insertTable", "deleteTable", "insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn",
     "mergeTableCells", "splitTableCell", "insertSignatureTable", "replaceInBlock", "insertAfterBlock", "deleteBlock",
+    "mergeBlockWithNext",
 )  # fmt: skip
 STYLES = (
     '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
@@ -534,3 +535,21 @@ def test_tools_read_the_result(tmp_path, tables):
     applied(tables, [{"type": "insertTableRow", "blockId": "0C000111", "cellTexts": ["x"]}])
     blocks = docx_toolset(tables).call("read_document", {}).value["blocks"]
     assert [b["text"] for b in blocks][:5] == ["Intro", "A1", "B1", "C1", "x"]
+
+
+def test_a_row_operation_anchored_on_a_paragraph_another_operation_merges_away(tmp_path):
+    # Direct mode removes the anchor paragraph when it joins the one before it; the row
+    # operation then finds its table through the cell the paragraph was in, as tracked mode does.
+    source = tmp_path / "list-cell.docx"
+    shutil.copy(CORPUS / "pandoc" / "table_with_list_cell.docx", source)
+    first, second = [b.id for b in DocxDocument.open(source).blocks if b.cell == (0, 1, 1)][:2]
+    ops = [
+        {"type": "insertTableRow", "blockId": second, "position": "before", "cellTexts": ["new"]},
+        {"type": "mergeBlockWithNext", "blockId": first},
+        {"type": "deleteTableColumn", "blockId": second},  # same table, another axis: skipped
+    ]
+    tracked = tmp_path / "tracked.docx"
+    shutil.copy(source, tracked)
+    value = suggest(tracked, ops, mode="tracked-changes", operation_types=ALL_TYPES).value
+    assert [s["code"] for s in value["skipped"]] == ["overlappingOperation"]
+    both(tmp_path, source, ops[:2])

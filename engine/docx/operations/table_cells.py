@@ -178,7 +178,7 @@ def _resolve_merge(ctx: ResolveContext, op: Operation, block) -> Plan:
 def _apply_merge(ctx: ApplyContext, plan: Plan) -> Applied:
     block = plan.data["block"]
     op = plan.op
-    spot = spot_or_skip(ctx, block)
+    spot = spot_or_skip(ctx, plan)
     grid = spot.grid
     top, bottom, start, end = plan.data["rect"]
     origin = grid.rows[top].cell_starting(start)
@@ -264,7 +264,7 @@ def _resolve_split(ctx: ResolveContext, op: Operation, block) -> Plan:
 def _apply_split(ctx: ApplyContext, plan: Plan) -> Applied:
     block = plan.data["block"]
     op = plan.op
-    spot = spot_or_skip(ctx, block)
+    spot = spot_or_skip(ctx, plan)
     region = spot.region
     widths = spot.grid.column_widths()
     target: dict[str, Any] = {"type": "tableCell", "story": "main", "anchorBlockId": block.id, "effect": "split"}
@@ -320,7 +320,8 @@ SPECS = (
         name="mergeTableCells",
         summary=(
             "Merge table cells into one: from the cell of `blockId` to the cell of `endBlockId` (the rectangle "
-            "between them), or `rowCount` rows down from it. Their text is kept, in reading order."
+            "between them), or `rowCount` rows down from it. Their text is kept, in reading order. Tracked mode "
+            "merges only cells stacked in one column whose cells below the first are empty."
         ),
         fields=(
             block_id_field(description="A blockId in the first (top-left) cell to merge."),
@@ -337,7 +338,10 @@ SPECS = (
     ),
     OperationSpec(
         name="splitTableCell",
-        summary="Split a merged table cell back into one cell per grid position; its text stays in the first one.",
+        summary=(
+            "Split a merged table cell back into one cell per grid position; its text stays in the first one. "
+            "Tracked mode splits only a cell merged vertically (one column wide)."
+        ),
         fields=(block_id_field(description="A blockId in the merged cell to split."), COMMENT_FIELD),
         resolve=_resolve_split,
         apply=_apply_split,

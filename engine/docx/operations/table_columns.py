@@ -128,7 +128,7 @@ def _resolve_insert(ctx: ResolveContext, op: Operation, block) -> Plan:
 
 def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
     op = plan.op
-    spot = spot_or_skip(ctx, plan.data["block"])
+    spot = spot_or_skip(ctx, plan)
     position = op.get("position", "after")
     grid = spot.grid
     boundary = _boundary(spot, position)
@@ -266,7 +266,7 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
 
 def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
     block = plan.data["block"]
-    spot = spot_or_skip(ctx, block)
+    spot = spot_or_skip(ctx, plan)
     grid = spot.grid
     start, end = spot.region.start, spot.region.end
     cut = column_cut(grid, start, end)
@@ -351,7 +351,10 @@ SPECS = (
     ),
     OperationSpec(
         name="deleteTableColumn",
-        summary="Delete the table column(s) a block's cell covers (deleting every column deletes the table).",
+        summary=(
+            "Delete the table column(s) a block's cell covers (deleting every column deletes the table). Tracked "
+            "mode cannot delete a column a merged cell reaches into from beside it."
+        ),
         fields=(block_id_field(description="A blockId inside a cell of the column to delete."), COMMENT_FIELD),
         resolve=_resolve_delete,
         apply=_apply_delete,

@@ -44,7 +44,7 @@ from ..wml.ns import (
     W_VMERGE,
     qn,
 )
-from .spec import STRUCTURE, Claim, Plan, Skip
+from .spec import STRUCTURE, Plan, Skip
 
 W_GRIDAFTER = qn("w:gridAfter")
 W_TBLGRID = qn("w:tblGrid")
@@ -307,10 +307,7 @@ def live_paragraph(ctx: Any, block: Any) -> Any | None:
     into its paragraph before anything is applied)."""
     p = block.element
     body = ctx.doc.body
-    node = p
-    while node is not None and node is not body:
-        node = node.getparent()
-    if node is body:
+    if _attached(p, body):
         return p
     for candidate in body.iter(W_P):
         if candidate.get(W14_PARAID) == block.id:
@@ -318,19 +315,30 @@ def live_paragraph(ctx: Any, block: Any) -> Any | None:
     return None
 
 
-def live_spot(ctx: Any, block: Any) -> Spot | None:
-    """``locate`` at apply time, on the live tree (None when the block's table is gone)."""
+def live_spot(ctx: Any, block: Any, tc: Any = None) -> Spot | None:
+    """``locate`` at apply time, on the live tree: from the block's paragraph or, when another
+    operation of the call removed it (a deleted or merged paragraph), from ``tc``, the cell it
+    was in. None when the table is gone."""
     p = live_paragraph(ctx, block)
-    tc = enclosing(p, W_TC) if p is not None else None
-    tr = enclosing(tc, W_TR) if tc is not None else None
+    cell = enclosing(p, W_TC) if p is not None else None
+    if cell is None and tc is not None and _attached(tc, ctx.doc.body):
+        cell = tc
+    tr = enclosing(cell, W_TR) if cell is not None else None
     tbl = enclosing(tr, W_TBL) if tr is not None else None
     if tbl is None:
         return None
     grid = Grid(tbl)
-    if not grid.has_cell(tc):
+    if not grid.has_cell(cell):
         return None
-    cell = grid.cell_of(tc)
-    return Spot(tbl, grid, grid.rows[cell.row], cell, grid.region_of(tc))
+    found = grid.cell_of(cell)
+    return Spot(tbl, grid, grid.rows[found.row], found, grid.region_of(cell))
+
+
+def _attached(element: Any, body: Any) -> bool:
+    node = element
+    while node is not None and node is not body:
+        node = node.getparent()
+    return node is body
 
 
 def cell_is_empty(tc: Any) -> bool:
@@ -370,18 +378,15 @@ def structure_plan(ctx: Any, op: Any, block: Any, spot: Spot, rank: int, claims:
     """The plan of an operation that changes the shape of ``spot``'s table. It applies after
     every other edit inside the table (the table's first block, then ``STRUCTURE``, then
     ``rank``: rows -1, columns -2, merges and splits -3, the whole table -4), backs up the whole
-    table and keeps its anchor paragraph from being deleted, split or merged by another operation
-    of the call."""
+    table and remembers the anchor's cell (see ``spot_or_skip``)."""
     order = (first_block_index(ctx, spot.tbl), STRUCTURE, rank)
-    # The anchor paragraph must outlive the operations applied before this one (it finds the
-    # table at apply time): nothing else of the call may delete, split or merge it.
-    claims = [*claims, Claim(("para", block.element), exclusive=False)]
-    return Plan(op, order, claims, block=block, touches=[spot.tbl], **data)
+    return Plan(op, order, claims, block=block, tc=spot.cell.tc, touches=[spot.tbl], **data)
 
 
-def spot_or_skip(ctx: Any, block: Any) -> Spot:
-    """``live_spot``, skipping with invalidResult when the table is gone."""
-    spot = live_spot(ctx, block)
+def spot_or_skip(ctx: Any, plan: Plan) -> Spot:
+    """``live_spot`` for a plan made by ``structure_plan``, skipping with invalidResult when the
+    table is gone."""
+    spot = live_spot(ctx, plan.data["block"], plan.data.get("tc"))
     if spot is None:
         raise Skip("invalidResult", what="the anchor's table was removed by another operation of this call")
     return spot

@@ -361,7 +361,7 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
 
 def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
     block = plan.data["block"]
-    spot = spot_or_skip(ctx, block)
+    spot = spot_or_skip(ctx, plan)
     tbl = spot.tbl
     target = {"type": "table", "story": "main", "anchorBlockId": block.id, "effect": "deleted"}
     if ctx.tracked:

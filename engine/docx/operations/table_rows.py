@@ -106,7 +106,7 @@ def _resolve_insert(ctx: ResolveContext, op: Operation, block) -> Plan:
 
 def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
     op = plan.op
-    spot = spot_or_skip(ctx, plan.data["block"])
+    spot = spot_or_skip(ctx, plan)
     position = op.get("position", "after")
     texts = list(op.get("cellTexts") or [])
     grid = spot.grid
@@ -191,7 +191,7 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
 def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
     block = plan.data["block"]
     target = {"type": "tableRow", "story": "main", "anchorBlockId": block.id, "effect": "deleted"}
-    spot = spot_or_skip(ctx, block)
+    spot = spot_or_skip(ctx, plan)
     grid = spot.grid
     row = spot.row
     tr = row.tr
@@ -256,7 +256,10 @@ SPECS = (
     ),
     OperationSpec(
         name="deleteTableRow",
-        summary="Delete the table row of a block (deleting a table's only row deletes the table).",
+        summary=(
+            "Delete the table row of a block (deleting a table's only row deletes the table). Tracked mode cannot "
+            "delete a row where a vertically merged cell starts and continues below (split that cell first)."
+        ),
         fields=(block_id_field(description="A blockId inside the row to delete."), COMMENT_FIELD),
         resolve=_resolve_delete,
         apply=_apply_delete,
