@@ -553,3 +553,13 @@ def test_a_row_operation_anchored_on_a_paragraph_another_operation_merges_away(t
     value = suggest(tracked, ops, mode="tracked-changes", operation_types=ALL_TYPES).value
     assert [s["code"] for s in value["skipped"]] == ["overlappingOperation"]
     both(tmp_path, source, ops[:2])
+
+
+def test_deleting_a_table_that_is_the_whole_document_leaves_one_empty_paragraph(tmp_path):
+    source = tmp_path / "gridbefore.docx"
+    shutil.copy(CORPUS / "pandoc" / "table_gridbefore.docx", source)
+    assert DocxDocument.open(source).body[0].tag == qn("w:tbl")  # the body holds the table only
+    anchor = block_at(source, 0, 1, 1)
+    tracked, _, _, _ = both(tmp_path, source, [{"type": "deleteTable", "blockId": anchor}], [""])
+    filler = tables_of(tracked)[0].getnext()
+    assert filler.find(f"{qn('w:pPr')}/{qn('w:rPr')}/{qn('w:ins')}") is not None

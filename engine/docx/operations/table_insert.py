@@ -9,17 +9,21 @@ borders; its columns share the width of the text column (of the cell, in a cell)
 
 Word needs a paragraph after a table, and two tables with nothing between them run together:
 when the anchor is the last paragraph of its container, or a table comes right after (before)
-it, an empty paragraph goes between, marked inserted in tracked mode like the rest. (LibreOffice
-7.4 cannot take such a paragraph back when rejecting, because it cannot join a paragraph to a
-table or the end of the document; Word and deskcheck's reject-all remove it.)
+it, an empty paragraph goes between, marked inserted in tracked mode like the rest. A table whose
+rows are all pending deletion does not count as a neighbour (accepting removes it, and in direct
+mode a table deleted by the same call is already gone), so both modes add the same paragraphs.
+(LibreOffice 7.4 cannot take such a paragraph back when rejecting, because it cannot join a
+paragraph to a table or to the end of the document; deskcheck's reject-all removes it.)
 
 Tracked mode marks every row inserted (``w:trPr/w:ins``), every run inserted and every paragraph
 mark inserted, so rejecting removes the table without a trace.
 
 **deleteTable** removes the table around the anchor block (the nearest one, for nested tables).
-Tracked mode marks every row deleted and every run and paragraph mark inside deleted; direct mode
-removes the table (a table cell left without a paragraph gets an empty one, since a cell must
-end with a paragraph).
+Tracked mode marks every row (nested tables' rows too) deleted and every run and paragraph mark
+inside deleted; direct mode removes the table. A cell left without a paragraph after the table
+gets an empty one (a cell must end with a paragraph), and so does a document left without any
+paragraph (in tracked mode that paragraph is marked inserted, so that accepting gives the same
+document and rejecting removes it).
 """
 
 from __future__ import annotations

@@ -127,9 +127,11 @@ def new_cell(like: Any | None, width: int | None, *, span: int = 1, merge: str |
 
 
 def first_paragraph(element: Any | None) -> Any | None:
+    """The first paragraph of a cell (or row, table): one of its own before one nested deeper."""
     if element is None:
         return None
-    return next(element.iter(W_P), None)
+    own = next((child for child in element if child.tag == W_P), None)
+    return own if own is not None else next(element.iter(W_P), None)
 
 
 def text_properties(p: Any | None) -> Any | None:
