@@ -261,7 +261,9 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         name="suggest_changes",
         title="Suggest changes",
         description="Propose edits to the document as tracked changes (see the operation types).",
-        input_schema=_object({"operations": {"type": "array"}}, ["operations"]),
+        # The full schema is built from the host's options (shaped_by_options); this one only
+        # names the top-level arguments, which the options do not change.
+        input_schema=_object({"operations": {"type": "array"}, "documentVersion": {"type": "string"}}, ["operations"]),
         handler="edit_tools:suggest_changes",
         read_only=False,
         shaped_by_options="operations.schema:suggest_changes_definition",

@@ -86,8 +86,11 @@ class _OptionShapedTool(Tool):
 
 
 def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
+    # Top-level argument names come from the static definition (options shape what is inside
+    # them, never which arguments exist), so checking them never builds a shaped schema.
+    allowed = set(spec.input_schema.get("properties", {}))
+
     def execute(args: dict[str, Any]) -> ToolResult | Any:
-        allowed = set(tool.input_schema.get("properties", {}))
         unknown = sorted(set(args) - allowed)
         if unknown:
             accepted = ", ".join(sorted(allowed)) if allowed else "no arguments"

@@ -332,3 +332,13 @@ def test_cli_docx_tools_follow_the_flags():
     )
     anthropic = run_cli("docx", "tools", "--format", "anthropic", "--mode", "direct").json["result"]
     assert any(t["name"] == "suggest_changes" and "directly" in t["description"] for t in anthropic)
+
+
+def test_the_static_definition_names_the_same_arguments_as_the_shaped_schema():
+    """Unknown arguments are refused against the static definition (so that a read command never
+    builds suggest_changes' schema): it must name exactly the shaped schema's arguments."""
+    from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
+
+    spec = next(s for s in DOCX_TOOL_SPECS if s.name == "suggest_changes")
+    for options in (SuggestOptions.build(), SuggestOptions.build(("deleteBlock",), "required", 3, True)):
+        assert set(spec.input_schema["properties"]) == set(suggest_changes_schema(options)["properties"])

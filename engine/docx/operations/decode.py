@@ -104,17 +104,21 @@ def decode_operation(item: Any, index: int, options: SuggestOptions, state: Deco
         else:
             state.note(f"{path}.kind", "droppedProperty", "ignored `kind`, which repeats `type`.")
     op_type = item.pop("type", None)
-    allowed = options.operation_types
     if op_type is None:
-        raise DecodeError(f"{path} has no `type`; use one of {', '.join(allowed)}.")
+        raise DecodeError(f"{path} has no `type`; use one of {', '.join(options.operation_types)}.")
     if op_type not in registry.CONTRACT_TYPES:
-        raise DecodeError(f"{path}.type {op_type!r} is not an operation type; use one of {', '.join(allowed)}.")
+        raise DecodeError(
+            f"{path}.type {op_type!r} is not an operation type; use one of {', '.join(options.operation_types)}."
+        )
     if not registry.is_available(op_type):
         raise DecodeError(
-            f"{path}.type {op_type} is not implemented by deskcheck yet; use one of {', '.join(allowed)}."
+            f"{path}.type {op_type} is not implemented by deskcheck yet; use one of "
+            f"{', '.join(options.operation_types)}."
         )
-    if op_type not in allowed:
-        raise DecodeError(f"{path}.type {op_type} is not enabled here; this host accepts {', '.join(allowed)}.")
+    if not options.allows(op_type):
+        raise DecodeError(
+            f"{path}.type {op_type} is not enabled here; this host accepts {', '.join(options.operation_types)}."
+        )
     spec = registry.get_spec(op_type)
 
     op_id = item.pop("id", None)

@@ -15,11 +15,23 @@ REVIEW_META = ("optional", "required")
 
 
 class SuggestOptions(NamedTuple):
-    operation_types: tuple[str, ...]
+    # The types the host chose (contract order), or () for the default set.
+    chosen_types: tuple[str, ...]
     review_meta: str = "optional"
     max_operations: int = DEFAULT_MAX_OPERATIONS
     require_document_version: bool = False
     mode: str = "tracked-changes"
+
+    @property
+    def operation_types(self) -> tuple[str, ...]:
+        """The enabled types. The default set depends on every spec, so it loads every handler
+        module: ``allows`` answers for one type without that."""
+        return self.chosen_types or registry.default_types()
+
+    def allows(self, name: str) -> bool:
+        if self.chosen_types:
+            return name in self.chosen_types
+        return registry.is_available(name) and registry.get_spec(name).default
 
     @classmethod
     def build(
@@ -59,7 +71,7 @@ class SuggestOptions(NamedTuple):
                 )
             if name not in chosen:
                 chosen.append(name)
-        types = tuple(t for t in registry.CONTRACT_TYPES if t in chosen) if chosen else registry.default_types()
+        types = tuple(t for t in registry.CONTRACT_TYPES if t in chosen)
         return cls(types, review_meta, max_operations, require_document_version, mode)
 
     @classmethod

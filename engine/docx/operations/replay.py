@@ -92,6 +92,11 @@ class ReplayRecord:
 
 
 def _guid() -> str:
-    import uuid
+    """A random GUID in the registry form Word writes (uuid would import platform: ~10 ms)."""
+    import os
 
-    return str(uuid.uuid4()).upper()
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
+    raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
+    digits = raw.hex().upper()
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
