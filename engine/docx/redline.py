@@ -101,12 +101,26 @@ def _item(step: Step) -> Any:
     return step.previous if step.previous is not None else step.current
 
 
+def _holds_section(item: Any) -> bool:
+    """A paragraph of the previous version whose mark holds a section break: it is never marked
+    inserted or deleted (accepting or rejecting would have to merge two sections)."""
+    if not _is_para(item):
+        return False
+    p = item.element
+    return len(p) > 0 and p[0].tag == W_PPR and p[0].find(W_SECTPR) is not None
+
+
+def _stretch_end(step: Step) -> bool:
+    return step.previous is not None and _holds_section(step.previous)
+
+
 def settle_runs(steps: list[Step]) -> list[Step]:
-    """Make the last paragraph of every stretch of paragraphs (before a table or at the end) one
-    whose mark survives both accept and reject (see the module docstring). When it is an insertion
-    (a deletion), the nearest deletion (insertion) before it, with only insertions (deletions)
-    between them, tables included, is paired with it instead; otherwise a paired paragraph of the
-    same stretch lends it its mark when the plan is applied."""
+    """Make the last paragraph of every stretch of paragraphs (before a table, at the end, or a
+    paragraph holding a section break) one whose mark survives both accept and reject (see the
+    module docstring). When it is an insertion (a deletion), the nearest deletion (insertion)
+    before it, with only insertions (deletions) between them, tables included, is paired with it
+    instead; otherwise a paired paragraph of the same stretch lends it its mark when the plan is
+    applied."""
     out = list(steps)
     index = len(out) - 1
     while index >= 0:
@@ -119,6 +133,8 @@ def settle_runs(steps: list[Step]) -> list[Step]:
             j = index - 1
             while j >= 0:
                 other = out[j]
+                if _stretch_end(other):
+                    break
                 if other.kind == step.kind:
                     j -= 1
                     continue
@@ -138,7 +154,8 @@ def settle_runs(steps: list[Step]) -> list[Step]:
                         out[index] = Step(other.previous, step.current, boxes=_box_steps(other.previous, step.current))
                         out[j] = Step(None, other.current)
                 break
-        while index >= 0 and _is_para(_item(out[index])):
+        index -= 1
+        while index >= 0 and _is_para(_item(out[index])) and not _stretch_end(out[index]):
             index -= 1
     return out
 
@@ -168,7 +185,68 @@ def plan_container(
 
 
 def _steps(events: list[Aligned]) -> list[Step]:
-    return settle_runs([_plan_event(event) for event in events])
+    return settle_runs(order_gaps([_plan_event(event) for event in events]))
+
+
+# Gaps with more deleted x inserted items than this keep the plain order (deletions first).
+MAX_GAP_ORDERING = 10_000
+
+
+def order_gaps(steps: list[Step]) -> list[Step]:
+    """Interleave the deletions and insertions between two paired items so that, where it can be
+    helped, no paragraph that comes or goes stands right before a table: its mark could not join
+    across it (see the module docstring). Deletions keep their order, insertions theirs; among
+    equally good orders, deletions come first."""
+    out: list[Step] = []
+    gap: list[Step] = []
+    for step in [*steps, None]:
+        if step is None or step.kind == "paired":
+            if gap:
+                following = _item(step) if step is not None else None
+                out.extend(_ordered_gap(gap, following))
+                gap = []
+            if step is not None:
+                out.append(step)
+        else:
+            gap.append(step)
+    return out
+
+
+def _ordered_gap(gap: list[Step], following: Any) -> list[Step]:
+    deleted = [step for step in gap if step.kind == "deleted"]
+    added = [step for step in gap if step.kind == "added"]
+    n, m = len(deleted), len(added)
+    if not n or not m or n * m > MAX_GAP_ORDERING:
+        return deleted + added
+    # best[flag][i][j]: fewest paragraphs right before a table when deleted[i:] and added[j:] are
+    # still to place and the last one placed is a paragraph (flag 1) or not (flag 0).
+    table_next = following is not None and not _is_para(following)
+    inf = n + m + 2
+    best = [[[inf] * (m + 1) for _ in range(n + 1)] for _ in range(2)]
+    take = [[[0] * (m + 1) for _ in range(n + 1)] for _ in range(2)]
+    for i in range(n, -1, -1):
+        for j in range(m, -1, -1):
+            for flag in (0, 1):
+                if i == n and j == m:
+                    best[flag][i][j] = int(flag and table_next)
+                    continue
+                options = []
+                for side, steps, k in ((0, deleted, i), (1, added, j)):
+                    if k < len(steps):
+                        paragraph = _is_para(_item(steps[k]))
+                        rest = best[int(paragraph)][i + (side == 0)][j + (side == 1)]
+                        options.append((int(flag and not paragraph) + rest, side))
+                best[flag][i][j], take[flag][i][j] = min(options)
+    ordered: list[Step] = []
+    i = j = flag = 0
+    while i < n or j < m:
+        if take[flag][i][j] == 0:
+            step, i = deleted[i], i + 1
+        else:
+            step, j = added[j], j + 1
+        ordered.append(step)
+        flag = int(_is_para(_item(step)))
+    return ordered
 
 
 def _plan_event(event: Aligned) -> Step:
@@ -314,7 +392,9 @@ class StoryRedliner:
                 _sync_fallback(box)
 
     def _delete_paragraph(self, step: Step) -> None:
-        if step.move is not None:
+        if _holds_section(step.previous):
+            self.paragraphs.delete(step.previous.element, mark=False)  # see _holds_section
+        elif step.move is not None:
             self.paragraphs.move_out(step.previous.element, step.move[0])
         else:
             self.paragraphs.delete(step.previous.element)
@@ -330,10 +410,11 @@ class StoryRedliner:
             copy = self.paragraphs.move_in(b.element, step.move[0])
         else:
             copy = self.paragraphs.insert_copy(b.element)
+        _drop_section(copy)
         if last is not None:
-            last.addnext(copy)
+            _outside_content_control(last, after=True).addnext(copy)
         elif first_base is not None:
-            first_base.addprevious(copy)
+            _outside_content_control(first_base, after=False).addprevious(copy)
         else:
             _append_to_container(container, copy)
         copy.tail = None
@@ -396,7 +477,7 @@ class StoryRedliner:
                 index -= 1
                 continue
             start = index
-            while start > 0 and output[start - 1][0].tag == W_P:
+            while start > 0 and output[start - 1][0].tag == W_P and not _holds_section_element(output[start - 1][0]):
                 start -= 1
             states = paragraph_mark_state(element)
             if states:
@@ -492,6 +573,36 @@ def _text_boxes(p: Any) -> list[Any]:
     found: list[Any] = []
     find_text_boxes(p, found)
     return found
+
+
+def _outside_content_control(element: Any, *, after: bool) -> Any:
+    """Where to put a new block next to ``element``: content controls (and custom XML) that
+    ``element`` ends (``after``) or starts are stepped out of, so that what is added after the
+    last paragraph of a control does not land inside it."""
+    from .revisions import next_block_sibling
+
+    wrappers = (qn("w:sdtContent"), qn("w:customXml"))
+    node = element
+    while node.getparent() is not None and node.getparent().tag in wrappers:
+        if after and next_block_sibling(node) is not None:
+            break
+        if not after and any(s.tag in (W_P, W_TBL) for s in node.itersiblings(preceding=True)):
+            break
+        parent = node.getparent()
+        node = parent.getparent() if parent.tag == qn("w:sdtContent") else parent
+    return node
+
+
+def _drop_section(p: Any) -> None:
+    """Section breaks are not redlined (see ``_holds_section``): a copied paragraph leaves its
+    behind."""
+    if p.tag == W_P and len(p) and p[0].tag == W_PPR:
+        for sectpr in p[0].findall(W_SECTPR):
+            p[0].remove(sectpr)
+
+
+def _holds_section_element(p: Any) -> bool:
+    return p.tag == W_P and len(p) > 0 and p[0].tag == W_PPR and p[0].find(W_SECTPR) is not None
 
 
 def _inside_revision(element: Any) -> bool:

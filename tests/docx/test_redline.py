@@ -328,3 +328,23 @@ def test_an_inserted_paragraph_keeps_its_hyperlink_target(tmp_path):
     (link,) = doc.body.iter(qn("w:hyperlink"))
     (rel,) = [r for r in doc.package.relationships(doc.main_part) if r.id == link.get(qn("r:id"))]
     assert rel.external and rel.target == "https://example.com/"
+
+
+def test_section_breaks_are_kept_as_the_previous_version_has_them(tmp_path):
+    """A section break lives in a paragraph mark; accepting or rejecting its removal would merge
+    two sections, so the redline never marks such a mark: a section break only in the current
+    version is left out (its text comes in), one only in the previous version stays (its text
+    goes)."""
+    section = '<w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr>'
+    plain = make_docx(tmp_path / "a.docx", p("First part.") + p("Second part."))
+    sectioned = make_docx(tmp_path / "b.docx", p("First part.") + p("Section end.", ppr=section) + p("Second part."))
+    out = tmp_path / "r1.docx"
+    redline_files(plain, sectioned, out)
+    assert texts(resolved(out, "accept")) == texts(accepted(sectioned))
+    assert texts(resolved(out, "reject")) == texts(accepted(plain))
+    body = DocxDocument.open(out).body
+    assert not any(ppr.find(qn("w:sectPr")) is not None for ppr in body.iter(qn("w:pPr")))
+    out = tmp_path / "r2.docx"
+    redline_files(sectioned, plain, out)
+    assert texts(resolved(out, "reject")) == texts(accepted(sectioned))
+    assert texts(resolved(out, "accept")) == ["First part.", "", "Second part."]
