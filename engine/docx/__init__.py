@@ -20,6 +20,11 @@ Layers, each talking only to the one below (importing this package loads nothing
 - ``stories``, ``comments``, ``changes``: the readers behind the read tools; ``revisions``:
   accept-all / reject-all (``resolve_all`` on a document, ``resolve_file`` on a path) and chosen
   changes by their ``read_changes`` id (``resolve_changes``; tools in ``change_tools``).
+- Versions: ``diff_text`` (word diffs, patience/Myers alignment, similarity), ``alignment`` (two
+  stories side by side: paragraphs, tables, rows, cells), ``object_keys``, ``compare``
+  (``compare_versions``), ``diff_report`` (``format_diff_for_llm``), ``transplant`` (copying
+  content between packages), ``redline_paragraph`` and ``redline`` (``redline_files``), ``privacy``
+  (package metadata report and scrubbing).
 - ``tooldefs`` (static tool definitions, lxml-free), ``read_tools`` (handlers), ``toolset``
   (``docx_toolset(path, options) -> ToolSet``, the family's entry point).
 
