@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from ..scan import DEL, MOVE_FROM, _run_hidden, choose_alternate
 from ..styles import Styles
+from ..wml.edit import remove_keeping_tail
 from ..wml.ns import (
     MC_ALTERNATECONTENT,
     W_BDO,
@@ -209,7 +210,7 @@ class ParagraphText:
                     self._place(new_runs[0], None, start, edit)
                 first = last = new_runs[0]
             for run in runs:
-                _remove(run)
+                remove_keeping_tail(run)
             remove_empty_wrappers(self.p)
         self.refresh()
         return (first, last) if first is not None else None
@@ -255,20 +256,6 @@ def fields_balanced(runs: list[Any]) -> bool:
                 if depth < 0:
                     return False
     return depth == 0
-
-
-def _remove(element: Any) -> None:
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    previous = element.getprevious()
-    parent.remove(element)
-    if tail and tail.strip():
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
 
 
 def _paragraph_style_hidden(p: Any, styles: Styles, cache: dict | None = None) -> bool:
