@@ -487,7 +487,6 @@ def pair_header_footer_stories(previous: Version, current: Version) -> list[Stor
     prev_refs = section_references(previous.doc)
     cur_refs = section_references(current.doc)
     cur_by_key = {key: (rel, part) for key, rel, part in cur_refs}
-    prev_keys = {key for key, _, _ in prev_refs}
     pairs: list[StoryPair] = []
     seen: set[tuple[str | None, str | None]] = set()
     used_prev: set[str] = set()
@@ -522,7 +521,7 @@ def pair_header_footer_stories(previous: Version, current: Version) -> list[Stor
             )
         )
     for key, rel, part in cur_refs:
-        if part in used_cur or (key in prev_keys and part in used_cur):
+        if part in used_cur:
             continue
         used_cur.add(part)
         root = current.doc.package.xml(part)

@@ -39,7 +39,7 @@ from deskcheck.engine.errors import DeskcheckError
 from .alignment import Aligned, Para, Table, align_containers, paragraphs_of
 from .compare import same_markup
 from .diff_text import Budget, tokenize
-from .wml.ns import NS, W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TCPR, W_TR, qn
+from .wml.ns import NS, W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TR, qn
 from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
 from .wml.revisions import (
     IdAllocator,
@@ -168,19 +168,17 @@ def _lending_breaks(step: Step) -> bool:
 
 
 def _box_steps(a: Para, b: Para) -> list[list[Step]] | None:
+    """Steps for the text boxes of two paragraphs paired late (by ``settle_runs``)."""
     if (a.boxes or b.boxes) and len(a.boxes) == len(b.boxes):
-        return [plan_container(x, y) for x, y in zip(a.boxes, b.boxes, strict=True)]
+        return [plan_container(x, y, Budget()) for x, y in zip(a.boxes, b.boxes, strict=True)]
     return None
-
-
-_BUDGET: list[Budget] = []
 
 
 def plan_container(
     previous: list[Any], current: list[Any], budget: Budget | None = None, *, positional: bool = False
 ) -> list[Step]:
     """The steps turning one container's items into the other's (see ``alignment``)."""
-    budget = budget if budget is not None else (_BUDGET[-1] if _BUDGET else Budget())
+    budget = budget if budget is not None else Budget()
     return _steps(align_containers(previous, current, budget, positional=positional))
 
 
@@ -629,13 +627,10 @@ def _sync_fallback(box: Any) -> None:
 
 
 def _append_to_container(container: Any, element: Any) -> None:
-    """Put ``element`` at the end of a container's blocks (before a body's final sectPr, after a
-    cell's properties)."""
+    """Put ``element`` at the end of a container's blocks (before a body's final sectPr)."""
     children = list(container)
     if children and children[-1].tag == W_SECTPR:
         children[-1].addprevious(element)
-    elif container.tag == W_TC and (not children or children[0].tag == W_TCPR) and len(children) <= 1:
-        container.append(element)
     else:
         container.append(element)
 
@@ -661,32 +656,28 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
     importer = Importer(current, previous)
     counts = _counts()
     budget = Budget()
-    _BUDGET.append(budget)
-    try:
-        version_a = Version(previous, previous.name, previous.version, {})
-        version_b = Version(current, current.name, current.version, {})
-        tree_a = version_a.main_tree(with_blocks=False)
-        tree_b = version_b.main_tree(with_blocks=False)
-        main_steps = plan_container(tree_a, tree_b, budget)
-        next_move = find_moves(main_steps)
-        main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
-        StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
-        touched = {previous.main_part}
-        unmatched: list[dict[str, Any]] = []
-        redliners = [main]
-        for pair in pair_header_footer_stories(version_a, version_b):
-            if pair.previous is None or pair.current is None:
-                unmatched.append(_unmatched(pair.previous, pair.current))
-                continue
-            steps = plan_container(pair.previous_tree, pair.current_tree, budget)
-            next_move = find_moves(steps, next_move)
-            story = ParagraphRedliner(revisions, importer, pair.current_part, pair.previous_part)
-            StoryRedliner(story, revisions, counts).container(steps, pair.previous_container)
-            redliners.append(story)
-            touched.add(pair.previous_part)
-        _notes(previous, current, version_a, version_b, redliners, revisions, importer, counts, budget, touched)
-    finally:
-        _BUDGET.pop()
+    version_a = Version(previous, previous.name, previous.version, {})
+    version_b = Version(current, current.name, current.version, {})
+    tree_a = version_a.main_tree(with_blocks=False)
+    tree_b = version_b.main_tree(with_blocks=False)
+    main_steps = plan_container(tree_a, tree_b, budget)
+    next_move = find_moves(main_steps)
+    main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
+    StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
+    touched = {previous.main_part}
+    unmatched: list[dict[str, Any]] = []
+    redliners = [main]
+    for pair in pair_header_footer_stories(version_a, version_b):
+        if pair.previous is None or pair.current is None:
+            unmatched.append(_unmatched(pair.previous, pair.current))
+            continue
+        steps = plan_container(pair.previous_tree, pair.current_tree, budget)
+        next_move = find_moves(steps, next_move)
+        story = ParagraphRedliner(revisions, importer, pair.current_part, pair.previous_part)
+        StoryRedliner(story, revisions, counts).container(steps, pair.previous_container)
+        redliners.append(story)
+        touched.add(pair.previous_part)
+    _notes(previous, current, version_a, version_b, redliners, revisions, importer, counts, budget, touched)
     for part in touched:
         separate_touching_insertions(package.xml(part), revisions)
         package.mark_dirty(part)
