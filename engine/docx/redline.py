@@ -16,7 +16,13 @@
    or cell cannot come or go (Word keeps that paragraph), so when the last paragraph of such a
    stretch is inserted or deleted, the mark of the nearest surviving paragraph before it is the
    one marked, and its paragraph properties move with it (``w:pPrChange``); failing that, the
-   last deleted and inserted paragraphs of the stretch are paired instead.
+   last deleted and inserted paragraphs of the stretch are paired instead. Between two kept items,
+   deletions and insertions are ordered so that no paragraph that comes or goes stands right
+   before a table when that can be helped (``order_gaps``). A paragraph holding a section break is
+   never marked: removing it would merge two sections (a section break only in the current version
+   is left out of the copied paragraph). Where LibreOffice would merge two insertions across a
+   paragraph break and lose the break on reject, the second paragraph's revisions go undated
+   (``separate_touching_insertions``).
 4. Headers and footers are paired by section and kind; footnotes and endnotes follow their
    references (a kept reference pairs the two notes, an inserted one copies its note in as
    inserted, a deleted one marks its note's text deleted). Stories that exist in one version
