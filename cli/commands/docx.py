@@ -223,9 +223,8 @@ def redline(
 
     env = current_env()
     try:
-        result = ok(
-            redline_files(previous, current, output, author=author, privacy=list(TRANSFORMS) if scrub_metadata else None)
-        )
+        privacy = list(TRANSFORMS) if scrub_metadata else None
+        result = ok(redline_files(previous, current, output, author=author, privacy=privacy))
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
