@@ -16,8 +16,8 @@ Each block has:
   when it has a heading level, else ``paragraph``.
 - ``heading_level``: 1-9 from the paragraph's outline level, its style's (through ``basedOn``),
   a style id ``HeadingN`` or a built-in style name ``heading N``.
-- ``display_label``: the list marker Word would draw (see ``numbering``), trimmed; for an
-  unnumbered paragraph with a ``heading...`` style, the style id.
+- ``display_label``: the list marker Word would draw (see ``numbering``), trimmed; None when it
+  draws none (an unnumbered heading has no label: its style is in ``style_id``).
 - ``style_id``; ``cell``: ``(table, row, column)`` for a table-cell paragraph; ``in_text_box``.
 - ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0).
 """
@@ -226,11 +226,8 @@ def build_blocks(
         if num_id is not None and not vanishes:
             label = numbering.next_label(num_id, ilvl or 0)
         label = label.strip() if label else None
-        if not label:
-            label = style_id if style_id and style_id.lower().startswith("heading") else None
-            numbered = num_id is not None and numbering.has_instance(num_id)
-        else:
-            numbered = True
+        # A list level may draw nothing (format "none", empty level text): still a list paragraph.
+        numbered = bool(label) or (num_id is not None and numbering.has_instance(num_id))
         kind = "listItem" if numbered else ("heading" if heading else "paragraph")
         blocks.append(
             Block(

@@ -89,12 +89,21 @@ def test_kinds_levels_and_labels(tmp_path):
     doc = DocxDocument.open(make_docx(tmp_path / "x.docx", body, styles=styles, numbering=numbering))
     summary = [(b.kind, b.heading_level, b.display_label, b.style_id) for b in doc.blocks]
     assert summary == [
-        ("heading", 2, "Heading2", "Heading2"),
+        ("heading", 2, None, "Heading2"),
         ("heading", 3, None, "Kop3"),
         ("heading", 5, None, None),
         ("listItem", 1, "1.", "Clause"),
         ("paragraph", None, None, None),
     ]
+
+
+
+def test_an_unnumbered_heading_has_no_label():
+    """displayLabel is the marker Word draws; an unnumbered heading draws none (its style id is in
+    styleId), so a model looking for "clause 2" never matches a style name."""
+    headings = [b for b in DocxDocument.open(CORPUS / "pandoc" / "tables.docx").blocks if b.kind == "heading"]
+    assert headings and [(b.style_id, b.display_label) for b in headings] == [(b.style_id, None) for b in headings]
+    assert {b.style_id for b in headings} >= {"Heading2"}
 
 
 def test_minted_ids_are_written_on_the_next_save_and_survive(tmp_path):

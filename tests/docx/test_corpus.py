@@ -39,7 +39,10 @@ def test_every_file_reads_or_is_refused_clearly(path):
     assert len(ids) == len(set(ids))
     assert all(HASH_PATTERN.match(block["blockTextHash"]) for block in blocks)
     # Ids are deterministic: a second parse of the same bytes gives the same ones.
-    assert [block.id for block in DocxDocument.open(path).blocks] == ids
+    model = DocxDocument.open(path).blocks
+    assert [block.id for block in model] == ids
+    # A label is a list marker the document draws: only list paragraphs have one.
+    assert not [block for block in model if block.display_label and block.num_id is None]
 
 
 def test_refusals_are_input_errors_at_the_cli():

@@ -49,7 +49,6 @@ def test_read_document_pages(outline_doc):
         "text": "Intro",
         "blockTextHash": whole["blocks"][0]["blockTextHash"],
         "headingLevel": 1,
-        "displayLabel": "Heading1",
         "styleId": "Heading1",
     }
     ids, after = [], None
