@@ -94,7 +94,12 @@ def _read_document(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
 
 
 def _outline(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    return [f"{'  ' * (s.get('level', 1) - 1)}{s['headingBlockId']}  {s['text']}" for s in result.get("sections", [])]
+    lines = []
+    for section in result.get("sections", []):
+        number = f"{section['displayLabel']} " if section.get("displayLabel") else ""
+        indent = "  " * (section.get("level", 1) - 1)
+        lines.append(f"{indent}{section['headingBlockId']}  {number}{section['text']}")
+    return lines
 
 
 def _stories(args: dict[str, Any], result: dict[str, Any]) -> list[str]:

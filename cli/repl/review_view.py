@@ -25,8 +25,8 @@ def block_kind(block: dict[str, Any]) -> str:
 
 def block_text(block: dict[str, Any], limit: int = TEXT_CHARS) -> str:
     text = block.get("text", "")
-    label = block.get("displayLabel")
-    if label and block.get("kind") == "listItem":
+    label = block.get("displayLabel")  # a list marker, or a numbered heading's number
+    if label:
         text = f"{label} {text}"
     return fold(text, limit) if text else "(blank)"
 

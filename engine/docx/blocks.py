@@ -12,8 +12,9 @@ Each block has:
   (``:1``, ``:2``, ...) on a collision. Reading the same bytes twice gives the same ids; minted ids
   are written into the file on the next save (``DocxDocument.stamp_minted_ids``).
 - ``text``: the as-accepted text (see ``scan``); ``original_text``: the reject-all text.
-- ``kind``: ``listItem`` when the paragraph is numbered or shows a list marker, else ``heading``
-  when it has a heading level, else ``paragraph``.
+- ``kind``: ``heading`` when the paragraph has a heading level (numbered or not: a numbered
+  heading's number is its ``display_label``), else ``listItem`` when it is numbered or shows a
+  list marker, else ``paragraph``.
 - ``heading_level``: 1-9 from the paragraph's outline level, its style's (through ``basedOn``),
   a style id ``HeadingN`` or a built-in style name ``heading N``.
 - ``display_label``: the list marker Word would draw (see ``numbering``), trimmed; None when it
@@ -228,7 +229,9 @@ def build_blocks(
         label = label.strip() if label else None
         # A list level may draw nothing (format "none", empty level text): still a list paragraph.
         numbered = bool(label) or (num_id is not None and numbering.has_instance(num_id))
-        kind = "listItem" if numbered else ("heading" if heading else "paragraph")
+        # A heading level wins over numbering: a numbered heading is a heading whose number is
+        # its label (how a reader finds "clause 2").
+        kind = "heading" if heading else ("listItem" if numbered else "paragraph")
         blocks.append(
             Block(
                 id=block_id,

@@ -146,6 +146,8 @@ def _outline(blocks: list[Block]) -> list[dict[str, Any]]:
         while stack and stack[-1].heading_level >= level:
             stack.pop()
         entry = {"handle": _handle(block), "headingBlockId": block.id, "text": block.text, "level": level}
+        if block.display_label:
+            entry["displayLabel"] = block.display_label
         if stack:
             entry["parentHandle"] = _handle(stack[-1])
         entries.append(entry)

@@ -94,12 +94,13 @@ def story_text(doc: DocxDocument, story: Story) -> str:
 
 
 def main_story_text(doc: DocxDocument) -> str:
-    """The main story as one ``[blockId] ...`` line per block: headings show ``(hN)``, list items
-    their label (``•`` when they have none)."""
+    """The main story as one ``[blockId] ...`` line per block: headings show ``(hN)`` and their
+    number when they are numbered, list items their label (``•`` when they have none)."""
     lines = []
     for block in doc.blocks:
         if block.kind == "heading":
-            lines.append(f"[{block.id}] (h{block.heading_level or 1}) {block.text}")
+            number = f"{block.display_label} " if block.display_label else ""
+            lines.append(f"[{block.id}] (h{block.heading_level or 1}) {number}{block.text}")
         elif block.kind == "listItem":
             lines.append(f"[{block.id}] {block.display_label or '•'} {block.text}")
         else:

@@ -96,10 +96,11 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "items, including table cells and text boxes, blank paragraphs too), each with its "
             "blockId, kind, as-accepted text and blockTextHash, plus headingLevel, displayLabel "
             "(the list number or bullet shown beside it), styleId and table cell coordinates when "
-            "they apply. Call it first, and again after a change, to get current ids. Long "
-            "documents can be read in pages: pass maxBlocks, then afterBlockId set to the "
-            "nextAfterBlockId of the previous page. Pending tracked changes are shown as if "
-            "accepted; text offsets count UTF-16 code units." + VERSION_NOTE
+            "they apply. A numbered heading is kind heading, with its number in displayLabel. "
+            "Call it first, and again after a change, to get current ids. Long documents can be "
+            "read in pages: pass maxBlocks, then afterBlockId set to the nextAfterBlockId of the "
+            "previous page. Pending tracked changes are shown as if accepted; text offsets count "
+            "UTF-16 code units." + VERSION_NOTE
         ),
         input_schema=_object(
             {
@@ -124,7 +125,8 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         description=(
             "List the document's headings (paragraphs with a heading level, numbered ones included) "
             "down to maxDepth levels (default 3), each with a section handle for read_section or a "
-            "section-scoped find_text, its text, level and the handle of its parent heading." + VERSION_NOTE
+            "section-scoped find_text, its text, level, displayLabel when it is numbered, and the "
+            "handle of its parent heading." + VERSION_NOTE
         ),
         input_schema=_object(
             {

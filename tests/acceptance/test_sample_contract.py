@@ -40,7 +40,7 @@ def test_the_committed_file_is_what_the_script_builds(tmp_path):
 
 
 def test_the_clauses_read_with_their_numbers_and_kinds():
-    labelled = [(b.get("displayLabel"), b["text"]) for b in blocks() if b["kind"] == "listItem"]
+    labelled = [(b.get("displayLabel"), b["text"]) for b in blocks() if b.get("displayLabel")]
     assert labelled[:3] == [
         ("(1)", labelled[0][1]),
         ("(2)", labelled[1][1]),
@@ -52,6 +52,10 @@ def test_the_clauses_read_with_their_numbers_and_kinds():
     ]
     numbered_headings = [label for label, _ in labelled if label and label.endswith(".") and label[:-1].isdigit()]
     assert numbered_headings == [f"{n}." for n in range(1, 11)]
+    # The clause headings are headings (level 1) with their number as label; clauses are list items.
+    headings = [(b["headingLevel"], b.get("displayLabel")) for b in blocks() if b["kind"] == "heading"]
+    assert headings == [(1, None)] + [(1, f"{n}.") for n in range(1, 11)]
+    assert {b["kind"] for b in blocks() if b.get("displayLabel", "").startswith("(")} == {"listItem"}
     by_text = {text: label for label, text in labelled}
     assert by_text["Definitions and interpretation"] == "1."
     assert by_text["The Customer shall pay each undisputed invoice within thirty (30) days of receiving it."] == "5.3"

@@ -92,10 +92,9 @@ def test_kinds_levels_and_labels(tmp_path):
         ("heading", 2, None, "Heading2"),
         ("heading", 3, None, "Kop3"),
         ("heading", 5, None, None),
-        ("listItem", 1, "1.", "Clause"),
+        ("heading", 1, "1.", "Clause"),  # numbered, with an outline level: a heading
         ("paragraph", None, None, None),
     ]
-
 
 
 def test_an_unnumbered_heading_has_no_label():

@@ -27,7 +27,24 @@ EXPECTED = {
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_pandoc_list_fixtures(name):
     blocks = DocxDocument.open(CORPUS / name).blocks
-    assert [b.display_label for b in blocks if b.kind == "listItem"] == EXPECTED[name]
+    assert [b.display_label for b in blocks if b.kind == "listItem" or b.display_label] == EXPECTED[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("pandoc/enumerated_headings.docx", [(1, "1", "H1"), (2, "1.1", "H2"), (3, "1.1.1", "H3")]),
+        ("pandoc/numbered_header.docx", [(1, "1.", "A Numbered Header.")]),
+    ],
+)
+def test_a_numbered_heading_is_a_heading_with_its_number_as_label(name, expected):
+    """The seed: a numbered heading is kind heading, with its headingLevel, and its number in
+    displayLabel (a heading level wins over numbering for the kind)."""
+    blocks = DocxDocument.open(CORPUS / name).blocks
+    numbered = [b for b in blocks if b.display_label]
+    assert [(b.kind, b.heading_level, b.display_label, b.text) for b in numbered] == [
+        ("heading", *row) for row in expected
+    ]
 
 
 def test_contract_clause_numbers():

@@ -91,6 +91,34 @@ def test_outline_and_sections(outline_doc):
     assert "no longer exists" in call(outline_doc, "read_section", {"handle": gone}).error
 
 
+def test_numbered_headings_read_as_headings_everywhere():
+    """A numbered heading (pandoc's enumerated_headings.docx) is a heading in read_document, in the
+    outline (with its number), in read_section and section-scoped find_text, and in the main
+    story's text."""
+    from deskcheck.cli.repl.review_view import block_lines
+
+    path = CORPUS / "pandoc" / "enumerated_headings.docx"
+    blocks = call(path, "read_document").value["blocks"]
+    assert [(b["kind"], b.get("headingLevel"), b.get("displayLabel")) for b in blocks[:3]] == [
+        ("heading", 1, "1"),
+        ("heading", 2, "1.1"),
+        ("heading", 3, "1.1.1"),
+    ]
+    sections = call(path, "get_document_outline").value["sections"]
+    assert [(s["level"], s.get("displayLabel"), s["text"]) for s in sections] == [
+        (1, "1", "H1"),
+        (2, "1.1", "H2"),
+        (3, "1.1.1", "H3"),
+    ]
+    section = call(path, "read_section", {"handle": sections[1]["handle"]}).value
+    assert [b["text"] for b in section["blocks"]] == ["H2", "H3", "And some text"]
+    found = call(path, "find_text", {"query": "H3", "scope": {"type": "section", "handle": sections[1]["handle"]}})
+    assert found.value["totalMatches"] == 1
+    main = call(path, "list_stories").value["stories"][0]["text"]
+    assert f"[{blocks[1]['blockId']}] (h2) 1.1 H2" in main
+    assert block_lines(blocks[:1], 1) == [f"#1    {blocks[0]['blockId']}  heading 1  1 H1"]
+
+
 def test_find_text(outline_doc):
     found = call(outline_doc, "find_text", {"query": "repeat"}).value
     assert [(m["range"]["startOffset"], m["range"]["endOffset"]) for m in found["matches"]] == [
