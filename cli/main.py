@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import sys
 
-from .env import GlobalFlags, set_global_flags
-
 # Flags that apply to every command, accepted anywhere before a literal "--".
 _GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color"}
 
 
-def split_global_flags(argv: list[str]) -> tuple[GlobalFlags, list[str]]:
+def split_global_flags(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
+    """The global flags found in ``argv`` (as ``GlobalFlags`` keywords) and the other arguments."""
     found: dict[str, bool] = {}
     rest: list[str] = []
     for index, arg in enumerate(argv):
@@ -26,7 +25,7 @@ def split_global_flags(argv: list[str]) -> tuple[GlobalFlags, list[str]]:
             found[_GLOBAL_FLAGS[arg]] = True
         else:
             rest.append(arg)
-    return GlobalFlags(**found), rest
+    return found, rest
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -38,7 +37,9 @@ def run(argv: list[str] | None = None) -> int:
 
         print(f"deskcheck {__version__}")
         return 0
-    set_global_flags(flags)
+    from .env import GlobalFlags, set_global_flags
+
+    set_global_flags(GlobalFlags(**flags))
 
     from .app import app
     from .env import current_env
