@@ -19,6 +19,9 @@ Each block has:
   a style id ``HeadingN`` or a built-in style name ``heading N``.
 - ``display_label``: the list marker Word would draw (see ``numbering``), trimmed; None when it
   draws none (an unnumbered heading has no label: its style is in ``style_id``).
+- ``num_id`` / ``ilvl``: the numbering instance (``w:numId``, from the paragraph or its style) and
+  level of a list paragraph, None for a paragraph in no list (numId 0, or an instance
+  numbering.xml does not define).
 - ``style_id``; ``cell``: ``(table, row, column)`` for a table-cell paragraph; ``in_text_box``.
 - ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0).
 """
@@ -204,7 +207,8 @@ def build_blocks(
         pstyle = styles.paragraph(effective_style) if effective_style else None
         if num_id is None and pstyle is not None:
             num_id = pstyle.num_id
-        if num_id == "0":
+        if num_id == "0" or (num_id is not None and not numbering.has_instance(num_id)):
+            # numId 0 switches numbering off; an instance numbering.xml lacks numbers nothing.
             num_id = None
         if num_id is not None and ilvl is None:
             if pstyle is not None and pstyle.ilvl is not None:
@@ -228,7 +232,7 @@ def build_blocks(
             label = numbering.next_label(num_id, ilvl or 0)
         label = label.strip() if label else None
         # A list level may draw nothing (format "none", empty level text): still a list paragraph.
-        numbered = bool(label) or (num_id is not None and numbering.has_instance(num_id))
+        numbered = num_id is not None
         # A heading level wins over numbering: a numbered heading is a heading whose number is
         # its label (how a reader finds "clause 2").
         kind = "heading" if heading else ("listItem" if numbered else "paragraph")

@@ -75,6 +75,10 @@ def block_json(block: Block) -> dict[str, Any]:
         out["headingLevel"] = block.heading_level
     if block.display_label:
         out["displayLabel"] = block.display_label
+    if block.num_id is not None and block.num_id.isdigit():
+        # The list instance and level, for setBlockParagraphProperties' numbering reference.
+        out["numId"] = int(block.num_id)
+        out["ilvl"] = block.ilvl or 0
     if block.style_id:
         out["styleId"] = block.style_id
     if block.cell is not None:

@@ -383,3 +383,34 @@ def test_the_schema_check_catches_broken_markup(tmp_path):
         tmp_path / "unauthored.docx", p(runs='<w:del w:id="1"><w:r><w:delText>x</w:delText></w:r></w:del>')
     )
     assert any("author" in message for _, message in schema_errors(unauthored))
+
+
+@pytest.mark.parametrize("mode", ["tracked-changes", "direct"])
+def test_a_numbering_reference_uses_the_instance_a_list_block_carries(tmp_path, mode):
+    """The seed's path: read_document shows a list block's numId and ilvl, and
+    {kind: reference, numId, ilvl} with them puts another paragraph in that list (through the CLI,
+    so the exported schema accepts the integers read_document gives)."""
+    import json
+    import shutil
+
+    from tests.conftest import REPO
+    from tests.helpers import run_cli
+
+    path = tmp_path / "contract.docx"
+    shutil.copy(REPO / "samples" / "contract.docx", path)
+    blocks = run_cli("call", "--docx", str(path), "read_document").json["result"]["blocks"]
+    clause_item = next(b for b in blocks if b.get("displayLabel") == "(b)")
+    assert isinstance(clause_item["numId"], int) and isinstance(clause_item["ilvl"], int)
+    assert all(("numId" in b) == (b["kind"] == "listItem" or "displayLabel" in b) for b in blocks)
+    plain = next(b for b in blocks if b["text"] == "The parties agree as follows:")
+    assert "numId" not in plain and "ilvl" not in plain
+    reference = {"kind": "reference", "numId": clause_item["numId"], "ilvl": clause_item["ilvl"]}
+    op = {"type": "setBlockParagraphProperties", "blockId": plain["blockId"], "numbering": reference}
+    result = run_cli("call", "--docx", str(path), "--mode", mode, "suggest_changes", json.dumps({"operations": [op]}))
+    assert result.json["ok"] and len(result.json["result"]["applied"]) == 1, result.stdout
+    if mode == "tracked-changes":
+        run_cli("docx", "accept-all", str(path))
+    after = {b["blockId"]: b for b in run_cli("call", "--docx", str(path), "read_document").json["result"]["blocks"]}
+    joined = after[plain["blockId"]]
+    assert (joined["kind"], joined["numId"], joined["ilvl"]) == ("listItem", clause_item["numId"], clause_item["ilvl"])
+    assert joined["displayLabel"] == "(a)"  # the clause items' level, restarted after the heading before it

@@ -6,8 +6,10 @@
 - ``indentation``: ``left``, ``right``, ``firstLine`` or ``hanging`` in points (``w:ind``, in
   twentieths of a point); firstLine and hanging exclude each other.
 - ``numbering`` (``w:numPr``), by ``kind``:
-  ``reference`` joins an existing list: ``numId`` (a list instance numbering.xml defines) or
-  ``fromBlockId`` (the list a list block belongs to), and ``ilvl`` (level 0-8);
+  ``reference`` joins an existing list: ``numId`` (a list instance numbering.xml defines: the
+  ``numId`` a list block of ``read_document`` carries, with its ``ilvl``) or ``fromBlockId`` (the
+  list that block belongs to, a shortcut for the same), and ``ilvl`` (level 0-8, default the
+  source block's level for ``fromBlockId``, else 0);
   ``none`` switches numbering off, even a style's; ``inherit`` removes the paragraph's own
   numbering so its style's applies; ``levelOnly`` changes the level of the list it is in;
   ``newList`` starts a new list (``format`` numbered or bullet, at ``level``), adding a list
@@ -121,8 +123,9 @@ NUMBERING_FIELD = Field(
     {
         "type": "object",
         "description": (
-            "kind reference (numId or fromBlockId, ilvl), none (no numbering), inherit (the style's), levelOnly "
-            "(ilvl), or newList (format numbered|bullet, level)."
+            "kind reference (numId and ilvl as a list block of read_document shows them, or fromBlockId: that "
+            "block's list), none (no numbering), inherit (the style's), levelOnly (ilvl), or newList (format "
+            "numbered|bullet, level)."
         ),
         "properties": {
             "kind": {"type": "string", "enum": list(NUMBERING_KINDS)},
@@ -137,7 +140,8 @@ NUMBERING_FIELD = Field(
     },
     _decode_numbering,
     False,
-    "Numbering: {kind: reference, numId or fromBlockId, ilvl?} joins a list; {kind: none} switches numbering off; "
+    "Numbering: {kind: reference, numId, ilvl?} joins the list instance a list block of read_document carries "
+    "(its numId and ilvl; or fromBlockId: that block's list); {kind: none} switches numbering off; "
     "{kind: inherit} uses the style's; {kind: levelOnly, ilvl} changes the level; {kind: newList, format: "
     "numbered|bullet, level?} starts a list.",
 )
