@@ -7,11 +7,13 @@
   (w16cex) gives the durable id's UTC date.
 
 Word threads are flat: a reply to a reply belongs to the thread's root. The anchor of a comment
-is the text between ``w:commentRangeStart`` and ``w:commentRangeEnd`` in the main story; its
-``quote`` is that text as written, pending deletions included, paragraphs joined with a newline,
-and its ``blockId`` the block holding the first anchored character (for a comment without a
-range, the block holding its reference mark). A comment anchored outside the main story has
-``blockId`` null and an empty quote.
+is the text between ``w:commentRangeStart`` and ``w:commentRangeEnd`` in the main story. Its
+``quote`` is that text as the reader sees it once every pending change is accepted (deleted and
+moved-away text dropped, paragraphs joined with a newline unless a deleted paragraph mark joins
+them), and ``original_quote`` the same text with every change rejected; the two differ only when
+tracked changes fall inside the range. ``blockId`` is the block holding the first anchored
+character, in either view (for a comment without a range, the block holding its reference mark).
+A comment anchored outside the main story, or nowhere, has ``blockId`` null and empty quotes.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .blocks import paragraph_mark
 from .package import RT
-from .scan import DROP_ACCEPTED, HIDDEN, MARK, ScanContext
+from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, HIDDEN, INS, MARK, MOVE_FROM, MOVE_TO, ScanContext
 from .walk import walk_story
 from .wml.ns import NS, W14_PARAID, W_COMMENTRANGEEND, W_COMMENTRANGESTART, W_COMMENTREFERENCE, W_ID, qn
 
@@ -46,6 +49,7 @@ class Comment:
     date_utc: str | None = None
     block_id: str | None = None
     quote: str = ""
+    original_quote: str = ""
     replies: list[Comment] = field(default_factory=list)
 
 
@@ -106,9 +110,23 @@ def _link_extended(doc: DocxDocument, comments: list[Comment]) -> None:
                 comment.date_utc = utc.get(entry.get(_W16CID + "durableId"))
 
 
+class _Range:
+    """The text a comment range covers so far, in the as-accepted and the original view."""
+
+    __slots__ = ("accepted", "original")
+
+    def __init__(self) -> None:
+        self.accepted: list[str] = []
+        self.original: list[str] = []
+
+    def finish(self, comment: Comment) -> None:
+        comment.quote = "".join(self.accepted).strip("\n")
+        comment.original_quote = "".join(self.original).strip("\n")
+
+
 def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
     by_id = {c.id: c for c in comments}
-    open_ranges: dict[str, list[str]] = {}
+    open_ranges: dict[str, _Range] = {}
     started: set[str] = set()
     located: set[str] = set()
     ids = doc.paragraph_ids.ids
@@ -120,12 +138,12 @@ def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
                 tag = element.tag
                 comment_id = element.get(W_ID)
                 if tag == W_COMMENTRANGESTART:
-                    open_ranges.setdefault(comment_id, [])
+                    open_ranges.setdefault(comment_id, _Range())
                     started.add(comment_id)
                 elif tag == W_COMMENTRANGEEND:
-                    parts = open_ranges.pop(comment_id, None)
-                    if parts is not None and comment_id in by_id:
-                        by_id[comment_id].quote = "".join(parts).strip("\n")
+                    covered = open_ranges.pop(comment_id, None)
+                    if covered is not None and comment_id in by_id:
+                        covered.finish(by_id[comment_id])
                 elif (
                     tag == W_COMMENTREFERENCE
                     and comment_id not in started
@@ -137,16 +155,26 @@ def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
                 continue
             if flags & HIDDEN or not text:
                 continue
-            for comment_id, parts in open_ranges.items():
+            for comment_id, covered in open_ranges.items():
                 if comment_id not in located and comment_id in by_id:
                     located.add(comment_id)
                     by_id[comment_id].block_id = block_id
-                parts.append(text)
-        for comment_id in open_ranges:
-            open_ranges[comment_id].append("\n")
-    for comment_id, parts in open_ranges.items():  # a range never closed: quote what it covered
+                if not flags & DROP_ACCEPTED:
+                    covered.accepted.append(text)
+                if not flags & DROP_ORIGINAL:
+                    covered.original.append(text)
+        if open_ranges:
+            # A paragraph mark ends a line unless the view drops it (accepting a deleted mark,
+            # or rejecting an inserted one, joins the paragraph to the next).
+            mark = paragraph_mark(walked.element)
+            for covered in open_ranges.values():
+                if not mark & (DEL | MOVE_FROM):
+                    covered.accepted.append("\n")
+                if not mark & (INS | MOVE_TO):
+                    covered.original.append("\n")
+    for comment_id, covered in open_ranges.items():  # a range never closed: quote what it covered
         if comment_id in by_id:
-            by_id[comment_id].quote = "".join(parts).strip("\n")
+            covered.finish(by_id[comment_id])
 
 
 def threads(comments: list[Comment]) -> list[Comment]:

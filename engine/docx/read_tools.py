@@ -430,6 +430,8 @@ def _comment_json(comment, *, thread: bool) -> dict[str, Any]:
     if thread:
         out["blockId"] = comment.block_id
         out["quote"] = comment.quote
+        if comment.original_quote != comment.quote:
+            out["originalQuote"] = comment.original_quote
         out["replies"] = [_comment_json(reply, thread=False) for reply in comment.replies]
     return out
 

@@ -36,6 +36,40 @@ def test_pandoc_comments_across_paragraphs_and_nested():
     assert by_id["3"]["quote"] == by_id["4"]["quote"] == "comment in a comment"
 
 
+def test_a_quote_reads_as_accepted_with_the_rejected_reading_beside_it(tmp_path):
+    """A comment made with a replacement (suggest_changes on the sample contract) quotes the new
+    wording, as the reader will see it, and gives the old wording as originalQuote, never the two
+    run together; a deleted paragraph mark inside a range joins the lines of the accepted quote."""
+    import shutil
+
+    from tests.conftest import REPO
+
+    path = tmp_path / "contract.docx"
+    shutil.copy(REPO / "samples" / "contract.docx", path)
+    toolset = docx_toolset(path)
+    [match] = toolset.call("find_text", {"query": "thirty (30) days of receiving"}).value["matches"]
+    op = {
+        "type": "replaceInBlock",
+        "blockId": match["blockId"],
+        "find": "thirty (30)",
+        "replace": "sixty",
+        "comment": "Longer terms.",
+    }
+    assert toolset.call("suggest_changes", {"operations": [op]}).value["applied"]
+    [thread] = [c for c in call(path, "read_comments")["comments"] if c["text"] == "Longer terms."]
+    assert (thread["quote"], thread["originalQuote"]) == ("sixty", "thirty (30)")
+
+    joined = (
+        '<w:p><w:pPr><w:rPr><w:del w:id="7" w:author="A"/></w:rPr></w:pPr><w:commentRangeStart w:id="1"/>'
+        "<w:r><w:t>first</w:t></w:r></w:p>"
+        '<w:p><w:r><w:t xml:space="preserve"> second</w:t></w:r><w:commentRangeEnd w:id="1"/>'
+        '<w:r><w:commentReference w:id="1"/></w:r></w:p>'
+    )
+    comment = '<w:comment w:id="1" w:author="Ann"><w:p><w:r><w:t>Joined?</w:t></w:r></w:p></w:comment>'
+    [thread] = call(make_docx(tmp_path / "j.docx", joined, comments=comment), "read_comments")["comments"]
+    assert (thread["quote"], thread["originalQuote"]) == ("first second", "first\n second")
+
+
 COMMENT_BODY = (
     p(runs='<w:commentRangeStart w:id="1"/><w:r><w:t>Pay within 30 days</w:t></w:r><w:commentRangeEnd w:id="1"/>'
       '<w:r><w:commentReference w:id="1"/></w:r>')
@@ -74,7 +108,9 @@ def test_threads_replies_and_resolved_state(tmp_path):
         ("3", "Ann", "Fine."),
     ]
     resolved = comments[1]
-    assert resolved["resolved"] is True and resolved["quote"] == "oldnew"  # pending deletions included
+    # The quote reads as accepted (what read_document shows), the rejected reading beside it.
+    assert resolved["resolved"] is True and (resolved["quote"], resolved["originalQuote"]) == ("new", "old")
+    assert "originalQuote" not in thread
     blocks = call(path, "read_document")["blocks"]
     assert thread["blockId"] == blocks[0]["blockId"] and resolved["blockId"] == blocks[1]["blockId"]
     assert [c["id"] for c in call(path, "read_comments", {"filter": "open"})["comments"]] == ["1"]
