@@ -9,8 +9,9 @@ Each block has:
 - ``id``: the paragraph's ``w14:paraId`` when it has one not already used earlier in the
   document; otherwise an id minted from the paragraph's raw text (deleted text included) and
   its 1-based position among all paragraphs, ``deterministic_hex_id(f"{raw}:{ordinal}")``, salted
-  (``:1``, ``:2``, ...) on a collision. Reading the same bytes twice gives the same ids; minted ids
-  are written into the file on the next save (``DocxDocument.stamp_minted_ids``).
+  (``:1``, ``:2``, ...) while it equals a stored id (of any paragraph) or an id minted before it.
+  Reading the same bytes twice gives the same ids; minted ids are written into the file on the
+  next save (``DocxDocument.stamp_minted_ids``).
 - ``text``: the as-accepted text (see ``scan``); ``original_text``: the reject-all text.
 - ``kind``: ``heading`` when the paragraph has a heading level (numbered or not: a numbered
   heading's number is its ``display_label``), else ``listItem`` when it is numbered or shows a
@@ -125,11 +126,12 @@ class ParagraphIds(NamedTuple):
 
 
 def assign_ids(paragraphs: list[WalkedParagraph]) -> ParagraphIds:
-    used: set[str] = set()
-    ids: list[str] = []
-    minted: dict[Any, str] = {}
     existing = [walked.element.get(W14_PARAID) for walked in paragraphs]
-    # Seeds of every paragraph that may need a minted id, hashed in one batch.
+    # A minted id must differ from every stored id, a later paragraph's included (a file we
+    # stamped before, or a copy of paragraphs from another file, can hold one that equals it).
+    taken = {para_id for para_id in existing if para_id}
+    # Seeds of every paragraph that needs a minted id (no stored id, or one an earlier paragraph
+    # already has), hashed in one batch.
     seen: set[str] = set()
     needs: dict[int, str] = {}
     for ordinal, (walked, para_id) in enumerate(zip(paragraphs, existing, strict=True), start=1):
@@ -139,18 +141,19 @@ def assign_ids(paragraphs: list[WalkedParagraph]) -> ParagraphIds:
         raw = "".join([text for text, flags, _ in walked.pieces if not flags & MARK])
         needs[ordinal] = f"{raw}:{ordinal}"
     base_ids = dict(zip(needs, deterministic_hex_ids(list(needs.values())), strict=True))
+    ids: list[str] = []
+    minted: dict[Any, str] = {}
     for ordinal, (walked, para_id) in enumerate(zip(paragraphs, existing, strict=True), start=1):
-        if para_id and para_id not in used:
-            used.add(para_id)
+        seed = needs.get(ordinal)
+        if seed is None:
             ids.append(para_id)
             continue
-        seed = needs[ordinal]
         new_id = base_ids[ordinal]
         salt = 0
-        while new_id in used:
+        while new_id in taken:
             salt += 1
             new_id = deterministic_hex_id(f"{seed}:{salt}")
-        used.add(new_id)
+        taken.add(new_id)
         ids.append(new_id)
         minted[walked.element] = new_id
     return ParagraphIds(ids, minted)

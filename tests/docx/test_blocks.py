@@ -125,3 +125,13 @@ def test_duplicate_para_ids_get_fresh_ones(tmp_path):
     ids = [b.id for b in DocxDocument.open(make_docx(tmp_path / "x.docx", body)).blocks]
     assert ids[0] == "AAAA0001" and ids[2] == "BBBB0002"
     assert ids[1] == deterministic_hex_id("two:2")
+
+
+def test_a_minted_id_never_repeats_a_later_paragraphs_stored_id(tmp_path):
+    """The second "two" needs an id; the one its text and position give is already stored on the
+    paragraph after it (a file stamped before, or paragraphs copied from another file), so the
+    minted id is salted instead of taking it (this used to fail with a KeyError)."""
+    clash = deterministic_hex_id("two:2")
+    body = p("one", para_id="AAAA0001") + p("two", para_id="AAAA0001") + p("three", para_id=clash)
+    ids = [b.id for b in DocxDocument.open(make_docx(tmp_path / "x.docx", body)).blocks]
+    assert ids == ["AAAA0001", deterministic_hex_id("two:2:1"), clash]
