@@ -12,7 +12,8 @@ the formatting and properties recorded in ``w:*PrChange`` elements.
   container can do without it;
 - table rows and cells: a deleted row or cell (accept) or an inserted one (reject) is removed, and
   a table left without rows goes with it;
-- property changes: accept drops the record, reject puts the recorded properties back.
+- property changes: accept drops the record, reject puts the recorded properties back;
+- block ids: minted ids are written into their paragraphs first, so blocks keep their ids.
 
 ``resolve_changes(doc, ids, mode)`` does the same for chosen changes of the main text only, by
 the ids ``read_changes`` reports (a Word reviewer's "accept this change").
@@ -103,14 +104,26 @@ def story_parts(doc: DocxDocument) -> list[str]:
     return parts
 
 
-def resolve_all(doc: DocxDocument, mode: str, author: str | None = None) -> dict[str, int]:
-    """Accept (``mode="accept"``) or reject every tracked change, or only ``author``'s."""
+def resolve_all(doc: DocxDocument, mode: str, author: str | None = None, *, keep_ids: bool = True) -> dict[str, int]:
+    """Accept (``mode="accept"``) or reject every tracked change, or only ``author``'s.
+
+    With ``keep_ids`` (the default), when the main text has a change to resolve, block ids minted
+    for paragraphs without a stored id are first written into them (as ``resolve_changes``
+    does): resolving changes the text and the position those ids are minted from, and every block
+    that survives keeps the id a read of the document reported. A caller that never shows ids
+    (and would rather not pay for declaring the w14 namespace on a long file) passes False."""
     if mode not in ("accept", "reject"):
         raise ValueError("mode must be accept or reject")
     counts: Counter[str] = Counter()
+
+    def select(element: Any) -> bool:
+        return _by(element, author)
+
+    if keep_ids and any(select(element) for element in doc.body.iter(*_RESOLVED_TAGS)):
+        doc.stamp_minted_ids()
     for part in story_parts(doc):
         root = doc.package.xml(part)
-        if _resolve_tree(root, mode, lambda element: _by(element, author), counts):
+        if _resolve_tree(root, mode, select, counts):
             doc.package.mark_dirty(part)
     doc.invalidate()
     return dict(sorted(counts.items()))

@@ -71,3 +71,22 @@ def test_bad_input_is_exit_2_and_untouched(tmp_path):
     assert "encrypted" in run_cli("docx", "accept-all", str(path), expect=2).json["error"]
     assert path.read_bytes() == original
     assert run_cli("docx", "accept-all", str(tmp_path / "missing.docx"), expect=2).json["ok"] is False
+
+
+@pytest.mark.parametrize("name", TRACKED)
+@pytest.mark.parametrize("mode", ["accept", "reject"])
+def test_blocks_keep_their_ids_through_accept_all_and_reject_all(tmp_path, name, mode):
+    """A paragraph without a stored id gets one minted from its content and position; resolving
+    changes its content, so the ids are written into the paragraphs first and every block that
+    survives keeps the id a read of the file gave it (in memory and in the written file)."""
+    from deskcheck.engine.docx.revisions import resolve_all
+
+    source = CORPUS / name
+    before = [block.id for block in DocxDocument.open(source).blocks]
+    doc = DocxDocument.open(source)
+    resolve_all(doc, mode)
+    kept = [block.id for block in doc.blocks]
+    assert set(kept) <= set(before) and kept == [i for i in before if i in set(kept)]
+    out = tmp_path / "out.docx"
+    run_cli("docx", f"{mode}-all", str(source), "-o", str(out))
+    assert [block.id for block in DocxDocument.open(out).blocks] == kept
