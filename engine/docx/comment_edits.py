@@ -17,7 +17,8 @@ Parts, as Word 2016+ writes them (and LibreOffice reads them):
 Comment ids are the largest id in use (in comments.xml and in any comment marker) plus one, or
 the lowest free id when that would not fit 32 bits (documents written by the reference system
 carry millisecond timestamps as ids). A reply is anchored like its root: its range markers sit
-next to the root's, and its reference run follows the root's.
+next to the root's, and its reference run follows the root's; a reply to a comment anchored
+nowhere (comments.xml keeps some whose text is gone) is threaded to it but anchored nowhere.
 
 ``CommentWriter`` is created per edit session; ``checkpoint()`` / ``rollback()`` undo the
 comments of an operation that failed.
@@ -246,18 +247,27 @@ class CommentWriter:
         return comment_id
 
     def reply(self, root: Comment, text: str) -> str:
-        """A reply in the thread of ``root`` (a top-level comment), anchored next to it."""
-        markers = _markers(self.doc, root.id)
-        if not markers:
-            from deskcheck.engine.errors import DeskcheckError
-
-            raise DeskcheckError(
-                f"comment {root.id} has no anchor in the document text, so a reply could not be placed "
-                "where Word looks for it; add a new comment with add_comment instead.",
-                code="unanchoredComment",
-            )
+        """A reply in the thread of ``root`` (a top-level comment), anchored next to it. A root
+        anchored nowhere (its range and reference mark are in no story) gets a reply anchored
+        nowhere too: the thread link in commentsExtended.xml is what makes it a reply, and an
+        anchor the root lacks would put the reply on some other text."""
         comment_id = self._take_comment_id()
-        starts, ends, references = markers
+        markers = _markers(self.doc, root.id)
+        if markers is not None:
+            self._anchor_reply(comment_id, *markers)
+        parent_para_id = self._ensure_para_id(root)
+        _comment, para_id = self._comment_element(comment_id, text)
+        self._register(para_id, parent_para_id)
+        if self._extended_entry(parent_para_id) is None:
+            # The root must be listed too, or Word will not see the thread.
+            root_entry = self.extended_root.makeelement(
+                _W15 + "commentEx", {_W15 + "paraId": parent_para_id, _W15 + "done": "1" if root.done else "0"}
+            )
+            self.extended_root.insert(0, root_entry)
+        return comment_id
+
+    def _anchor_reply(self, comment_id: str, starts: list, ends: list, references: list) -> None:
+        """Range markers next to the root's, and a reference run after the root's."""
         reference = self._reference_run(comment_id)
         if starts:
             starts[0].addnext(starts[0].makeelement(W_COMMENTRANGESTART, {W_ID: comment_id}))
@@ -270,16 +280,6 @@ class CommentWriter:
             end.addnext(reference)
         else:
             _run_of(references[-1]).addnext(reference)
-        parent_para_id = self._ensure_para_id(root)
-        _comment, para_id = self._comment_element(comment_id, text)
-        self._register(para_id, parent_para_id)
-        if self._extended_entry(parent_para_id) is None:
-            # The root must be listed too, or Word will not see the thread.
-            root_entry = self.extended_root.makeelement(
-                _W15 + "commentEx", {_W15 + "paraId": parent_para_id, _W15 + "done": "1" if root.done else "0"}
-            )
-            self.extended_root.insert(0, root_entry)
-        return comment_id
 
     def set_done(self, comment: Comment, done: bool) -> None:
         para_id = self._ensure_para_id(comment)

@@ -208,10 +208,12 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         title="Read comments",
         description=(
             "Read the comment threads: each top-level comment with its id, author, date, text, "
-            "resolved state, the blockId it is anchored to, its quote and its replies. quote is the "
-            "commented text as it reads once pending tracked changes are accepted (as read_document "
-            "shows text); when changes inside it would read differently rejected, originalQuote "
-            "gives that text too. filter picks all (default), open or resolved threads." + VERSION_NOTE
+            "resolved state, the blockId it is anchored to (null when it is anchored in a header, "
+            "footer or note, or nowhere: a comment whose text is gone), its quote and its replies. "
+            "quote is the commented text as it reads once pending tracked changes are accepted (as "
+            "read_document shows text); when changes inside it would read differently rejected, "
+            "originalQuote gives that text too. filter picks all (default), open or resolved "
+            "threads." + VERSION_NOTE
         ),
         input_schema=_object({"filter": {"type": "string", "enum": ["all", "open", "resolved"]}}),
         handler="read_tools:read_comments",

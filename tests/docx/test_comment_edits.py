@@ -170,15 +170,33 @@ def test_threads_on_word_made_documents(tmp_path, name):
     assert new_schema_errors(CORPUS / name, path) == set()
 
 
-def test_a_reply_to_a_comment_without_an_anchor_is_refused(tmp_path):
-    """The demo document has comments anchored nowhere in the text (Word would drop them): a reply
-    could not be anchored either, so the call fails and says what to do instead."""
+def test_replies_and_resolving_work_on_comments_anchored_nowhere(tmp_path):
+    """The demo document (folio/docx-editor-demo.docx, an early version of the docx-editor project's
+    demo) keeps four comments (ids 0-3) that have no range, no reference mark and no thread link
+    in any part: the text they were on is gone (upstream later deleted them as orphans). Nothing
+    in the file makes one a reply to another, so they read as four threads with blockId null. A
+    reply joins such a thread through commentsExtended.xml and is anchored nowhere, like its root;
+    resolving works on the root and on the reply."""
     path = tmp_path / "demo.docx"
     shutil.copy(CORPUS / "folio" / "docx-editor-demo.docx", path)
-    orphan = next(c for c in comments(path) if c["blockId"] is None)
-    result = call(path, "reply_comment", {"commentId": orphan["id"], "text": "x"})
-    assert not result.ok and "no anchor" in result.error and "add_comment" in result.error
-    assert path.read_bytes() == (CORPUS / "folio" / "docx-editor-demo.docx").read_bytes()
+    orphans = [c for c in comments(path) if c["blockId"] is None]
+    assert [(c["id"], c["quote"], c["replies"]) for c in orphans] == [(i, "", []) for i in ("0", "3", "1", "2")]
+    result = call(path, "reply_comment", {"commentId": "0", "text": "Agreed, kept."}).value
+    assert result["threadId"] == "0"
+    reply_to_reply = call(path, "reply_comment", {"commentId": result["commentId"], "text": "Thanks."}).value
+    assert reply_to_reply["threadId"] == "0"
+    after = {c["id"]: c for c in comments(path)}
+    assert [r["text"] for r in after["0"]["replies"]] == ["Agreed, kept.", "Thanks."]
+    assert after["0"]["blockId"] is None and {"3", "1", "2", "1772738031338"} <= set(after)
+    with zipfile.ZipFile(path) as archive:
+        body = archive.read("word/document.xml").decode()
+    assert f'w:id="{result["commentId"]}"' not in body  # anchored nowhere, like its root
+    call(path, "resolve_comment", {"commentId": "0"})
+    call(path, "resolve_comment", {"commentId": result["commentId"]})
+    after = {c["id"]: c for c in comments(path)}
+    assert after["0"]["resolved"] is True and after["0"]["replies"][0]["resolved"] is True
+    assert after["3"]["resolved"] is False
+    assert new_schema_errors(CORPUS / "folio" / "docx-editor-demo.docx", path) == set()
 
 
 @pytest.mark.slow
@@ -195,6 +213,8 @@ def test_libreoffice_opens_documents_with_new_comments_replies_and_resolved_thre
         reply = call(path, "reply_comment", {"commentId": comment_id, "text": "A reply"}).value
         call(path, "reply_comment", {"commentId": reply["commentId"], "text": "Another"})
         call(path, "resolve_comment", {"commentId": comment_id})
+        if name == "folio/docx-editor-demo.docx":  # a reply to a comment anchored nowhere
+            call(path, "reply_comment", {"commentId": "0", "text": "A reply to an orphan"})
         files.append(path)
     rows = lo_oracle("asis", files)
     assert [rows[str(f)]["ok"] for f in files] == [True] * len(files)
