@@ -10,8 +10,9 @@ the formatting and properties recorded in ``w:*PrChange`` elements.
 - paragraph marks: a deleted mark (accept) or an inserted mark (reject) joins the paragraph to
   the next one, which keeps its own properties; a paragraph left with nothing is removed when its
   container can do without it;
-- table rows and cells: a deleted row or cell (accept) or an inserted one (reject) is removed, and
-  a table left without rows goes with it;
+- table rows and cells: a deleted row or cell (accept) or an inserted one (reject) is removed, a
+  table left without rows goes with it, and a grid column left without cells leaves ``w:tblGrid``
+  (so an accepted column deletion reads as the same deletion made directly);
 - property changes: accept drops the record, reject puts the recorded properties back;
 - block ids: minted ids are written into their paragraphs first, so blocks keep their ids.
 
@@ -171,6 +172,7 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
     found = list(root.iter(*_RESOLVED_TAGS))
     changed = False
     joins: list[Any] = []
+    cut_cells: list[Any] = []  # cells the resolution takes away, removed together at the end
     for element in found:
         if not _attached(element, root) or not select(element):
             continue
@@ -186,7 +188,7 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
             changed = True
             continue
         if tag in _CELL_MARKERS:
-            _resolve_cell_marker(element, accept, counts)
+            _resolve_cell_marker(element, accept, counts, cut_cells)
             changed = True
             continue
         if tag == qn("w:numberingChange"):
@@ -220,6 +222,7 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
             else:
                 _remove_keeping_anchors(element)
         changed = True
+    _remove_cells(cut_cells)
     for p in joins:
         if _attached(p, root):
             _join_with_next(p)
@@ -292,7 +295,7 @@ def _resolve_property_change(change: Any, accept: bool) -> None:
     owner.extend(kept_back)
 
 
-def _resolve_cell_marker(marker: Any, accept: bool, counts: Counter) -> None:
+def _resolve_cell_marker(marker: Any, accept: bool, counts: Counter, cut_cells: list[Any]) -> None:
     tcpr = marker.getparent()
     cell = tcpr.getparent() if tcpr is not None else None
     kind = _CELL_MARKERS[marker.tag]
@@ -314,10 +317,80 @@ def _resolve_cell_marker(marker: Any, accept: bool, counts: Counter) -> None:
         return
     removes = (kind == "cellDeleted") if accept else (kind == "cellInserted")
     if removes and cell is not None and cell.tag == W_TC:
-        row = cell.getparent()
-        row.remove(cell)
-        if row.tag == W_TR and row.find(W_TC) is None:
-            _remove_row(row)
+        cut_cells.append(cell)
+
+
+def _remove_cells(cells: list[Any]) -> None:
+    """Remove the cells a resolution takes away (deleted cells accepted, inserted ones rejected),
+    a row left without cells, and the grid columns they leave unused: a grid column goes when
+    every row that reaches it covers it with a removed cell (a tracked column deletion accepted,
+    or a column insertion rejected that recorded no earlier grid), and a table of fixed width
+    narrows by its width. The grid is only kept up to date when it lists the table's columns
+    (and not when a rejected ``w:tblGridChange`` already put the earlier grid back)."""
+    by_table: dict[Any, list[Any]] = {}
+    for tc in cells:
+        by_table.setdefault(_enclosing_table(tc), []).append(tc)
+    for tbl, gone in by_table.items():
+        vacated = _vacated_columns(tbl, set(gone)) if tbl is not None else []
+        for tc in gone:
+            row = tc.getparent()
+            if row is None:
+                continue
+            row.remove(tc)
+            if row.tag == W_TR and row.find(W_TC) is None:
+                _remove_row(row)
+        if vacated and tbl.getparent() is not None and tbl.find(W_TR) is not None:
+            _drop_grid_columns(tbl, vacated)
+
+
+def _enclosing_table(tc: Any) -> Any | None:
+    node = tc.getparent()
+    while node is not None and node.tag != W_TBL:
+        node = node.getparent()
+    return node
+
+
+def _vacated_columns(tbl: Any, gone: set[Any]) -> list[int]:
+    """The grid columns of ``tbl`` that only cells in ``gone`` cover (before they are removed)."""
+    from .table_layout import Grid
+
+    grid = Grid(tbl)
+    if not grid.grid_matches():
+        return []
+    vacated = []
+    for column in range(grid.width):
+        covered_by_gone = False
+        for row in grid.rows:
+            cell = row.cell_covering(column)
+            if cell is None:
+                if column < row.before or row.end <= column < row.end + row.after:
+                    break  # empty grid space this row keeps
+                continue  # the row does not reach this column
+            if cell.tc not in gone:
+                break
+            covered_by_gone = True
+        else:
+            if covered_by_gone:
+                vacated.append(column)
+    return vacated
+
+
+def _drop_grid_columns(tbl: Any, columns: list[int]) -> None:
+    from .table_layout import W_GRIDCOL, W_TBLGRID
+    from .wml.attrs import int_attr
+
+    grid = tbl.find(W_TBLGRID)
+    cols = grid.findall(W_GRIDCOL)
+    removed_width = sum(max(int_attr(cols[index], qn("w:w"), 0) or 0, 0) for index in columns)
+    for index in columns:
+        grid.remove(cols[index])
+    tblpr = tbl.find(qn("w:tblPr"))
+    width = tblpr.find(qn("w:tblW")) if tblpr is not None else None
+    if width is None or width.get(qn("w:type")) != "dxa" or not removed_width:
+        return
+    current = int_attr(width, qn("w:w"), 0) or 0
+    if current > 0:
+        width.set(qn("w:w"), str(max(current - removed_width, 0)))
 
 
 def _remove_row(row: Any) -> None:

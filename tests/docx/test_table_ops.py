@@ -115,9 +115,24 @@ def both(tmp_path, source, ops, expected=None, stem="out"):
         assert block_texts(direct) == expected
     assert resolved_texts(tracked, "accept") == resolved_texts(direct, "accept")
     assert resolved_texts(tracked, "reject") == resolved_texts(source, "reject")
+    # The tables too: the same grid, cells on the same grid columns.
+    assert table_layouts(tracked, "accept") == table_layouts(direct, "accept")
+    assert table_layouts(tracked, "reject") == table_layouts(source, "reject")
     assert new_schema_errors(source, tracked) == set()
     assert new_schema_errors(source, direct) == set()
     return tracked, direct, tracked_result, direct_result
+
+
+def table_layouts(path, mode: str) -> list:
+    """Every table's grid column widths and the grid columns of its cells, row by row, after our
+    accept-all or reject-all."""
+    from deskcheck.engine.docx.revisions import resolve_all
+
+    doc = DocxDocument.open(path)
+    resolve_all(doc, mode)
+    return [
+        (grid_widths(tbl), [[cell[:2] for cell in row] for row in shape(tbl)]) for tbl in doc.body.iter(qn("w:tbl"))
+    ]
 
 
 def document_xml(path) -> etree._Element:
@@ -307,6 +322,50 @@ def test_delete_column_marks_cells_deleted(tmp_path, tables):
     # The comment's reference run is deleted with the cells it comments on.
     reference = next(tables_of(tracked)[0].iter(qn("w:commentReference")))
     assert reference.getparent().getparent().tag == qn("w:del")
+
+
+def grid_widths(tbl) -> list[str]:
+    return [col.get(qn("w:w")) for col in tbl.findall(f"{qn('w:tblGrid')}/{qn('w:gridCol')}")]
+
+
+def test_accepting_a_tracked_column_deletion_takes_the_grid_column_too(tmp_path, tables):
+    """Accepting the cell deletions of a tracked deleteTableColumn removes the cells and their grid
+    column (and the width a fixed-width table loses), so the accepted table is the one direct mode
+    gives; rejecting keeps the grid as it was. Likewise for a tracked insertTableColumn."""
+    from deskcheck.engine.docx.revisions import resolve_all
+
+    def resolved_table(path, mode, index):
+        doc = DocxDocument.open(path)
+        resolve_all(doc, mode)
+        return list(doc.body.iter(qn("w:tbl")))[index]
+
+    fixed = tmp_path / "fixed.docx"
+    make_docx(fixed, BODY.replace('<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="4500" w:type="dxa"/>', 1),
+              styles=STYLES)  # fmt: skip
+    for source in (tables, fixed):
+        ops = [{"type": "deleteTableColumn", "blockId": "0C000122"}]
+        tracked, direct, _, _ = both(tmp_path, source, ops, stem=f"delete-{source.stem}")
+        accepted = resolved_table(tracked, "accept", 0)
+        expected = tables_of(direct)[0]
+        assert grid_widths(accepted) == grid_widths(expected) == ["1500", "1500"]
+        assert shape(accepted) == shape(expected)
+        width = f"{qn('w:tblPr')}/{qn('w:tblW')}"
+        assert accepted.find(width).attrib == expected.find(width).attrib
+        rejected = resolved_table(tracked, "reject", 0)
+        assert grid_widths(rejected) == ["1500"] * 3 and shape(rejected) == shape(tables_of(source)[0])
+        assert rejected.find(width).attrib == tables_of(source)[0].find(width).attrib
+    # An inserted column, then the column next to it deleted, in two tracked calls.
+    path = tmp_path / "both.docx"
+    shutil.copy(tables, path)
+    applied(path, [{"type": "insertTableColumn", "blockId": "0C000111", "cellTexts": ["n1", "n2", "n3"]}],
+            operation_types=ALL_TYPES)  # fmt: skip
+    applied(path, [{"type": "deleteTableColumn", "blockId": "0C000111"}], operation_types=ALL_TYPES)
+    assert [[c[3] for c in row] for row in shape(resolved_table(path, "accept", 0))] == [
+        ["n1", "B1", "C1"], ["n2", "B2", "C2"], ["n3", "B3", "C3"]
+    ]  # fmt: skip
+    assert grid_widths(resolved_table(path, "accept", 0)) == ["1500"] * 3
+    assert shape(resolved_table(path, "reject", 0)) == shape(tables_of(tables)[0])
+    assert grid_widths(resolved_table(path, "reject", 0)) == ["1500"] * 3
 
 
 def test_deleting_columns_a_merged_cell_spans_narrows_it_in_direct_mode(tables):

@@ -29,7 +29,7 @@ from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES as TEXT_TYPES
 from tests.docx.edit_batches import operation_for
 from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors, resolved_texts, suggest
-from tests.docx.test_table_ops import build_tables
+from tests.docx.test_table_ops import build_tables, table_layouts
 
 TABLE_TYPES = (
     "insertTable", "deleteTable", "insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn",
@@ -127,6 +127,8 @@ def check_batch(source, folder, number: int, ops) -> tuple:
     assert {entry["id"] for entry in direct_value["applied"]} == applied, direct_value["skipped"]
     assert resolved_texts(tracked, "accept") == resolved_texts(direct, "accept"), kept
     assert resolved_texts(tracked, "reject") == resolved_texts(source, "reject"), kept
+    assert table_layouts(tracked, "accept") == table_layouts(direct, "accept"), kept
+    assert table_layouts(tracked, "reject") == table_layouts(source, "reject"), kept
     assert new_schema_errors(source, tracked) == set(), kept
     assert new_schema_errors(source, direct) == set(), kept
     return tracked, direct, kept

@@ -23,10 +23,11 @@ their earlier properties in ``w:tcPrChange`` / ``w:trPrChange``, the grid its ea
 ``w:tblGridChange``. A tracked deletion keeps the deleted cells in the table until it is accepted,
 so it cannot shrink a merged cell or empty grid space reaching into the column at the same time
 (the rows would no longer line up): such a column is refused with unsupportedBlock, as in the
-reference system. Rejecting (Word, deskcheck) gives the table back as it
-was. A tracked deletion leaves ``w:tblGrid`` as it is, since the deleted cells stay in the table
-until the change is accepted. LibreOffice 7.4 does not read cell revisions: it shows the text
-changes but keeps the inserted (rejected) or deleted (accepted) cells, empty.
+reference system. Rejecting (Word, deskcheck) gives the table back as it was. A tracked
+deletion leaves ``w:tblGrid`` as it is, since the deleted cells stay in the table until the
+change is accepted; accepting it (``revisions``) removes the grid column with the cells.
+LibreOffice 7.4 does not read cell revisions: it shows the text changes but keeps the inserted
+(rejected) or deleted (accepted) cells, empty.
 """
 
 from __future__ import annotations
