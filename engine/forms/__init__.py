@@ -7,9 +7,9 @@ Layers, each in its own module:
 2. ``compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton, cached
    per process by version (``compile_stats()`` counts compilations and hits);
 3. ``state.FormState`` — the data, its defaults and conditions (``tree``), validation with
-   jsonschema and errors on fields (``errors``), modified flags against a base copy, the options
-   of choice fields (``suggestions``); ``snapshot()`` / ``FormState.from_snapshot`` carry it
-   between processes as plain JSON;
+   jsonschema-rs (``validation``, worded by ``messages``) and errors on fields (``errors``),
+   modified flags against a base copy, the options of choice fields (``suggestions``);
+   ``snapshot()`` / ``FormState.from_snapshot`` carry it between processes as plain JSON;
 4. ``tools.form_tools(open_state, prefix=, title=)`` — the six tools as text, for a host that
    supplies the state per call; ``text`` renders; ``guide.fill_form_guide`` is the skill text.
 

@@ -28,7 +28,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import jsonpointer
 from ..errors import InputError
@@ -44,12 +44,12 @@ from .layout import (
 )
 from .values import json_type
 
+if TYPE_CHECKING:
+    from .validation import Fragment, SchemaError, SchemaValidator
+
 # Compiled forms kept per process. A session layer keeps few schemas alive at once; the bound
 # only stops a long-running host that sees many schema versions from growing without limit.
 CACHE_SIZE = 64
-# Validation results kept per compiled form, by top-level property value: enough for the fields
-# a session edits, bounded for a long-running host.
-VALIDATION_CACHE_SIZE = 2048
 
 
 class FormSchemaError(InputError):
@@ -246,56 +246,24 @@ class CompiledForm:
         self.resolver = RefResolver(schema)
         self._skeletons: dict[str, Skeleton] = {}
         self._lock = threading.RLock()
-        self._validated: dict[tuple[str, str], list[Any]] = {}
         guide = schema.get("x-agent-guide")
         self.agent_guide: str | None = guide.strip() if isinstance(guide, str) and guide.strip() else None
         self.root = self.skeleton(schema, "")
 
     @cached_property
-    def validator(self) -> Any:
-        from .validation import make_validator
+    def validator(self) -> SchemaValidator:
+        from .validation import SchemaValidator
 
-        return make_validator(self.schema)
+        return SchemaValidator(self.schema)
 
-    @cached_property
-    def _split(self) -> tuple[Any, dict[str, Any]] | None:
-        """Validation by parts: the root's keywords other than ``properties`` (a validator), and
-        each property's schema. None when the root cannot be split (a reference at the root, or
-        keywords that judge properties by the list of declared ones)."""
-        schema = self.schema
-        properties = schema.get("properties")
-        if (
-            not isinstance(properties, dict)
-            or "$ref" in schema
-            or "$dynamicRef" in schema
-            or any(k in schema for k in ("additionalProperties", "patternProperties", "unevaluatedProperties"))
-        ):
-            return None
-        rest = {k: v for k, v in schema.items() if k != "properties"}
-        return self.validator.evolve(schema=rest), properties
+    @property
+    def schema_problems(self) -> list[str]:
+        """The parts of the schema that are not valid JSON Schema and are not checked."""
+        return self.validator.problems
 
-    def iter_errors(self, data: Any) -> list[Any]:
-        """Every validation error of ``data``. A document's properties are validated one by one
-        and the result kept per value (a write changes one of them; the others are known)."""
-        split = self._split
-        if split is None or not isinstance(data, dict):
-            return list(self.validator.iter_errors(data))
-        rest, properties = split
-        errors = list(rest.iter_errors(data))
-        for name, value in data.items():
-            schema = properties.get(name)
-            if schema is None:
-                continue
-            key = (name, json.dumps(value, sort_keys=True, default=str))
-            cached = self._validated.get(key)
-            if cached is None:
-                cached = list(self.validator.descend(value, schema, path=name, schema_path=name))
-                with self._lock:
-                    if len(self._validated) >= VALIDATION_CACHE_SIZE:
-                        self._validated.pop(next(iter(self._validated)))
-                    self._validated[key] = cached
-            errors.extend(cached)
-        return errors
+    def iter_errors(self, data: Any) -> list[SchemaError]:
+        """Every validation error of ``data``, in the schema's order."""
+        return self.validator.iter_errors(data)
 
     def warm(self) -> CompiledForm:
         """Compile now what is otherwise compiled on first use: every skeleton the schema reaches
@@ -319,12 +287,12 @@ class CompiledForm:
             if skeleton.item is not None:
                 stack.append(skeleton.item)
             _ = skeleton.plan
-        _ = self._split
+        _ = self.validator
         return self
 
-    def sub_validator(self, schema: Any) -> Any:
+    def sub_validator(self, schema: Any) -> Fragment:
         """A validator for a fragment of this schema (its references resolve in the whole)."""
-        return self.validator.evolve(schema=schema)
+        return self.validator.fragment(schema)
 
     def skeleton(self, fragment: Any, pointer: str) -> Skeleton:
         """The skeleton of ``fragment`` found at ``pointer`` (its ``$ref`` chain followed)."""

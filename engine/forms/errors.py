@@ -1,6 +1,6 @@
 """Validation errors attached to the fields of a state tree.
 
-The whole document is validated with jsonschema on every change. Each error is then given to
+The whole document is validated (``validation``, jsonschema-rs) on every change. Each error is then given to
 the field it is about: a ``required`` error to the missing property's field, a type or format
 error to the field at its data path, an error under a value the form shows as one field (a
 combobox of strings, a JSON value) to that field. Under a variant selector only the active
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import jsonpointer
+from .messages import message_for
 from .tree import Node, Tree
-from .validation import extra_keys, message_for, missing_property
+from .validation import SchemaError
 from .values import UNSET
 
 
@@ -60,47 +61,43 @@ class _Collector:
         self.extra: list[tuple[str, list[str]]] = []
         self._taken: set[int] = set()
 
-    def process(self, error: Any) -> None:
-        pointer = jsonpointer.join(error.absolute_path)
-        if error.validator in ("oneOf", "anyOf") and (
+    def process(self, error: SchemaError) -> None:
+        pointer = jsonpointer.join(error.path)
+        if error.keyword in ("oneOf", "anyOf") and (
             self._variant_error(error, pointer) or self._nullable_error(error, pointer)
         ):
             return
-        if error.validator in ("additionalProperties", "unevaluatedProperties"):
-            keys = extra_keys(error)
-            if keys:
-                self.extra.append((pointer, keys))
-        if error.validator in ("required", "dependentRequired", "dependencies"):
-            missing = missing_property(error)
-            if missing is not None:
-                pointer = jsonpointer.append(pointer, missing)
+        if error.extra:
+            self.extra.append((pointer, error.extra))
+        if error.missing is not None:
+            pointer = jsonpointer.append(pointer, error.missing)
         self.add(pointer, message_for(error))
 
-    def _variant_error(self, error: Any, pointer: str) -> bool:
+    def _variant_error(self, error: SchemaError, pointer: str) -> bool:
         for selector in self.selectors.get(pointer, []):
             owner = selector.variant_owner
-            if owner is None or error.validator_value is not owner.schema.get(error.validator):
+            if owner is None or error.expected is not owner.schema.get(error.keyword):
                 continue
             owner_node = selector.parent
             if owner_node is not None:
                 self.add(owner_node.data_path, message_for(error), prefer=owner_node)
             if selector.active_variant is not None:
-                for sub in error.context or []:
-                    if sub.relative_schema_path and sub.relative_schema_path[0] == selector.active_variant:
+                for branch, sub in error.context:
+                    if branch == selector.active_variant:
                         self.process(sub)
             return True
         return False
 
-    def _nullable_error(self, error: Any, pointer: str) -> bool:
+    def _nullable_error(self, error: SchemaError, pointer: str) -> bool:
         node = self.tree.by_data_path.get(pointer)
-        entries = error.validator_value
+        entries = error.expected
         if node is None or not isinstance(entries, list) or len(entries) != 2 or error.instance is None:
             return False
         nulls = [i for i, e in enumerate(entries) if isinstance(e, dict) and e.get("type") == "null"]
         if len(nulls) != 1:
             return False
         other = 1 - nulls[0]
-        subs = [s for s in error.context or [] if s.relative_schema_path and s.relative_schema_path[0] == other]
+        subs = [sub for branch, sub in error.context if branch == other]
         if not subs:
             return False
         for sub in subs:

@@ -17,9 +17,9 @@ schema, so the engine must be a sandbox. We compared the maintained bindings on 
 - ``dukpy`` (Duktape): no time or memory limit, ~1.7 ms per call. ``quickjs`` (the original
   binding): archived since 2023. ``pythonmonkey`` / ``stpyv8``: whole browser engines, far heavier.
 
-The binding is imported lazily, on the first evaluation, so a schema without expressions (or
-``pattern`` keywords, which ``regex_test`` checks here with the same limits, in the regular
-expression dialect JSON Schema specifies) never loads it. A QuickJS context must stay on the
+The binding is imported lazily, on the first evaluation, so a schema without expressions never
+loads it. ``regex_test`` checks a ``pattern`` here with the same limits, in the regular expression
+dialect JSON Schema specifies, when the validator cannot read it (see ``validation``). A QuickJS context must stay on the
 thread that created it, so each thread gets its own.
 
 Failures become ``ExpressionError`` with a ``reason``: ``"unresolved"`` (the expression reads

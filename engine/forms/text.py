@@ -285,6 +285,9 @@ def validity_header(state: FormState) -> list[str]:
     head = ["valid: true, no errors"] if state.valid else [f"valid: false, {len(errors)} error(s)"]
     if errors:
         head += ["", "Errors:", *error_lines(errors)]
+    problems = state.form.schema_problems
+    if problems:
+        head += ["", "Not checked (the schema is not valid JSON Schema there):", *(f"- {p}" for p in problems)]
     return head
 
 

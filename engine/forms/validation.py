@@ -1,128 +1,96 @@
-"""Validation of a form's data with jsonschema, and our wording of its errors.
+"""Validation of a form's data with jsonschema-rs, its errors as our own records.
 
-The draft comes from ``$schema`` when the schema names one (draft 4, 6, 7, 2019-09, 2020-12).
-Without it, a schema that uses draft-7 shapes (``definitions``, ``dependencies``, ``items`` as a
-list) is read as draft 7 and any other as 2020-12, because validating a draft-7 schema under
-2020-12 silently ignores its tuples and dependencies.
+Why jsonschema-rs (Rust): it imports in a few milliseconds where Python's jsonschema takes about
+a tenth of a second (attrs, referencing and every bundled meta-schema), which was a third of a
+``deskcheck form set-field-value`` process; and a whole 300-field document validates in well
+under a millisecond, so the form validates all of it after every write, with no per-part cache.
 
-Formats are checked (``date``, ``date-time``, ``time``, ``email``, ``uri``, ``uuid``, ``ipv4``,
-``ipv6``, ``hostname``, ``regex``) with our own small checkers, so the result does not depend on
-which optional packages happen to be installed. A schema's ``errorMessage`` (a string, or an
-object by keyword, ``required`` by property) replaces our wording, as the form library does.
+The draft comes from ``$schema`` when the schema names one (draft 4, 6, 7, 2019-09, 2020-12;
+``http`` or ``https``, with or without the final ``#``; draft 3, which jsonschema-rs does not
+implement, is read as draft 4; an unknown one as 2020-12). Without it, a schema that uses draft-7
+shapes (``definitions``, ``dependencies``, ``items`` as a list) is read as draft 7 and any other
+as 2020-12, because validating a draft-7 schema under 2020-12 silently ignores its tuples and
+dependencies. The validator never fetches anything: a reference it cannot find locally is refused.
 
-jsonschema is imported inside functions: importing this module costs nothing.
+Formats: our own checkers (``formats``); other formats are annotations. A YAML date in the data
+or the schema is read as its ISO text (JSON has no date type).
+
+``pattern``: jsonschema-rs reads JSON Schema's regular expressions (ECMA-262) with fancy-regex:
+``\\d``, ``\\w`` and ``\\s`` mean what they mean in JavaScript, ``.`` does not match a line
+break, and text is read by code points (JavaScript's ``u`` mode). A pattern without
+back-references or look-around runs on a linear-time engine, so ``^(a+)+$`` is decided at once
+(it used to run out of its time in the JavaScript engine and be reported as not checkable); one
+with them gets at most ``BACKTRACK_LIMIT`` backtracking steps, and a value that needs more is
+reported on its field as not checkable. A pattern jsonschema-rs does not accept although it is
+valid JavaScript (named groups with ``\\k<name>``, ``[^]``, the lenient forms of Annex B) is
+tested in the sandboxed JavaScript engine (``expressions.regex_test``, with its time limit), as
+every pattern was before: only schemas with such patterns load that engine.
+
+A schema that breaks its draft's meta-schema somewhere (``"type": "strnig"``, a ``minLength``
+that is a string, a ``$ref`` that leads nowhere) still validates: the broken keyword is left out
+of the validator's copy and named in ``SchemaValidator.problems`` (describeState lists them), so
+one mistake in a schema does not make the whole form unusable.
+
+Errors come back as ``SchemaError`` records, in the order the schema declares its keywords (what
+a reader of the schema expects, and what decides which error a field shows first), each with
+what the messages and the field attachment need, read from the schema at the error's schema path:
+the keyword and its value, the schema object holding it, the missing property, the unexpected
+keys, the branch of each error of a ``oneOf`` / ``anyOf``.
+
+jsonschema-rs is imported when the first validator is built: importing this module costs nothing.
 """
 
 from __future__ import annotations
 
-import ipaddress
+import copy
 import json
-import re
-from datetime import date
+from collections.abc import Callable, Iterator
+from datetime import date, datetime, time
 from typing import Any
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TIME = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$", re.IGNORECASE)
-_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))$", re.IGNORECASE)
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
-_HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$", re.I
-)
+from .. import jsonpointer
+from ..errors import InputError
 
-FORMAT_HINTS = {
-    "date": "a date such as 2025-06-15",
-    "date-time": "a date and time with an offset, such as 2025-06-15T14:30:00Z",
-    "time": "a time with an offset, such as 14:30:00+00:00",
-    "email": "an email address",
-    "uri": "an absolute URI such as https://example.org/page",
-    "uuid": "a UUID",
-    "ipv4": "an IPv4 address",
-    "ipv6": "an IPv6 address",
-    "hostname": "a host name",
-    "regex": "a regular expression",
+# Backtracking steps one regular-expression match may take (look-around or back-references only;
+# other patterns run in linear time). Form values need a few thousand at most; 100,000 is a few
+# milliseconds at worst, paid at every validation of the value.
+BACKTRACK_LIMIT = 100_000
+# Broken keywords a schema may have before it is refused as a whole.
+MAX_SCHEMA_PROBLEMS = 50
+# The name the form's schema goes by in the registry that fragment validators resolve into.
+ROOT_URI = "urn:deskcheck:form-schema"
+# Stands for ``pattern`` in the validator's copy when the pattern is tested in JavaScript.
+ECMA_PATTERN = "x-deskcheck-ecma-pattern"
+UNDECIDED = "could not be checked against the pattern"
+NO_MATCH = "does not match the pattern"
+
+_DRAFT_URIS = {
+    "json-schema.org/draft-03/schema": 4,
+    "json-schema.org/draft-04/schema": 4,
+    "json-schema.org/draft-06/schema": 6,
+    "json-schema.org/draft-07/schema": 7,
+    "json-schema.org/draft/2019-09/schema": 2019,
+    "json-schema.org/draft/2020-12/schema": 2020,
 }
-
-
-def _check_date(value: str) -> bool:
-    if not _DATE.match(value):
-        return False
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _check_time(value: str) -> bool:
-    match = _TIME.match(value)
-    if not match:
-        return False
-    hour, minute, second = int(match.group(1)), int(match.group(2)), int(match.group(3))
-    return hour < 24 and minute < 60 and second <= 60
-
-
-def _check_date_time(value: str) -> bool:
-    match = _DATE_TIME.match(value)
-    return bool(match) and _check_date(match.group(1)) and _check_time(match.group(2))
-
-
-def _check_uri(value: str) -> bool:
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(value)
-    return bool(parts.scheme) and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*$", parts.scheme) is not None and " " not in value
-
-
-def _check_ip(version: int):
-    def check(value: str) -> bool:
-        try:
-            return ipaddress.ip_address(value).version == version
-        except ValueError:
-            return False
-
-    return check
-
-
-def _check_regex(value: str) -> bool:
-    try:
-        re.compile(value)
-    except re.error:
-        return False
-    return True
-
-
-_CHECKERS = {
-    "date": _check_date,
-    "date-time": _check_date_time,
-    "time": _check_time,
-    "email": lambda v: bool(_EMAIL.match(v)),
-    "uri": _check_uri,
-    "uuid": lambda v: bool(_UUID.match(v)),
-    "ipv4": _check_ip(4),
-    "ipv6": _check_ip(6),
-    "hostname": lambda v: bool(_HOSTNAME.match(v)),
-    "regex": _check_regex,
+_CLASSES = {
+    4: ("Draft4Validator", "Draft4"),
+    6: ("Draft6Validator", "Draft6"),
+    7: ("Draft7Validator", "Draft7"),
+    2019: ("Draft201909Validator", "Draft201909"),
+    2020: ("Draft202012Validator", "Draft202012"),
 }
+# Values that are data, not schemas: never walked as schemas.
+_DATA_KEYWORDS = ("enum", "const", "default", "examples")
 
 
-def format_checker() -> Any:
-    from jsonschema import FormatChecker
-
-    checker = FormatChecker(formats=())
-    for name, check in _CHECKERS.items():
-        checker.checks(name)(lambda value, check=check: not isinstance(value, str) or check(value))
-    return checker
-
-
-def validator_class(schema: Any) -> Any:
-    from jsonschema import Draft7Validator, Draft202012Validator, validators
-
+def draft_of(schema: Any) -> int:
+    """4, 6, 7, 2019 or 2020: the JSON Schema draft ``schema`` is read with."""
     if isinstance(schema, dict) and isinstance(schema.get("$schema"), str):
-        return validators.validator_for(schema, default=Draft202012Validator)
+        uri = schema["$schema"].strip().rstrip("#").split("://", 1)[-1]
+        return _DRAFT_URIS.get(uri, 2020)
     if isinstance(schema, dict) and _uses_draft7_shapes(schema):
-        return Draft7Validator
-    return Draft202012Validator
+        return 7
+    return 2020
 
 
 def _uses_draft7_shapes(schema: dict[str, Any]) -> bool:
@@ -136,199 +104,503 @@ def _uses_draft7_shapes(schema: dict[str, Any]) -> bool:
                 return True
             if "prefixItems" in node or "dependentSchemas" in node or "$defs" in node:
                 return False
-            stack.extend(v for k, v in node.items() if k not in ("enum", "const", "default", "examples", "layout"))
+            stack.extend(v for k, v in node.items() if k not in (*_DATA_KEYWORDS, "layout"))
         elif isinstance(node, list):
             stack.extend(node)
     return False
 
 
-_safe_classes: dict[Any, Any] = {}
+class SchemaError:
+    """One validation error. ``keyword`` is the JSON Schema keyword that failed (``"false"`` for
+    a ``false`` schema), ``expected`` its value in the schema, ``schema`` the schema object that
+    holds it (None for ``false``), ``path`` the data path as tokens, ``context`` the errors of
+    each branch of a ``oneOf`` / ``anyOf`` as ``(branch index, error)``. ``missing``: the
+    property a ``required`` error is about; ``extra``: the keys an ``additionalProperties`` /
+    ``unevaluatedProperties`` error refuses; ``several``: a ``oneOf`` that more than one branch
+    matches; ``undecided``: a ``pattern`` that could not be checked; ``text``: the validator's
+    own sentence, for keywords our messages do not cover."""
+
+    __slots__ = (
+        "context",
+        "expected",
+        "extra",
+        "instance",
+        "keyword",
+        "missing",
+        "path",
+        "schema",
+        "several",
+        "text",
+        "undecided",
+    )
+
+    def __init__(
+        self,
+        keyword: str,
+        expected: Any,
+        path: tuple[str | int, ...],
+        instance: Any,
+        schema: dict[str, Any] | None,
+        text: str,
+        *,
+        context: list[tuple[int, SchemaError]] | None = None,
+        missing: str | None = None,
+        extra: list[str] | None = None,
+        several: bool = False,
+        undecided: bool = False,
+    ) -> None:
+        self.keyword = keyword
+        self.expected = expected
+        self.path = path
+        self.instance = instance
+        self.schema = schema
+        self.text = text
+        self.context = context or []
+        self.missing = missing
+        self.extra = extra or []
+        self.several = several
+        self.undecided = undecided
+
+    def __repr__(self) -> str:
+        return f"SchemaError({self.keyword!r} at {jsonpointer.join(self.path) or '/'}: {self.text!r})"
 
 
-def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Any:
-    from jsonschema.exceptions import ValidationError
+class SchemaValidator:
+    """The validator of a form's whole schema (built on first use of ``iter_errors`` /
+    ``is_valid``), and of its fragments (``fragment``), whose references resolve in the whole."""
 
-    from .expressions import regex_test
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.draft = draft_of(schema)
+        self.problems: list[str] = []
+        self._checked, self._validator = _build(schema, self.draft, problems=self.problems)
+        self._registry: Any = None
+        self._positions: dict[int, dict[str, int]] = {}
+        self._targets: dict[str, Any] = {}
+        self._resolver: Any = None
 
-    if not validator.is_type(instance, "string") or not isinstance(pattern, str):
-        return
-    verdict = regex_test(pattern, instance)
-    if verdict is False:
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
-    elif verdict is None:
-        yield ValidationError(f"{UNDECIDED} {pattern!r}")
+    def is_valid(self, data: Any) -> bool:
+        return _with_plain_data(self._validator.is_valid, data)
+
+    def iter_errors(self, data: Any) -> list[SchemaError]:
+        """Every error of ``data``, in the schema's order."""
+        raw = _with_plain_data(lambda value: list(self._validator.iter_errors(value)), data)
+        return [self._record(error) for error in self._ordered(raw)]
+
+    def fragment(self, schema: Any) -> Fragment:
+        """A validator of ``schema``, a part of this schema (its local references resolve in the
+        whole schema), for ``is_valid`` checks: variant matching, ``if`` conditions."""
+        if self._registry is None:
+            import jsonschema_rs
+
+            self._registry = jsonschema_rs.Registry(
+                [(self._base(), self._checked)],
+                draft=getattr(jsonschema_rs, _CLASSES[self.draft][1]),
+                retriever=_refuse_retrieval,
+            )
+        base = self._base()
+        _, validator = _build(
+            _absolute_refs(schema, base, lambda ref: self._target(ref) is not None),
+            self.draft,
+            problems=[],
+            registry=self._registry,
+            known=base,
+        )
+        return Fragment(validator)
+
+    def _base(self) -> str:
+        declared = self.schema.get("$id") if isinstance(self.schema, dict) else None
+        return declared.rstrip("#") if isinstance(declared, str) and "://" in declared else ROOT_URI
+
+    # -- records --------------------------------------------------------------------------------
+
+    def _record(self, error: Any) -> SchemaError:
+        kind = error.kind
+        kind_name = type(kind).__name__
+        schema_path = list(error.schema_path)
+        holder = self._at(schema_path[:-1])
+        last = schema_path[-1] if schema_path else None
+        path = tuple(error.instance_path)
+        if kind_name == "FalseSchema":
+            return SchemaError("false", False, path, error.instance, None, error.message)
+        if kind_name == "Custom" and kind.keyword == ECMA_PATTERN:
+            last, undecided = "pattern", kind.message == UNDECIDED
+        else:
+            undecided = kind_name in ("BacktrackLimitExceeded", "RegexEngineFailure")
+        if isinstance(last, str) and isinstance(holder, dict) and last in holder:
+            keyword, expected = last, holder[last]
+        else:
+            keyword, expected = kind.name, _kind_value(kind)
+            holder = holder if isinstance(holder, dict) else None
+        context = []
+        if kind_name in ("AnyOf", "OneOfNotValid", "OneOfMultipleValid"):
+            context = [
+                (branch, self._record(sub))
+                for branch, errors in enumerate(kind.context)
+                for sub in self._ordered(list(errors))
+            ]
+        return SchemaError(
+            keyword,
+            expected,
+            path,
+            error.instance,
+            holder,
+            error.message,
+            context=context,
+            missing=kind.property if kind_name == "Required" else None,
+            extra=list(kind.unexpected) if kind_name in ("AdditionalProperties", "UnevaluatedProperties") else None,
+            several=kind_name == "OneOfMultipleValid",
+            undecided=undecided,
+        )
+
+    def _at(self, tokens: list[Any]) -> Any:
+        node = self.schema
+        for token in tokens:
+            if isinstance(node, dict):
+                node = node.get("pattern" if token == ECMA_PATTERN else token)
+            elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+                node = node[token]
+            else:
+                return None
+        return node
+
+    # -- order ----------------------------------------------------------------------------------
+
+    def _ordered(self, errors: list[Any]) -> list[Any]:
+        return sorted(errors, key=self._order_key) if len(errors) > 1 else errors
+
+    def _order_key(self, error: Any) -> tuple[tuple[int, Any], ...]:
+        """The order a reader of the schema meets the failing keyword in, walking schema and
+        data together: each keyword's position among its siblings (through references), and
+        where the schema goes into the data (a list item, a property matched by a pattern), the
+        item's index or the key. Errors of item 0 come before errors of item 1."""
+        key: list[tuple[int, Any]] = []
+        data = list(error.instance_path)
+        taken = 0
+        node: Any = self.schema
+        inside: str | None = None  # the keyword whose list or map of subschemas ``node`` is
+        for token in getattr(error, "evaluation_path", None) or error.schema_path:
+            if inside is None and isinstance(node, dict):
+                name = "pattern" if token == ECMA_PATTERN else token
+                key.append((0, self._position(node, name)))
+                value = node.get(name)
+                if name == "$ref" and isinstance(value, str):
+                    node = self._target(value)
+                elif name in _INTO_DATA and isinstance(value, (dict, bool)):
+                    if taken < len(data):
+                        key.append(_data_step(data[taken]))
+                        taken += 1
+                    node = value
+                elif name in _MAPS or name in _LISTS:
+                    node, inside = value, name
+                else:
+                    node = value
+                continue
+            if isinstance(node, dict):
+                key.append((0, self._position(node, token)))
+                node = node.get(token)
+            elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+                key.append((0, token))
+                node = node[token]
+            else:
+                key.append((0, 0))
+                node = None
+            if inside in ("properties", "patternProperties", "prefixItems", "items") and taken < len(data):
+                key.append(_data_step(data[taken]))
+                taken += 1
+            inside = None
+        key.extend(_data_step(token) for token in data[taken:])
+        return tuple(key)
+
+    def _position(self, node: dict[str, Any], key: Any) -> int:
+        positions = self._positions.get(id(node))
+        if positions is None:
+            positions = self._positions[id(node)] = {k: i for i, k in enumerate(node)}
+        return positions.get(key, len(positions))
+
+    def _target(self, ref: str) -> Any:
+        if ref not in self._targets:
+            from ..refs import RefError, RefResolver
+
+            if self._resolver is None:
+                self._resolver = RefResolver(self.schema)
+            try:
+                self._targets[ref] = self._resolver.lookup(ref)[1]
+            except RefError:
+                self._targets[ref] = None
+        return self._targets[ref]
 
 
-UNDECIDED = "could not be checked against the pattern"
+class Fragment:
+    """A validator of a part of a form's schema (see ``SchemaValidator.fragment``)."""
+
+    def __init__(self, validator: Any) -> None:
+        self._validator = validator
+
+    def is_valid(self, data: Any) -> bool:
+        return _with_plain_data(self._validator.is_valid, data)
 
 
-def make_validator(schema: dict[str, Any]) -> Any:
-    """A validator for ``schema`` whose ``pattern`` runs in the sandboxed engine (the dialect
-    JSON Schema specifies, with a time limit), with our format checkers."""
-    from jsonschema import validators
-
-    base = validator_class(schema)
-    cls = _safe_classes.get(base)
-    if cls is None:
-        cls = _safe_classes[base] = validators.extend(base, {"pattern": _pattern})
-    return cls(schema, format_checker=format_checker())
+# Keywords whose one subschema applies to items or properties of the data.
+_INTO_DATA = frozenset(
+    ("items", "additionalItems", "unevaluatedItems", "contains", "additionalProperties", "unevaluatedProperties")
+)
 
 
-# -- messages -------------------------------------------------------------------------------
+def _data_step(token: Any) -> tuple[int, Any]:
+    return (1, token) if isinstance(token, int) else (2, str(token))
 
 
-def _json(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _kind_value(kind: Any) -> Any:
+    """The expected value an error kind carries, when the schema cannot say (a keyword found
+    through a reference to another resource)."""
+    try:
+        values = list(kind.as_dict().values())
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return values[0] if len(values) == 1 else None
 
 
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "object": "an object",
-    "array": "an array",
-    "null": "null",
-}
+# -- building -----------------------------------------------------------------------------------
 
 
-def _type_words(expected: Any) -> str:
-    if isinstance(expected, list):
-        names = [_TYPE_NAMES.get(t, str(t)) for t in expected]
-        return " or ".join(names)
-    return _TYPE_NAMES.get(expected, str(expected))
+class _EcmaPattern:
+    """``pattern`` for a regular expression jsonschema-rs does not take: tested in the sandboxed
+    JavaScript engine, whose time limit stops a catastrophic one."""
+
+    def __init__(self, _parent: Any, value: Any, _schema_path: Any) -> None:
+        self.pattern = value
+
+    def validate(self, instance: Any) -> None:
+        if not isinstance(instance, str) or not isinstance(self.pattern, str):
+            return
+        from .expressions import regex_test
+
+        verdict = regex_test(self.pattern, instance)
+        if verdict is None:
+            raise ValueError(UNDECIDED)
+        if not verdict:
+            raise ValueError(NO_MATCH)
 
 
-def _plural(count: Any, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+def _refuse_retrieval(uri: str) -> Any:
+    raise ValueError(f"deskcheck does not fetch {uri}: a form's schema must carry what it refers to.")
 
 
-def message_for(error: Any) -> str:
-    """Our sentence for one jsonschema error (the schema's ``errorMessage`` wins)."""
-    custom = _custom_message(error)
-    if custom:
-        return custom
-    keyword = error.validator
-    expected = error.validator_value
-    if keyword == "required":
-        return "required: give this field a value"
-    if keyword == "type":
-        return f"must be {_type_words(expected)}"
-    if keyword == "enum":
-        shown = ", ".join(_json(v, 30) for v in list(expected)[:8])
-        more = f" (and {len(expected) - 8} more)" if len(expected) > 8 else ""
-        return f"must be one of the accepted values: {shown}{more}"
-    if keyword == "const":
-        return f"must be exactly {_json(expected)}"
-    if keyword == "pattern":
-        if error.message.startswith(UNDECIDED):
-            return f"could not be checked against the pattern {expected} (not a usable regular expression, or too slow)"
-        return f"must match the pattern {expected}"
-    if keyword == "format":
-        return f"must be {FORMAT_HINTS.get(expected, f'in the {expected} format')}"
-    if keyword == "minLength":
-        return f"must be at least {_plural(expected, 'character')} long"
-    if keyword == "maxLength":
-        return f"must be at most {_plural(expected, 'character')} long"
-    if keyword == "minimum":
-        return f"must be {expected} or more"
-    if keyword == "maximum":
-        return f"must be {expected} or less"
-    if keyword == "exclusiveMinimum":
-        return f"must be more than {expected}"
-    if keyword == "exclusiveMaximum":
-        return f"must be less than {expected}"
-    if keyword == "multipleOf":
-        return f"must be a multiple of {expected}"
-    if keyword == "minItems":
-        return f"must have at least {_plural(expected, 'item')}"
-    if keyword == "maxItems":
-        return f"must have at most {_plural(expected, 'item')}"
-    if keyword == "uniqueItems":
-        return "must not repeat an item"
-    if keyword == "minProperties":
-        return f"must have at least {_plural(expected, 'property')}".replace("propertys", "properties")
-    if keyword == "maxProperties":
-        return f"must have at most {_plural(expected, 'property')}".replace("propertys", "properties")
-    if keyword in ("additionalProperties", "unevaluatedProperties"):
-        extra = _extra_keys(error)
-        return f"has properties this form does not accept: {', '.join(extra)}" if extra else "has unexpected properties"
-    if keyword == "oneOf":
-        if _matches_several(error):
-            return "matches more than one variant: make it fit exactly one"
-        return "matches none of the variants: choose one and fill it in"
-    if keyword == "anyOf":
-        return "does not match any of the accepted shapes"
-    if keyword == "not":
-        return "is a value this field does not accept"
-    if keyword == "dependentRequired":
-        return "required when a related field is set"
-    if keyword == "contains":
-        return "must contain at least one matching item"
-    if keyword == "false":
-        return "is not accepted here"
-    return error.message
+def _build(
+    schema: Any, draft: int, *, problems: list[str], registry: Any = None, known: str | None = None
+) -> tuple[Any, Any]:
+    """``(the schema the validator was built from, the validator)``. A copy replaces ``schema``
+    when it must change: values JSON has no type for, keywords its meta-schema refuses (named in
+    ``problems``), patterns tested in JavaScript."""
+    import jsonschema_rs
+
+    from .formats import format_functions
+
+    cls = getattr(jsonschema_rs, _CLASSES[draft][0])
+    options: dict[str, Any] = {
+        "formats": format_functions(),
+        "validate_formats": True,
+        "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+        "keywords": {ECMA_PATTERN: _EcmaPattern},
+        "retriever": _refuse_retrieval,
+    }
+    if registry is not None:
+        options["registry"] = registry
+    candidate, copied = schema, False
+    for _ in range(MAX_SCHEMA_PROBLEMS + 1):
+        try:
+            return candidate, cls(candidate, **options)
+        except jsonschema_rs.ValidationError as exc:  # the schema breaks its meta-schema
+            if not copied:
+                candidate, copied = _plain(schema), True
+            problem = _set_aside(candidate, exc, known=known)
+            if problem is None:
+                raise _unusable(exc) from None
+            if problem:
+                problems.append(problem)
+        except (ValueError, TypeError) as exc:  # a value JSON has no type for
+            if copied:
+                raise _unusable(exc) from None
+            candidate, copied = _plain(schema), True
+    raise InputError(
+        f"the form's schema has more than {MAX_SCHEMA_PROBLEMS} keywords that are not valid JSON Schema: "
+        "fix it and try again."
+    )
 
 
-def _matches_several(error: Any) -> bool:
-    return "is valid under each of" in error.message
+def _unusable(exc: Exception) -> InputError:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return InputError(f"the form's schema cannot be used for validation: {first}. Fix the schema and try again.")
 
 
-def _extra_keys(error: Any) -> list[str]:
-    instance = error.instance if isinstance(error.instance, dict) else {}
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    declared = set(schema.get("properties", {}) or {})
-    patterns = list((schema.get("patternProperties") or {}).keys())
-    out = []
-    for key in instance:
-        if key in declared or any(re.search(p, key) for p in patterns):
+def _set_aside(schema: Any, exc: Any, *, known: str | None) -> str | None:
+    """Take out of ``schema`` (a private copy) what ``exc`` (a meta-schema error) is about.
+    Returns the sentence that names it ("" for a pattern moved to the JavaScript engine), or None
+    when there is nothing to take out. References that start with ``known`` are good ones."""
+    if type(exc.kind).__name__ == "Referencing":
+        return _drop_broken_refs(schema, known)
+    found = _culprit(schema, list(exc.instance_path))
+    if found is None:
+        return None
+    container, key, what, pointer = found
+    value = container[key]
+    if what == "keyword" and key == "pattern" and isinstance(value, str):
+        container[ECMA_PATTERN] = container.pop(key)
+        return ""
+    if what == "subschema":
+        container[key] = {}  # not a schema: it accepts anything
+    else:
+        del container[key]  # a keyword, or a name in a map that is not a usable one
+    shown = json.dumps(value, ensure_ascii=False, default=str)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"{pointer or '/'}: {shown} is not valid JSON Schema there, so it is not checked"
+
+
+_SINGLE = frozenset(
+    (
+        "not",
+        "if",
+        "then",
+        "else",
+        "additionalProperties",
+        "additionalItems",
+        "contains",
+        "propertyNames",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contentSchema",
+        "items",
+    )
+)
+_LISTS = frozenset(("allOf", "anyOf", "oneOf", "prefixItems", "items"))
+_MAPS = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"))
+
+
+def _culprit(schema: Any, tokens: list[Any]) -> tuple[Any, Any, str, str] | None:
+    """``(container, key, what, schema pointer)`` for a meta-schema error at ``tokens``: ``what``
+    is ``"keyword"`` (a keyword of a schema object has a wrong value), ``"subschema"`` (an entry of
+    a list or map of subschemas is not a schema) or ``"name"`` (an entry of ``patternProperties``
+    whose name is not a regular expression, of ``dependencies`` that is not a list of names)."""
+    node: Any = schema
+    found: tuple[Any, Any, str, list[Any]] | None = None
+    index = 0
+    while index < len(tokens) and isinstance(node, dict) and tokens[index] in node:
+        token = tokens[index]
+        value = node[token]
+        found = (node, token, "keyword", tokens[: index + 1])
+        rest = tokens[index + 1 :]
+        if not rest:
+            break
+        if token in _SINGLE and isinstance(value, (dict, bool)):
+            node, index = value, index + 1
             continue
-        out.append(key)
+        entry_key = rest[0]
+        in_list = token in _LISTS and isinstance(value, list) and isinstance(entry_key, int) and entry_key < len(value)
+        in_map = token in _MAPS and isinstance(value, dict) and entry_key in value
+        if not (in_list or in_map):
+            break
+        entry = value[entry_key]
+        where = tokens[: index + 2]
+        if token == "patternProperties" and len(rest) == 1:
+            found = (value, entry_key, "name", where)
+            break
+        if token == "dependencies" and not isinstance(entry, (dict, bool)):
+            found = (value, entry_key, "name", where)
+            break
+        if len(rest) == 1 or not isinstance(entry, dict):
+            found = (value, entry_key, "subschema", where)
+            break
+        node, index = entry, index + 2
+    if found is None:
+        return None
+    container, key, what, path = found
+    return container, key, what, jsonpointer.join(path)
+
+
+def _drop_broken_refs(schema: Any, known: str | None) -> str | None:
+    from ..refs import RefError, RefResolver
+
+    resolver = RefResolver(schema)
+    dropped = []
+    for parent, keyword, node, pointer in _schema_objects(schema):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not (known and ref.startswith(known + "#")):
+            try:
+                resolver.lookup(ref)
+            except RefError:
+                _leave_out_ref(parent, keyword, node)
+                dropped.append(f"{pointer or '/'}: $ref {ref!r} leads nowhere, so what it names is not checked")
+    return "; ".join(sorted(dropped)) or None
+
+
+def _absolute_refs(schema: Any, base: str, resolves: Callable[[str], bool]) -> Any:
+    """A copy of ``schema`` whose local references (``#/...``, ``#anchor``) name ``base``; one
+    that leads nowhere (``resolves`` says) is left out, as the whole schema leaves it out."""
+    if not isinstance(schema, dict):
+        return schema
+    out = copy.deepcopy(schema)
+    for parent, keyword, node, _pointer in _schema_objects(out):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#"):
+            if resolves(ref):
+                node["$ref"] = base + ref
+            else:
+                _leave_out_ref(parent, keyword, node)
     return out
 
 
-def extra_keys(error: Any) -> list[str]:
-    """The keys an ``additionalProperties: false`` error is about."""
-    return _extra_keys(error)
+def _leave_out_ref(parent: dict[str, Any] | None, keyword: str | None, node: dict[str, Any]) -> None:
+    """Without its target a reference checks nothing: the schema holding it accepts anything,
+    except under ``not``, where that would refuse everything: there the ``not`` goes."""
+    if parent is not None and keyword == "not":
+        del parent["not"]
+    else:
+        del node["$ref"]
 
 
-def _custom_message(error: Any) -> str | None:
-    schema = error.schema if isinstance(error.schema, dict) else None
-    if schema is None or "errorMessage" not in schema:
-        return None
-    custom = schema["errorMessage"]
-    if isinstance(custom, str):
-        return custom
-    if isinstance(custom, dict):
-        specific = custom.get(error.validator)
-        if error.validator == "required" and isinstance(specific, dict):
-            missing = missing_property(error)
-            specific = specific.get(missing) if missing else None
-        if isinstance(specific, str):
-            return specific
-        if isinstance(custom.get("_"), str):
-            return custom["_"]
-    return None
+def _schema_objects(schema: Any) -> Iterator[tuple[dict[str, Any] | None, str | None, dict[str, Any], str]]:
+    """``(parent, keyword, schema object, pointer)`` for every schema object in ``schema``;
+    ``parent`` and ``keyword`` when it is the value of a keyword of ``parent`` (``not``,
+    ``items``...), None in a list or a map of schemas. Changes to an object made before the next
+    step are seen by the walk."""
+    stack: list[tuple[Any, Any, Any, str]] = [(None, None, schema, "")]
+    while stack:
+        parent, keyword, node, pointer = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield parent, keyword, node, pointer
+        for key, value in list(node.items()):
+            if key in _DATA_KEYWORDS:
+                continue
+            at = jsonpointer.append(pointer, key)
+            if isinstance(value, dict) and key in _MAPS:
+                stack.extend((None, None, sub, jsonpointer.append(at, name)) for name, sub in value.items())
+            elif isinstance(value, list):
+                stack.extend((None, None, sub, jsonpointer.append(at, i)) for i, sub in enumerate(value))
+            elif isinstance(value, dict):
+                stack.append((node, key, value, at))
 
 
-def missing_property(error: Any) -> str | None:
-    """The property a ``required`` / ``dependentRequired`` error is about (jsonschema names it,
-    as a Python literal, at the start of its message)."""
-    import ast
+# -- data ---------------------------------------------------------------------------------------
 
-    match = re.match(r"^(.*) is a required property$", error.message, re.S) or re.match(
-        r"^(.*?) is a dependency of ", error.message, re.S
-    )
-    if match:
-        try:
-            name = ast.literal_eval(match.group(1))
-        except (ValueError, SyntaxError):
-            name = None
-        if isinstance(name, str):
-            return name
-    if error.validator == "required" and isinstance(error.validator_value, list) and isinstance(error.instance, dict):
-        for name in error.validator_value:
-            if name not in error.instance:
-                return name
-    return None
+
+def _with_plain_data(call: Any, data: Any) -> Any:
+    try:
+        return call(data)
+    except (ValueError, TypeError):  # a value JSON has no type for: once more as JSON values
+        return call(_plain(data))
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON values: dates as ISO text, keys as strings, tuples as lists, anything
+    else JSON has no type for as its text."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (date, datetime, time)):
+        return value.isoformat()
+    return str(value)

@@ -175,15 +175,14 @@ def _check_state(
 
 
 def _error_columns(error: Any) -> list[tuple[str, str]]:
-    """``(column, message)`` for the top-level columns a validation error is about (for a
-    ``required`` error, the columns it finds missing)."""
-    path = list(error.absolute_path)
-    if path:
-        return [(str(path[0]), error.message)]
-    if error.validator == "required" and isinstance(error.instance, dict) and isinstance(error.validator_value, list):
-        return [
-            (str(name), "required, without a value") for name in error.validator_value if name not in error.instance
-        ]
+    """``(column, message)`` for the top-level column a validation error (a form engine
+    ``SchemaError``) is about (for a ``required`` error, the column it finds missing)."""
+    from ..forms.messages import message_for
+
+    if error.path:
+        return [(str(error.path[0]), message_for(error))]
+    if error.missing is not None:
+        return [(error.missing, "required, without a value")]
     return []
 
 

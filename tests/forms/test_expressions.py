@@ -117,7 +117,8 @@ def test_patterns_follow_javascript_rules_and_cannot_hang_validation():
     form = Form(schema, {"evil": "a" * 40 + "!", "digits": "٣٤", "slug": "ok-1"})
     assert time.perf_counter() - started < 5
     errors = {e.path: e.message for e in form.state.errors}
-    assert errors["/evil"].startswith("could not be checked against the pattern ^(a+)+$")
+    # Without back-references or look-around a pattern runs in linear time: a real verdict.
+    assert errors["/evil"] == "must match the pattern ^(a+)+$"
     assert errors["/digits"] == "must match the pattern ^\\d+$", "\\d means ASCII digits, as in JavaScript"
     assert "/slug" not in errors
 

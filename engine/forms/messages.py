@@ -1,0 +1,138 @@
+"""Our sentence for each validation error (``validation.SchemaError``).
+
+A schema's ``errorMessage`` (a string, or an object by keyword, ``required`` by property, ``_``
+for the rest) replaces our wording, as the form library does. Otherwise the sentence says what
+the value must be, in words a person filling the form understands, from the keyword's value in
+the schema.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .formats import FORMAT_HINTS
+from .validation import SchemaError
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "an object",
+    "array": "an array",
+    "null": "null",
+}
+
+
+def _json(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _type_words(expected: Any) -> str:
+    if isinstance(expected, list):
+        return " or ".join(_TYPE_NAMES.get(t, str(t)) for t in expected)
+    return _TYPE_NAMES.get(expected, str(expected))
+
+
+def _plural(count: Any, word: str, plural: str | None = None) -> str:
+    return f"{count} " + (word if count == 1 else plural or word + "s")
+
+
+def _bound(error: SchemaError, other: str) -> Any:
+    """The limit of an exclusive bound: draft 4 writes ``exclusiveMinimum: true`` next to the
+    ``minimum`` it makes exclusive."""
+    if isinstance(error.expected, bool) and isinstance(error.schema, dict):
+        return error.schema.get(other)
+    return error.expected
+
+
+def message_for(error: SchemaError) -> str:
+    """Our sentence for one error (the schema's ``errorMessage`` wins)."""
+    custom = _custom_message(error)
+    if custom:
+        return custom
+    keyword = error.keyword
+    expected = error.expected
+    if keyword == "required":
+        return "required: give this field a value"
+    if keyword == "type":
+        return f"must be {_type_words(expected)}"
+    if keyword == "enum":
+        options = list(expected) if isinstance(expected, list) else []
+        shown = ", ".join(_json(v, 30) for v in options[:8])
+        more = f" (and {len(options) - 8} more)" if len(options) > 8 else ""
+        return f"must be one of the accepted values: {shown}{more}"
+    if keyword == "const":
+        return f"must be exactly {_json(expected)}"
+    if keyword == "pattern":
+        if error.undecided:
+            return f"could not be checked against the pattern {expected} (not a usable regular expression, or too slow)"
+        return f"must match the pattern {expected}"
+    if keyword == "format":
+        return f"must be {FORMAT_HINTS.get(expected, f'in the {expected} format')}"
+    if keyword == "minLength":
+        return f"must be at least {_plural(expected, 'character')} long"
+    if keyword == "maxLength":
+        return f"must be at most {_plural(expected, 'character')} long"
+    if keyword == "minimum":
+        return f"must be {expected} or more"
+    if keyword == "maximum":
+        return f"must be {expected} or less"
+    if keyword == "exclusiveMinimum":
+        return f"must be more than {_bound(error, 'minimum')}"
+    if keyword == "exclusiveMaximum":
+        return f"must be less than {_bound(error, 'maximum')}"
+    if keyword == "multipleOf":
+        return f"must be a multiple of {expected}"
+    if keyword == "minItems":
+        return f"must have at least {_plural(expected, 'item')}"
+    if keyword == "maxItems":
+        return f"must have at most {_plural(expected, 'item')}"
+    if keyword == "uniqueItems":
+        return "must not repeat an item"
+    if keyword == "minProperties":
+        return f"must have at least {_plural(expected, 'property', 'properties')}"
+    if keyword == "maxProperties":
+        return f"must have at most {_plural(expected, 'property', 'properties')}"
+    if keyword in ("additionalProperties", "unevaluatedProperties"):
+        extra = error.extra
+        return f"has properties this form does not accept: {', '.join(extra)}" if extra else "has unexpected properties"
+    if keyword in ("additionalItems", "unevaluatedItems"):
+        return "has more items than this list accepts"
+    if keyword == "oneOf":
+        if error.several:
+            return "matches more than one variant: make it fit exactly one"
+        return "matches none of the variants: choose one and fill it in"
+    if keyword == "anyOf":
+        return "does not match any of the accepted shapes"
+    if keyword == "not":
+        return "is a value this field does not accept"
+    if keyword in ("dependentRequired", "dependencies"):
+        return "required when a related field is set"
+    if keyword == "contains":
+        return "must contain at least one matching item"
+    if keyword == "propertyNames":
+        return "has a property name this form does not accept"
+    if keyword == "false":
+        return "is not accepted here"
+    return error.text
+
+
+def _custom_message(error: SchemaError) -> str | None:
+    schema = error.schema
+    if schema is None or "errorMessage" not in schema:
+        return None
+    custom = schema["errorMessage"]
+    if isinstance(custom, str):
+        return custom
+    if isinstance(custom, dict):
+        specific = custom.get(error.keyword)
+        if error.keyword == "required" and isinstance(specific, dict):
+            specific = specific.get(error.missing) if error.missing else None
+        if isinstance(specific, str):
+            return specific
+        if isinstance(custom.get("_"), str):
+            return custom["_"]
+    return None
