@@ -28,19 +28,30 @@ Typical use::
     again = FormState.from_snapshot(form, saved)  # in another call or process
 """
 
-from .compile import (
-    CompiledForm,
-    CompileOptions,
-    FormSchemaError,
-    clear_compile_cache,
-    compile_form,
-    compile_stats,
-    prepare_schema,
-)
-from .guide import fill_form_guide
-from .state import FormError, FormState
-from .suggestions import Fetcher, ItemsRequest
-from .tools import VERBS, form_tools, form_toolset
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Public name -> the module that defines it. A name is imported when it is first used, so a
+# process that needs a part of the engine (the session store, one tool) loads only that part.
+_EXPORTS = {
+    "CompiledForm": "compile",
+    "CompileOptions": "compile",
+    "FormSchemaError": "compile",
+    "clear_compile_cache": "compile",
+    "compile_form": "compile",
+    "compile_stats": "compile",
+    "prepare_schema": "compile",
+    "fill_form_guide": "guide",
+    "FormError": "state",
+    "FormState": "state",
+    "Fetcher": "suggestions",
+    "ItemsRequest": "suggestions",
+    "VERBS": "tools",
+    "form_tools": "tools",
+    "form_toolset": "tools",
+}
 
 __all__ = [
     "VERBS",
@@ -59,3 +70,31 @@ __all__ = [
     "form_toolset",
     "prepare_schema",
 ]
+
+if TYPE_CHECKING:
+    from .compile import (
+        CompiledForm,
+        CompileOptions,
+        FormSchemaError,
+        clear_compile_cache,
+        compile_form,
+        compile_stats,
+        prepare_schema,
+    )
+    from .guide import fill_form_guide
+    from .state import FormError, FormState
+    from .suggestions import Fetcher, ItemsRequest
+    from .tools import VERBS, form_tools, form_toolset
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

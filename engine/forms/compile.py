@@ -26,14 +26,12 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .. import jsonpointer
 from ..errors import InputError
 from ..refs import RefError, RefResolver
-from .compat_v2 import translate_v2
 from .expressions import Expression, parse_expression
 from .layout import (
     ITEMS_COMPONENTS,
@@ -42,6 +40,7 @@ from .layout import (
     items_source,
     normalize_layout,
 )
+from .record import FrozenRecord, Record
 from .values import json_type
 
 if TYPE_CHECKING:
@@ -56,8 +55,7 @@ class FormSchemaError(InputError):
     """A schema the form engine cannot use (not an object, a broken reference...)."""
 
 
-@dataclass(frozen=True)
-class CompileOptions:
+class CompileOptions(FrozenRecord):
     """Options that change what a compiled form does, part of its cache key.
 
     ``coerce_types``: convert written values to the schema's type when the conversion is
@@ -65,7 +63,10 @@ class CompileOptions:
     array). Off by default: a string written to an integer field stays a string and is reported.
     """
 
-    coerce_types: bool = False
+    __slots__ = ("coerce_types",)
+
+    def __init__(self, coerce_types: bool = False) -> None:
+        self._set(coerce_types=coerce_types)
 
     def key(self) -> str:
         return json.dumps({"coerce": self.coerce_types})
@@ -89,6 +90,8 @@ def prepare_schema(schema: Any, *, document: Any = None) -> dict[str, Any]:
         raise FormSchemaError(
             f"a form needs a JSON Schema object, not {type(schema).__name__}: pass the schema of the document to edit."
         )
+    from .compat_v2 import translate_v2  # a schema is prepared once; a stored one is not again
+
     bundled = _bundle(schema, document) if document is not None and document is not schema else schema
     translated = translate_v2(bundled)
     _normalise_string_layouts(translated)
@@ -328,26 +331,43 @@ class CompiledForm:
         return fragment, pointer
 
 
-@dataclass
-class ChildPlan:
+class ChildPlan(Record):
     """One child in a composite's plan. ``kind``: property, deps, allOf, oneOf, condition,
     composite, slot."""
 
-    kind: str
-    key: str
-    skeleton: Skeleton | None = None
-    composite: CompositePlan | None = None
-    text: str | None = None
+    __slots__ = ("composite", "key", "kind", "skeleton", "text")
+
+    def __init__(
+        self,
+        kind: str,
+        key: str,
+        skeleton: Skeleton | None = None,
+        composite: CompositePlan | None = None,
+        text: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.key = key
+        self.skeleton = skeleton
+        self.composite = composite
+        self.text = text
 
 
-@dataclass
-class CompositePlan:
+class CompositePlan(Record):
     """A layout-only group (a tab, a step, a card): a title and its own children."""
 
-    comp: str
-    title: str | None
-    children: list[ChildPlan] = field(default_factory=list)
-    layout: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("children", "comp", "layout", "title")
+
+    def __init__(
+        self,
+        comp: str,
+        title: str | None,
+        children: list[ChildPlan] | None = None,
+        layout: dict[str, Any] | None = None,
+    ) -> None:
+        self.comp = comp
+        self.title = title
+        self.children = [] if children is None else children
+        self.layout = {} if layout is None else layout
 
 
 def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:

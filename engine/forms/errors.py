@@ -12,31 +12,34 @@ Errors no field can take are listed by their data pointer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .. import jsonpointer
 from .messages import message_for
+from .record import FrozenRecord, Record
 from .tree import Node, Tree
 from .validation import SchemaError
 from .values import UNSET
 
 
-@dataclass(frozen=True)
-class FieldError:
-    path: str  # the field's layout path, or the data pointer when no field takes it
-    data_path: str
-    message: str
-    node: Node | None = None
-    hidden: bool = False
+class FieldError(FrozenRecord):
+    """``path``: the field's layout path, or the data pointer when no field takes it."""
+
+    __slots__ = ("data_path", "hidden", "message", "node", "path")
+
+    def __init__(self, path: str, data_path: str, message: str, node: Node | None = None, hidden: bool = False) -> None:
+        self._set(path=path, data_path=data_path, message=message, node=node, hidden=hidden)
 
 
-@dataclass
-class Validation:
-    valid: bool
-    errors: list[FieldError]
-    # (data pointer of an object, keys its schema does not accept)
-    extra: list[tuple[str, list[str]]]
+class Validation(Record):
+    """``extra``: (data pointer of an object, keys its schema does not accept)."""
+
+    __slots__ = ("errors", "extra", "valid")
+
+    def __init__(self, valid: bool, errors: list[FieldError], extra: list[tuple[str, list[str]]]) -> None:
+        self.valid = valid
+        self.errors = errors
+        self.extra = extra
 
 
 def validate_tree(form: Any, tree: Tree) -> Validation:

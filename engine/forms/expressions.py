@@ -19,8 +19,8 @@ schema, so the engine must be a sandbox. We compared the maintained bindings on 
 
 The binding is imported lazily, on the first evaluation, so a schema without expressions never
 loads it. ``regex_test`` checks a ``pattern`` here with the same limits, in the regular expression
-dialect JSON Schema specifies, when the validator cannot read it (see ``validation``). A QuickJS context must stay on the
-thread that created it, so each thread gets its own.
+dialect JSON Schema specifies, when the validator cannot read it (see ``validation``). A QuickJS
+context must stay on the thread that created it, so each thread gets its own.
 
 Failures become ``ExpressionError`` with a ``reason``: ``"unresolved"`` (the expression reads
 something that is not set yet: a ``TypeError`` or ``ReferenceError``), ``"timeout"``,
@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DeskcheckError
+from .record import FrozenRecord
 
 # CPU time one evaluation may take. Form expressions are one-liners that read a few fields;
 # a quarter of a second is thousands of times what they need and short enough for a person.
@@ -58,16 +58,16 @@ SHARED_NAMES = ("rootData", "context", "options", "summary", "mode", "display")
 SCOPE_NAMES = ("data", "parent", "rootData", "context", "options", "summary", "mode", "display", "item", "body")
 
 
-@dataclass(frozen=True)
-class Expression:
+class Expression(FrozenRecord):
     """One expression of a schema: ``kind`` is ``js-eval`` (an expression), ``js-tpl`` (a
     template literal, ``${...}`` interpolations) or ``js-fn`` (a function body that returns).
     ``pure`` says its value depends only on the context, not on the data, so it can be
     evaluated once."""
 
-    kind: str
-    source: str
-    pure: bool = False
+    __slots__ = ("kind", "pure", "source")
+
+    def __init__(self, kind: str, source: str, pure: bool = False) -> None:
+        self._set(kind=kind, source=source, pure=pure)
 
     def as_json(self) -> dict[str, Any]:
         return {"type": self.kind, "expr": self.source, "pure": self.pure}
@@ -133,6 +133,10 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
         )
         _poison(key, error)
         raise error
+    if expression.kind == "js-tpl" and "${" not in expression.source and "\r" not in expression.source:
+        # A template without interpolation (a URL with only {q}) is its own text: the engine
+        # would give back exactly that, so it is not started for it.
+        return expression.source
     scope_json = json.dumps(scope, default=lambda _value: None)
     cache_key = (expression.kind, expression.source, scope_json) if expression.local else None
     if cache_key is not None and cache_key in _results:

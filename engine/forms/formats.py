@@ -9,20 +9,31 @@ know, so they can be told to accept anything).
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Callable
 from datetime import date
+from functools import cache
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TIME = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$", re.IGNORECASE)
-_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))$", re.IGNORECASE)
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
-_HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$", re.I
-)
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*$")
+# The expressions are compiled on first use: a form whose schema has no such format never pays.
+_PATTERNS = {
+    "date": (r"^\d{4}-\d{2}-\d{2}$", 0),
+    "time": (r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$", re.IGNORECASE),
+    "date-time": (r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))$", re.IGNORECASE),
+    "email": (r"^[^@\s]+@[^@\s]+\.[^@\s]+$", 0),
+    "uuid": (r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE),
+    "hostname": (
+        r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+        re.IGNORECASE,
+    ),
+    "scheme": (r"^[a-zA-Z][a-zA-Z0-9+.-]*$", 0),
+}
+
+
+@cache
+def _pattern(name: str) -> re.Pattern[str]:
+    source, flags = _PATTERNS[name]
+    return re.compile(source, flags)
+
 
 FORMAT_HINTS = {
     "date": "a date such as 2025-06-15",
@@ -52,7 +63,7 @@ UNCHECKED = (
 
 
 def _check_date(value: str) -> bool:
-    if not _DATE.match(value):
+    if not _pattern("date").match(value):
         return False
     try:
         date.fromisoformat(value)
@@ -62,7 +73,7 @@ def _check_date(value: str) -> bool:
 
 
 def _check_time(value: str) -> bool:
-    match = _TIME.match(value)
+    match = _pattern("time").match(value)
     if not match:
         return False
     hour, minute, second = int(match.group(1)), int(match.group(2)), int(match.group(3))
@@ -70,7 +81,7 @@ def _check_time(value: str) -> bool:
 
 
 def _check_date_time(value: str) -> bool:
-    match = _DATE_TIME.match(value)
+    match = _pattern("date-time").match(value)
     return bool(match) and _check_date(match.group(1)) and _check_time(match.group(2))
 
 
@@ -81,11 +92,13 @@ def _check_uri(value: str) -> bool:
         parts = urlsplit(value)
     except ValueError:  # an unbalanced IPv6 bracket, for one
         return False
-    return bool(parts.scheme) and _SCHEME.match(parts.scheme) is not None and " " not in value
+    return bool(parts.scheme) and _pattern("scheme").match(parts.scheme) is not None and " " not in value
 
 
 def _check_ip(version: int) -> Callable[[str], bool]:
     def check(value: str) -> bool:
+        import ipaddress
+
         try:
             return ipaddress.ip_address(value).version == version
         except ValueError:
@@ -106,12 +119,12 @@ CHECKERS: dict[str, Callable[[str], bool]] = {
     "date": _check_date,
     "date-time": _check_date_time,
     "time": _check_time,
-    "email": lambda v: bool(_EMAIL.match(v)),
+    "email": lambda v: bool(_pattern("email").match(v)),
     "uri": _check_uri,
-    "uuid": lambda v: bool(_UUID.match(v)),
+    "uuid": lambda v: bool(_pattern("uuid").match(v)),
     "ipv4": _check_ip(4),
     "ipv6": _check_ip(6),
-    "hostname": lambda v: bool(_HOSTNAME.match(v)),
+    "hostname": lambda v: bool(_pattern("hostname").match(v)),
     "regex": _check_regex,
 }
 

@@ -16,10 +16,10 @@ get pickers, and ``oneOf`` on an object becomes a variant selector.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .expressions import Expression, parse_expression
+from .record import FrozenRecord
 
 # Past this many options a select becomes an autocomplete (a person types to filter).
 AUTOCOMPLETE_THRESHOLD = 20
@@ -77,8 +77,7 @@ def normalize_layout(raw: Any) -> dict[str, Any]:
 # -- options of choice fields -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ItemsSource:
+class ItemsSource(FrozenRecord):
     """Where a choice field's options come from.
 
     - ``static``: ``items`` is the whole list, known at compile time (``enum``, constants,
@@ -88,22 +87,62 @@ class ItemsSource:
       ``results`` (where the list is), then ``title``/``key``/``value`` per raw item.
     """
 
-    kind: str
-    items: tuple[dict[str, Any], ...] = ()
-    expression: Expression | None = None
-    url: Expression | None = None
-    q_param: str | None = None
-    search_params: tuple[tuple[str, Expression], ...] = ()
-    headers: tuple[tuple[str, Expression], ...] = ()
-    results: Expression | None = None
-    title: Expression | None = None
-    key: Expression | None = None
-    value: Expression | None = None
-    icon: Expression | None = None
-    header: Expression | None = None
-    return_objects: bool = False
-    open: bool = False  # free values are accepted too (combobox)
-    extra: dict[str, Any] = field(default_factory=dict)
+    __slots__ = (
+        "expression",
+        "extra",
+        "header",
+        "headers",
+        "icon",
+        "items",
+        "key",
+        "kind",
+        "open",
+        "q_param",
+        "results",
+        "return_objects",
+        "search_params",
+        "title",
+        "url",
+        "value",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        items: tuple[dict[str, Any], ...] = (),
+        expression: Expression | None = None,
+        url: Expression | None = None,
+        q_param: str | None = None,
+        search_params: tuple[tuple[str, Expression], ...] = (),
+        headers: tuple[tuple[str, Expression], ...] = (),
+        results: Expression | None = None,
+        title: Expression | None = None,
+        key: Expression | None = None,
+        value: Expression | None = None,
+        icon: Expression | None = None,
+        header: Expression | None = None,
+        return_objects: bool = False,
+        open: bool = False,  # free values are accepted too (combobox)
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self._set(
+            kind=kind,
+            items=items,
+            expression=expression,
+            url=url,
+            q_param=q_param,
+            search_params=search_params,
+            headers=headers,
+            results=results,
+            title=title,
+            key=key,
+            value=value,
+            icon=icon,
+            header=header,
+            return_objects=return_objects,
+            open=open,
+            extra={} if extra is None else extra,
+        )
 
     @property
     def searches_server(self) -> bool:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import jsonpointer
@@ -33,6 +32,7 @@ from ..errors import DeskcheckError
 from . import paths
 from .compile import CompiledForm
 from .errors import FieldError, Validation, scoped, validate_tree
+from .record import Record
 from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
 from .tree import Node, Tree, build_tree, lookup
 from .values import UNSET, is_empty, parse_json_string
@@ -48,46 +48,86 @@ class FormError(DeskcheckError):
     pass
 
 
-@dataclass
-class VisibilityChange:
-    shown: list[str] = field(default_factory=list)
-    hidden: list[str] = field(default_factory=list)
+class VisibilityChange(Record):
+    __slots__ = ("hidden", "shown")
+
+    def __init__(self, shown: list[str] | None = None, hidden: list[str] | None = None) -> None:
+        self.shown = [] if shown is None else shown
+        self.hidden = [] if hidden is None else hidden
 
 
-@dataclass
-class WriteReport:
-    node: Node
-    value: Any
-    visibility: VisibilityChange
-    errors: list[FieldError]
-    other_errors: int
-    valid: bool
-    activated: Node | None = None
+class WriteReport(Record):
+    __slots__ = ("activated", "errors", "node", "other_errors", "valid", "value", "visibility")
+
+    def __init__(
+        self,
+        node: Node,
+        value: Any,
+        visibility: VisibilityChange,
+        errors: list[FieldError],
+        other_errors: int,
+        valid: bool,
+        activated: Node | None = None,
+    ) -> None:
+        self.node = node
+        self.value = value
+        self.visibility = visibility
+        self.errors = errors
+        self.other_errors = other_errors
+        self.valid = valid
+        self.activated = activated
 
 
-@dataclass
-class ArrayReport:
-    node: Node
-    action: str
-    index: int
-    length: int
-    item: Node | None
-    visibility: VisibilityChange
-    errors: list[FieldError]
-    other_errors: int
-    valid: bool
+class ArrayReport(Record):
+    __slots__ = ("action", "errors", "index", "item", "length", "node", "other_errors", "valid", "visibility")
+
+    def __init__(
+        self,
+        node: Node,
+        action: str,
+        index: int,
+        length: int,
+        item: Node | None,
+        visibility: VisibilityChange,
+        errors: list[FieldError],
+        other_errors: int,
+        valid: bool,
+    ) -> None:
+        self.node = node
+        self.action = action
+        self.index = index
+        self.length = length
+        self.item = item
+        self.visibility = visibility
+        self.errors = errors
+        self.other_errors = other_errors
+        self.valid = valid
 
 
-@dataclass
-class SetDataReport:
-    written: list[str]
-    removed: list[str]
-    unknown: list[str]
-    ignored: list[str]
-    visibility: VisibilityChange
-    errors: list[FieldError]
-    valid: bool
-    whole: bool = False  # the document is not an object: it was written whole
+class SetDataReport(Record):
+    """``whole``: the document is not an object: it was written whole."""
+
+    __slots__ = ("errors", "ignored", "removed", "unknown", "valid", "visibility", "whole", "written")
+
+    def __init__(
+        self,
+        written: list[str],
+        removed: list[str],
+        unknown: list[str],
+        ignored: list[str],
+        visibility: VisibilityChange,
+        errors: list[FieldError],
+        valid: bool,
+        whole: bool = False,
+    ) -> None:
+        self.written = written
+        self.removed = removed
+        self.unknown = unknown
+        self.ignored = ignored
+        self.visibility = visibility
+        self.errors = errors
+        self.valid = valid
+        self.whole = whole
 
 
 class FormState:

@@ -16,24 +16,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..errors import DeskcheckError
 from .expressions import ExpressionError, evaluate
 from .layout import ItemsSource
+from .record import FrozenRecord, Record
 from .tree import Node, prepare_item
 
 
-@dataclass(frozen=True)
-class ItemsRequest:
+class ItemsRequest(FrozenRecord):
     """A request for a field's options: ``url`` with the search text applied, and ``headers``."""
 
-    url: str
-    headers: dict[str, str] = field(default_factory=dict)
-    field_path: str = ""
-    query: str | None = None
+    __slots__ = ("field_path", "headers", "query", "url")
+
+    def __init__(
+        self, url: str, headers: dict[str, str] | None = None, field_path: str = "", query: str | None = None
+    ) -> None:
+        self._set(url=url, headers={} if headers is None else headers, field_path=field_path, query=query)
 
 
 Fetcher = Callable[[ItemsRequest], Any]
@@ -113,10 +114,14 @@ class SuggestionStore:
 # -- listing ------------------------------------------------------------------------------------
 
 
-@dataclass
-class Listing:
-    options: list[dict[str, Any]]
-    blocked_by: str | None = None  # the expression that cannot be resolved yet
+class Listing(Record):
+    """``blocked_by``: the expression that cannot be resolved yet."""
+
+    __slots__ = ("blocked_by", "options")
+
+    def __init__(self, options: list[dict[str, Any]], blocked_by: str | None = None) -> None:
+        self.options = options
+        self.blocked_by = blocked_by
 
 
 def list_options(node: Node, query: str | None, context: Any, root_data: Any, fetcher: Fetcher | None) -> Listing:

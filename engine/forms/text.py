@@ -14,7 +14,6 @@ list shows the fields its items will have.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from typing import Any
@@ -63,6 +62,8 @@ _ACCESS = re.compile(r"\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*
 
 def help_to_text(text: str) -> str:
     """Help (markdown, possibly HTML) as one line of plain text."""
+    import html  # with its table of entities: only when a help text is shown
+
     text = re.sub(r"<li[^>]*>", " - ", text, flags=re.I)
     text = _TAG.sub(" ", text)
     text = html.unescape(text)

@@ -19,45 +19,97 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import jsonpointer
 from .compile import ChildPlan, CompiledForm, Skeleton
 from .expressions import Expression, ExpressionError, evaluate, shared_scope
 from .layout import ITEMS_COMPONENTS, normal_item
+from .record import Record
 from .values import UNSET, coerce, is_empty, json_equal
 
 
-@dataclass(eq=False, slots=True)
 class Node:
-    key: str
-    full_key: str
-    data_path: str
-    parent: Node | None
-    skeleton: Skeleton | None
-    comp: str
-    data: Any = UNSET
-    shown: bool = True
-    required: bool = False
-    read_only: bool = False
-    wrapper: bool = False
-    children: list[Node] = field(default_factory=list)
-    error: str | None = None
-    modified: bool | None = None
-    child_modified: bool = False
-    title: str | None = None
-    text: str | None = None  # a slot's text
-    notes: list[str] = field(default_factory=list)
-    # options of a choice field: "static" | "resolved" | "url" | "blocked" | "failed" | None
-    items_state: str | None = None
-    items: list[dict[str, Any]] | None = None
-    items_key: str | None = None
-    items_source_text: str | None = None
-    # a variant selector: the active branch index (None: none yet)
-    active_variant: int | None = None
-    variant_owner: Skeleton | None = None
-    item_index: int | None = None
+    """One field or group of the state tree. Nodes compare by identity. ``text``: a slot's
+    text; ``items_state``: where a choice field's options stand (``static``, ``resolved``,
+    ``url``, ``blocked``, ``failed`` or None); ``active_variant``: a variant selector's active
+    branch (None: none yet)."""
+
+    __slots__ = (
+        "active_variant",
+        "child_modified",
+        "children",
+        "comp",
+        "data",
+        "data_path",
+        "error",
+        "full_key",
+        "item_index",
+        "items",
+        "items_key",
+        "items_source_text",
+        "items_state",
+        "key",
+        "modified",
+        "notes",
+        "parent",
+        "read_only",
+        "required",
+        "shown",
+        "skeleton",
+        "text",
+        "title",
+        "variant_owner",
+        "wrapper",
+    )
+
+    def __init__(
+        self,
+        *,
+        key: str,
+        full_key: str,
+        data_path: str,
+        parent: Node | None,
+        skeleton: Skeleton | None,
+        comp: str,
+        data: Any = UNSET,
+        shown: bool = True,
+        required: bool = False,
+        read_only: bool = False,
+        wrapper: bool = False,
+        title: str | None = None,
+        text: str | None = None,
+        item_index: int | None = None,
+        variant_owner: Skeleton | None = None,
+    ) -> None:
+        self.key = key
+        self.full_key = full_key
+        self.data_path = data_path
+        self.parent = parent
+        self.skeleton = skeleton
+        self.comp = comp
+        self.data = data
+        self.shown = shown
+        self.required = required
+        self.read_only = read_only
+        self.wrapper = wrapper
+        self.children: list[Node] = []
+        self.error: str | None = None
+        self.modified: bool | None = None
+        self.child_modified = False
+        self.title = title
+        self.text = text
+        self.notes: list[str] = []
+        self.items_state: str | None = None
+        self.items: list[dict[str, Any]] | None = None
+        self.items_key: str | None = None
+        self.items_source_text: str | None = None
+        self.active_variant: int | None = None
+        self.variant_owner = variant_owner
+        self.item_index = item_index
+
+    def __repr__(self) -> str:
+        return f"Node({self.path!r}, {self.comp})"
 
     @property
     def path(self) -> str:
@@ -86,15 +138,26 @@ class Node:
             yield from child.walk()
 
 
-@dataclass
-class Tree:
-    root: Node
-    data: Any
-    nodes: list[Node]
-    by_full_key: dict[str, Node]
-    by_data_path: dict[str, Node]
-    branches: dict[str, str]
-    removed_branch_keys: list[str]
+class Tree(Record):
+    __slots__ = ("branches", "by_data_path", "by_full_key", "data", "nodes", "removed_branch_keys", "root")
+
+    def __init__(
+        self,
+        root: Node,
+        data: Any,
+        nodes: list[Node],
+        by_full_key: dict[str, Node],
+        by_data_path: dict[str, Node],
+        branches: dict[str, str],
+        removed_branch_keys: list[str],
+    ) -> None:
+        self.root = root
+        self.data = data
+        self.nodes = nodes
+        self.by_full_key = by_full_key
+        self.by_data_path = by_data_path
+        self.branches = branches
+        self.removed_branch_keys = removed_branch_keys
 
 
 # Fields nested deeper than this are shown as one JSON value: real forms are far shallower, and a

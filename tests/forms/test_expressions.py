@@ -23,6 +23,17 @@ def test_expressions_read_the_scope_and_return_json():
     assert evaluate(Expression("js-eval", "undefined"), scope) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["/api/v1/items?q={q}&size=20", "a\\b`c$d{e}", "caf\u00e9 \U0001f600\nline", "$ {not} $$", "end with $"],
+)
+def test_a_template_without_interpolation_is_its_own_text(text):
+    # Not started for such a template, the engine must have given the same answer: a template
+    # made to interpolate nothing (an empty string at the end) is run in it.
+    assert evaluate(Expression("js-tpl", text), {}) == text
+    assert evaluate(Expression("js-tpl", text + "${''}"), {}) == text
+
+
 @pytest.mark.parametrize("name", ["fetch", "require", "XMLHttpRequest", "setTimeout", "std", "os", "process"])
 def test_the_sandbox_has_no_io(name):
     assert evaluate(Expression("js-eval", f"typeof {name}"), {}) == "undefined"

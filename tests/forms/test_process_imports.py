@@ -1,0 +1,62 @@
+"""A `deskcheck form set-field-value` process loads what the call needs and no more: the form
+engine validates with jsonschema-rs, never with Python's jsonschema, and starts the JavaScript
+engine only for a schema that has something to run in it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+PROBE = """
+import io, json, sys, contextlib
+from deskcheck.cli.main import run
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    code = run({argv!r})
+print(json.dumps({{"code": code, "out": out.getvalue(), "modules": sorted(sys.modules)}}))
+"""
+
+
+def _set_field_value(schema_file, data_file, args: dict) -> dict:
+    argv = ["form", "set-field-value", "--schema", str(schema_file), "--data", str(data_file), json.dumps(args)]
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def _sample_schema() -> dict:
+    datasets = json.loads((REPO / "samples" / "records_api" / "data" / "datasets.json").read_text())
+    return datasets["datasets"][0]["schema"]
+
+
+def test_a_write_validates_without_python_jsonschema_nor_the_javascript_engine(tmp_path):
+    schema = _sample_schema()  # patterns, formats, a variant, options behind a URL template
+    assert "x-fromUrl" in json.dumps(schema) and "pattern" in json.dumps(schema)
+    schema_file, data_file = tmp_path / "s.json", tmp_path / "r.json"
+    schema_file.write_text(json.dumps(schema))
+    data_file.write_text(json.dumps({"nom": "Les amis"}))
+    first = _set_field_value(schema_file, data_file, {"path": "/numero_rna", "value": "X1"})
+    assert first["code"] == 0 and "must match the pattern ^W[0-9]{9}$" in first["out"]
+    warm = _set_field_value(schema_file, data_file, {"path": "/numero_rna", "value": "W123456789"})
+    assert warm["code"] == 0 and "no errors here" in warm["out"]
+    for report in (first, warm):
+        tops = {name.split(".")[0] for name in report["modules"]}
+        assert "jsonschema_rs" in tops
+        assert "jsonschema" not in tops and "quickjs" not in tops
+    # The schema was prepared (vjsf translation) by the first process only.
+    assert "deskcheck.engine.forms.compat_v2" not in warm["modules"]
+
+
+def test_a_schema_with_an_expression_still_runs_it_in_the_javascript_engine(tmp_path):
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string", "layout": {"if": "parent.data.a === 'x'"}}},
+    }
+    schema_file, data_file = tmp_path / "s.json", tmp_path / "r.json"
+    schema_file.write_text(json.dumps(schema))
+    data_file.write_text("{}")
+    report = _set_field_value(schema_file, data_file, {"path": "/a", "value": "x"})
+    assert report["code"] == 0 and "/b" in report["out"], report["out"]
+    assert "quickjs" in {name.split(".")[0] for name in report["modules"]}
