@@ -55,6 +55,9 @@ from ..errors import InputError
 # other patterns run in linear time). Form values need a few thousand at most; 100,000 is a few
 # milliseconds at worst, paid at every validation of the value.
 BACKTRACK_LIMIT = 100_000
+# Evaluation paths whose walk through the schema is remembered (a recursive schema has as many
+# as its data is deep; a form's fields, a few hundred).
+MAX_REMEMBERED_PATHS = 4096
 # Broken keywords a schema may have before it is refused as a whole.
 MAX_SCHEMA_PROBLEMS = 50
 # The name the form's schema goes by in the registry that fragment validators resolve into.
@@ -176,6 +179,7 @@ class SchemaValidator:
         self._checked, self._validator = _build(schema, self.draft, problems=self.problems)
         self._registry: Any = None
         self._positions: dict[int, dict[str, int]] = {}
+        self._steps: dict[tuple[Any, ...], tuple[tuple[int, bool], ...]] = {}
         self._targets: dict[str, Any] = {}
         self._resolver: Any = None
 
@@ -274,43 +278,51 @@ class SchemaValidator:
         data together: each keyword's position among its siblings (through references), and
         where the schema goes into the data (a list item, a property matched by a pattern), the
         item's index or the key. Errors of item 0 come before errors of item 1."""
+        path = tuple(getattr(error, "evaluation_path", None) or error.schema_path)
+        steps = self._steps.get(path)
+        if steps is None:
+            if len(self._steps) >= MAX_REMEMBERED_PATHS:
+                self._steps.clear()
+            steps = self._steps[path] = self._walk(path)
+        data = error.instance_path
         key: list[tuple[int, Any]] = []
-        data = list(error.instance_path)
         taken = 0
+        for position, into_data in steps:
+            key.append((0, position))
+            if into_data and taken < len(data):
+                key.append(_data_step(data[taken]))
+                taken += 1
+        key.extend(_data_step(token) for token in data[taken:])
+        return tuple(key)
+
+    def _walk(self, path: tuple[Any, ...]) -> tuple[tuple[int, bool], ...]:
+        """``(position among its siblings, whether the step goes into the data)`` for each step
+        of an evaluation path."""
+        steps: list[tuple[int, bool]] = []
         node: Any = self.schema
         inside: str | None = None  # the keyword whose list or map of subschemas ``node`` is
-        for token in getattr(error, "evaluation_path", None) or error.schema_path:
+        for token in path:
             if inside is None and isinstance(node, dict):
                 name = "pattern" if token == ECMA_PATTERN else token
-                key.append((0, self._position(node, name)))
                 value = node.get(name)
+                into = name in _INTO_DATA and isinstance(value, (dict, bool))
+                steps.append((self._position(node, name), into))
                 if name == "$ref" and isinstance(value, str):
                     node = self._target(value)
-                elif name in _INTO_DATA and isinstance(value, (dict, bool)):
-                    if taken < len(data):
-                        key.append(_data_step(data[taken]))
-                        taken += 1
-                    node = value
-                elif name in _MAPS or name in _LISTS:
+                elif not into and (name in _MAPS or name in _LISTS):
                     node, inside = value, name
                 else:
                     node = value
                 continue
             if isinstance(node, dict):
-                key.append((0, self._position(node, token)))
-                node = node.get(token)
+                position, node = self._position(node, token), node.get(token)
             elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
-                key.append((0, token))
-                node = node[token]
+                position, node = token, node[token]
             else:
-                key.append((0, 0))
-                node = None
-            if inside in ("properties", "patternProperties", "prefixItems", "items") and taken < len(data):
-                key.append(_data_step(data[taken]))
-                taken += 1
+                position, node = 0, None
+            steps.append((position, inside in ("properties", "patternProperties", "prefixItems", "items")))
             inside = None
-        key.extend(_data_step(token) for token in data[taken:])
-        return tuple(key)
+        return tuple(steps)
 
     def _position(self, node: dict[str, Any], key: Any) -> int:
         positions = self._positions.get(id(node))
