@@ -84,6 +84,7 @@ _CLASSES = {
 }
 # Values that are data, not schemas: never walked as schemas.
 _DATA_KEYWORDS = ("enum", "const", "default", "examples")
+_NOT_SCHEMAS = frozenset((*_DATA_KEYWORDS, "layout"))
 
 
 def draft_of(schema: Any) -> int:
@@ -107,9 +108,9 @@ def _uses_draft7_shapes(schema: dict[str, Any]) -> bool:
                 return True
             if "prefixItems" in node or "dependentSchemas" in node or "$defs" in node:
                 return False
-            stack.extend(v for k, v in node.items() if k not in (*_DATA_KEYWORDS, "layout"))
-        elif isinstance(node, list):
-            stack.extend(node)
+            stack.extend(v for k, v in node.items() if k not in _NOT_SCHEMAS and isinstance(v, (dict, list)))
+        else:
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
     return False
 
 
@@ -551,6 +552,8 @@ def _absolute_refs(schema: Any, base: str, resolves: Callable[[str], bool]) -> A
     that leads nowhere (``resolves`` says) is left out, as the whole schema leaves it out."""
     if not isinstance(schema, dict):
         return schema
+    if not any(isinstance(node.get("$ref"), str) for _, _, node, _ in _schema_objects(schema)):
+        return schema  # nothing to rewrite: the validator only reads it
     out = copy.deepcopy(schema)
     for parent, keyword, node, _pointer in _schema_objects(out):
         ref = node.get("$ref")
