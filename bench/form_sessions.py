@@ -1,7 +1,7 @@
 """Form sessions: editing 200 records of one schema, in one process and in 200 processes.
 
 The schema is the sample API's association record (13 fields, a two-way variant, a list of
-objects, patterns checked in the QuickJS sandbox); 200 record files are generated from its first
+objects, patterns, options behind a URL); 200 record files are generated from its first
 seed record. Each record gets one setFieldValue and one saveForm.
 
 1. One process: ``deskcheck batch --schema S --data record-N.json`` for every record, all run
