@@ -216,8 +216,9 @@ def _keep(compiled: CompiledForm, counter: str) -> CompiledForm:
 
 
 def content_version(schema: Any, document: Any = None) -> str:
-    """A version for a schema that has none: a hash of its content."""
-    payload = json.dumps([schema, document if document is not schema else None], sort_keys=True, default=str)
+    """A version for a schema that has none: a hash of its content. Key order is part of the
+    content: it is the order in which a form lists its fields."""
+    payload = json.dumps([schema, document if document is not schema else None], default=str)
     return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()[:32]
 
 

@@ -133,6 +133,16 @@ def test_without_a_version_the_content_decides():
     assert first.version.startswith("sha256:")
 
 
+def test_the_same_fields_in_another_order_are_another_form():
+    """Field order is the order a form lists its fields, so it is part of a schema's content."""
+    clear_compile_cache()
+    ab = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+    ba = {"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}}
+    first, second = compile_form(ab), compile_form(ba)
+    assert first is not second
+    assert list(second.schema["properties"]) == ["b", "a"]
+
+
 def test_two_hundred_records_of_one_schema_compile_once():
     clear_compile_cache()
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
