@@ -110,7 +110,7 @@ class WorkingCopy:
     def save(self, target: Path | None = None, *, force: bool = False) -> Path:
         """Write the copy to ``target`` (default: the file) atomically. Writing over the file
         when it changed on disk since the review started needs ``force``."""
-        from deskcheck.engine.docx.package import write_atomically
+        from deskcheck.engine.files import write_atomically
 
         destination = (target or self.source).resolve()
         if destination == self.source and self.source_changed and not force:
@@ -131,7 +131,7 @@ class WorkingCopy:
         self._copy_from_source()
 
     def _copy_from_source(self) -> None:
-        from deskcheck.engine.docx.package import write_atomically
+        from deskcheck.engine.files import write_atomically
 
         try:
             data = self.source.read_bytes()
@@ -151,7 +151,7 @@ class WorkingCopy:
             return None
 
     def _write_meta(self) -> None:
-        from deskcheck.engine.docx.package import write_atomically
+        from deskcheck.engine.files import write_atomically
 
         meta = {"source": str(self.source), "syncedSha256": self.synced_sha, "savedSha256": self.saved_sha}
         write_atomically(self.folder / META, (json.dumps(meta, indent=2) + "\n").encode("utf-8"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deskcheck.engine.files import write_atomically
 from deskcheck.engine.tools import ToolResult, fail
 
 from .operations.decode import decode_batch, new_operation_id
@@ -49,14 +50,12 @@ def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:
     if not changed and options.output is None:
         return None
     if not changed:
-        from .package import write_atomically
-
         write_atomically(target, session.path.read_bytes())  # an unchanged copy
     else:
         if not stamped:
             doc.stamp_minted_ids()
         data = doc.package.to_bytes()
-        from .package import DocxPackage, write_atomically
+        from .package import DocxPackage
 
         write_atomically(target, data)
         # The version of what was written, from the zip's own checksums (re-serialising the

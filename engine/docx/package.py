@@ -29,7 +29,6 @@ parts are themselves parts: ``add_part`` and ``add_relationship`` edit and mark 
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import posixpath
@@ -38,7 +37,8 @@ import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from deskcheck.engine.errors import DeskcheckError, InputError
+from deskcheck.engine.errors import InputError
+from deskcheck.engine.files import write_atomically
 
 from . import limits
 from .wml.ns import NS
@@ -449,42 +449,6 @@ class DocxPackage:
         data = self.to_bytes()
         write_atomically(target, data)
         return target
-
-
-def write_atomically(target: Path, data: bytes) -> None:
-    """Replace ``target`` with ``data`` through a temporary file in the same folder."""
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"cannot write {target}: the folder {folder} does not exist.", code="badOutput")
-    if target.is_dir():
-        raise InputError(f"cannot write {target}: it is a directory.", code="badOutput")
-    import tempfile
-
-    mode = None
-    with contextlib.suppress(FileNotFoundError):
-        mode = target.stat().st_mode & 0o7777
-    try:
-        fd, temp_name = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise DeskcheckError(
-            f"cannot write {target}: {exc.strerror or exc}; check that the folder is writable.", code="writeFailed"
-        ) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
-        os.replace(temp_name, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        if isinstance(exc, OSError):
-            raise DeskcheckError(
-                f"cannot write {target}: {exc.strerror or exc}; the file was left as it was.", code="writeFailed"
-            ) from None
-        raise
 
 
 def _not_word(name: str, why: str) -> InputError:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ..errors import DeskcheckError, InputError
+from ..files import write_atomically
 
 # A form edits one record; a file this large is almost certainly the wrong file.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -180,7 +181,7 @@ class FileSource:
             what = "was deleted" if current is None else "was changed on disk"
             raise SaveConflict(f"{self.data_path} {what} since the session loaded it")
         text = self._render(data, current)
-        _write_atomically(self.data_path, text.encode("utf-8"))
+        write_atomically(self.data_path, text.encode("utf-8"))
         return Saved(DocumentVersion("hash", content_hash(text.encode("utf-8"))))
 
     def _current_bytes(self) -> bytes | None:
@@ -254,15 +255,6 @@ def _json_layout(previous: bytes | None) -> tuple[int | str | None, bool]:
             lead = line[: len(line) - len(stripped)]
             return ("\t" if lead.startswith("\t") else len(lead)), final_newline
     return (None if "\n" not in text.strip() and text.strip() else 2), final_newline
-
-
-def _write_atomically(path: Path, payload: bytes) -> None:
-    """A temporary file in the same folder, then a rename: readers see the old file or the new
-    one, never half of one; a failure leaves the old file as it was. The docx family's writer
-    does exactly this (imported here, when a save happens: it costs nothing at start-up)."""
-    from ..docx.package import write_atomically
-
-    write_atomically(path, payload)
 
 
 # -- plain functions ------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from deskcheck.engine.errors import InputError
+from deskcheck.engine.files import write_atomically
 
-from ..package import write_atomically
 from .spec import Operation
 
 STATUS_QUEUED = "queued"
