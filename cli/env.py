@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+# Where sessions, drafts and history live: the rule is the engine's (DESKCHECK_STATE_DIR, else the
+# platform's per-user state directory); commands import it from here.
+from deskcheck.engine.state_dir import state_dir
+
 
 @dataclass(frozen=True)
 class GlobalFlags:
@@ -56,17 +60,6 @@ def current_env() -> Env:
         color=not no_color,
         stdin_is_tty=_isatty(sys.stdin),
     )
-
-
-def state_dir() -> Path:
-    """Where sessions, drafts and history live: ``DESKCHECK_STATE_DIR`` or the platform's per-user
-    state directory (``~/.local/state/deskcheck`` on Linux)."""
-    override = os.environ.get("DESKCHECK_STATE_DIR")
-    if override:
-        return Path(override).expanduser()
-    from platformdirs import user_state_dir
-
-    return Path(user_state_dir("deskcheck", appauthor=False))
 
 
 def _isatty(stream: object) -> bool:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError
+from ..state_dir import state_dir
 from .sources import DocumentVersion
 
 STORE_FILE = "sessions.sqlite3"
@@ -236,12 +237,7 @@ _DRAFT_COLUMNS = (
 
 def default_store_path() -> Path:
     """``sessions.sqlite3`` in the state directory (``DESKCHECK_STATE_DIR``, else the platform's)."""
-    override = os.environ.get("DESKCHECK_STATE_DIR")
-    if override:
-        return Path(override).expanduser() / STORE_FILE
-    from platformdirs import user_state_dir
-
-    return Path(user_state_dir("deskcheck", appauthor=False)) / STORE_FILE
+    return state_dir() / STORE_FILE
 
 
 def ttl_from_environment(default: float = DEFAULT_TTL_SECONDS) -> float:
