@@ -27,32 +27,28 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.docx.builders
 
-import os
 import statistics
-import subprocess
-import time
 
-from docx_read import REFERENCE, deskcheck, environment, generated_document
+from _common import REFERENCE_DOCX as REFERENCE
+from _common import Sample, deskcheck, run_process
+from docx_read import generated_document
 
 
-def run_once(command: list[str]) -> tuple[float, float, int]:
-    """Wall time (s), CPU time (user + system, s) and peak resident memory (KiB) of one process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment())
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {proc.returncode}")
-    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+def run_once(command: list[str]) -> Sample:
+    """One process (wall time, CPU time, peak memory); it must exit 0."""
+    sample = run_process(command)
+    if sample.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {sample.returncode}")
+    return sample
 
 
 def measure(command: list[str], runs: int) -> tuple[float, float, float, int]:
     """Median and best wall time, median CPU time and peak memory over ``runs`` after a warm-up."""
     run_once(command)
     samples = [run_once(command) for _ in range(runs)]
-    walls = [wall for wall, _, _ in samples]
-    return (statistics.median(walls), min(walls), statistics.median(cpu for _, cpu, _ in samples),
-            max(peak for _, _, peak in samples))  # fmt: skip
+    walls = [sample.wall for sample in samples]
+    cpu = statistics.median(sample.cpu for sample in samples)
+    return statistics.median(walls), min(walls), cpu, max(sample.peak_kib for sample in samples)
 
 
 def edited_copy(source: Path, target: Path, *, modified: int, inserted: int, deleted: int, seed: int = 5) -> Path:

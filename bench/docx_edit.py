@@ -26,43 +26,28 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-REFERENCE = REPO.parent / "shared" / "corpus" / "docx" / "folio" / "performance-1500-paragraphs.docx"
+from _common import REFERENCE_DOCX as REFERENCE
+from _common import REPO, Sample, deskcheck, environment, run_process
 
 
-def deskcheck() -> str:
-    candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
-    return candidate if os.path.exists(candidate) else "deskcheck"
-
-
-def environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def run_once(command: list[str]) -> tuple[float, float]:
-    """Wall time and CPU time (user + system) of one process, in seconds. On a machine shared
-    with other jobs the CPU time is the steadier figure: waiting for a core does not count."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment())
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1, 2):
-        raise SystemExit(f"{' '.join(command)} failed with exit code {proc.returncode}")
-    return elapsed, usage.ru_utime + usage.ru_stime
+def run_once(command: list[str]) -> Sample:
+    """One process (wall time and CPU time; on a machine shared with other jobs the CPU time is
+    the steadier figure: waiting for a core does not count). Any exit code but 0, 1 or 2 stops
+    the benchmark."""
+    sample = run_process(command)
+    if sample.returncode not in (0, 1, 2):
+        raise SystemExit(f"{' '.join(command)} failed with exit code {sample.returncode}")
+    return sample
 
 
 def measure(command: list[str], runs: int) -> tuple[float, float, float]:
     """Median wall time, best wall time, median CPU time."""
     run_once(command)
     samples = [run_once(command) for _ in range(runs)]
-    walls = [wall for wall, _ in samples]
-    return statistics.median(walls), min(walls), statistics.median([cpu for _, cpu in samples])
+    walls = [sample.wall for sample in samples]
+    return statistics.median(walls), min(walls), statistics.median([sample.cpu for sample in samples])
 
 
 def batch(count: int, *, comments: bool) -> dict:

@@ -17,46 +17,23 @@ even when PYTHONDONTWRITEBYTECODE is set in the calling shell.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-REFERENCE = REPO.parent / "shared" / "corpus" / "docx" / "folio" / "performance-1500-paragraphs.docx"
+from _common import REFERENCE_DOCX as REFERENCE
+from _common import deskcheck, run_process
+
 SIZES = (2_500, 5_000, 10_000, 20_000)
 
 
-def deskcheck() -> str:
-    candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
-    return candidate if os.path.exists(candidate) else "deskcheck"
-
-
-def environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def run_once(command: list[str]) -> tuple[float, int]:
-    """Wall time (s) and peak resident memory (KiB) of one process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment())
-    _, _, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = 0
-    return elapsed, usage.ru_maxrss
-
-
 def measure(command: list[str], runs: int) -> tuple[float, float, int]:
-    run_once(command)  # warm the file cache and the bytecode cache
-    samples = [run_once(command) for _ in range(runs)]
-    times = [t for t, _ in samples]
-    return statistics.median(times), min(times), max(m for _, m in samples)
+    """Median and best wall time (s), and peak resident memory (KiB), over ``runs`` runs."""
+    run_process(command)  # warm the file cache and the bytecode cache
+    samples = [run_process(command) for _ in range(runs)]
+    times = [sample.wall for sample in samples]
+    return statistics.median(times), min(times), max(sample.peak_kib for sample in samples)
 
 
 def generated_document(path: Path, paragraphs: int) -> Path:

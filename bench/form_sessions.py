@@ -31,26 +31,14 @@ import io
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from _common import REPO, deskcheck, environment, run_process
+
 SEED = REPO / "samples" / "records_api" / "data" / "datasets.json"
-
-
-def deskcheck() -> str:
-    candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
-    return candidate if os.path.exists(candidate) else "deskcheck"
-
-
-def environment(state: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["DESKCHECK_STATE_DIR"] = str(state)
-    return env
 
 
 def make_records(folder: Path, count: int) -> tuple[Path, list[Path]]:
@@ -119,13 +107,9 @@ _last_cpu = [0.0]
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, int]:
     """Wall time and exit code of one process (its CPU time goes to ``_last_cpu``)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    _last_cpu[0] = usage.ru_utime + usage.ru_stime
-    return elapsed, proc.returncode
+    sample = run_process(command, env)
+    _last_cpu[0] = sample.cpu
+    return sample.wall, sample.returncode
 
 
 def separate_processes(folder: Path, count: int) -> dict:

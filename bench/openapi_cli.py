@@ -11,27 +11,14 @@ Run: python bench/openapi_cli.py [--runs N] [--document PATH]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-DOCUMENT = REPO.parent / "shared" / "fixtures" / "openapi" / "data-fair-root.annotated.json"
+from _common import SHARED, deskcheck, environment, run_process
 
-
-def deskcheck() -> str:
-    candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
-    return candidate if os.path.exists(candidate) else "deskcheck"
-
-
-def timed(command: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    return time.perf_counter() - start
+DOCUMENT = SHARED / "fixtures" / "openapi" / "data-fair-root.annotated.json"
 
 
 def median(command: list[str], runs: int, *, fresh_state: bool) -> float:
@@ -39,11 +26,10 @@ def median(command: list[str], runs: int, *, fresh_state: bool) -> float:
     with tempfile.TemporaryDirectory() as shared_state:
         for index in range(runs + 1):
             with tempfile.TemporaryDirectory() as own_state:
-                env = {**os.environ, "DESKCHECK_STATE_DIR": own_state if fresh_state else shared_state}
                 # Installed packages have their bytecode cached; a sandbox that disables it would
                 # measure Python compiling deskcheck's sources on every run instead.
-                env.pop("PYTHONDONTWRITEBYTECODE", None)
-                elapsed = timed(command, env)
+                env = environment(own_state if fresh_state else shared_state)
+                elapsed = run_process(command, env).wall
             if index:  # the first run warms the file cache (and, when shared, the state directory)
                 samples.append(elapsed)
     return statistics.median(samples)

@@ -6,11 +6,12 @@ Run: python bench/startup.py [--runs N]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
 import time
+
+from _common import deskcheck
 
 
 def median_seconds(command: list[str], runs: int) -> float:
@@ -21,11 +22,6 @@ def median_seconds(command: list[str], runs: int) -> float:
         subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
-
-
-def deskcheck() -> str:
-    candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
-    return candidate if os.path.exists(candidate) else "deskcheck"
 
 
 def main() -> None:
