@@ -31,8 +31,8 @@ from typing import Any, NamedTuple
 from .diff_text import PAIR_THRESHOLD, Budget, TextProfile, align, heaviest_increasing, pair_by_similarity
 from .object_keys import ObjectKeys
 from .scan import DROP_ACCEPTED, ScanContext, choose_alternate, find_text_boxes, scan_paragraph
-from .walk import _children
-from .wml.attrs import int_attr, is_on
+from .walk import cell_span, grid_before, table_children
+from .wml.attrs import is_on
 from .wml.ns import (
     MC_ALTERNATECONTENT,
     NS,
@@ -41,8 +41,6 @@ from .wml.ns import (
     W_CUSTOMXML,
     W_ENDNOTEREFERENCE,
     W_FOOTNOTEREFERENCE,
-    W_GRIDBEFORE,
-    W_GRIDSPAN,
     W_HIDDEN,
     W_P,
     W_SDT,
@@ -50,12 +48,9 @@ from .wml.ns import (
     W_TAB,
     W_TBL,
     W_TC,
-    W_TCPR,
     W_TR,
     W_TRPR,
     W_TXBXCONTENT,
-    W_VAL,
-    W_VMERGE,
     qn,
 )
 
@@ -212,20 +207,15 @@ class StoryReader:
 
     def table(self, tbl: Any, counted: bool = True) -> Table:
         rows = []
-        for tr in _children(tbl, W_TR):
+        for tr in table_children(tbl, W_TR):
             trpr = tr.find(W_TRPR)
-            column = int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0 if trpr is not None else 0
+            column = grid_before(trpr)
             row_counted = counted and not (trpr is not None and is_on(trpr.find(W_HIDDEN)))
             cells = []
-            for tc in _children(tr, W_TC):
-                tcpr = tc.find(W_TCPR)
-                span, merged = 1, False
-                if tcpr is not None:
-                    span = int_attr(tcpr.find(W_GRIDSPAN), W_VAL, 1) or 1
-                    merge = tcpr.find(W_VMERGE)
-                    merged = merge is not None and merge.get(W_VAL, "continue") == "continue"
-                cells.append(Cell(tc, self.container(tc, row_counted and not merged), column, max(span, 1), merged))
-                column += max(span, 1)
+            for tc in table_children(tr, W_TC):
+                span, merged = cell_span(tc)
+                cells.append(Cell(tc, self.container(tc, row_counted and not merged), column, span, merged))
+                column += span
             rows.append(Row(tr, cells))
         return Table(tbl, rows)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .walk import _children as children
+from .walk import table_children as children
 from .wml.attrs import int_attr, is_on
 from .wml.ns import W_DEL, W_GRIDBEFORE, W_GRIDSPAN, W_HIDDEN, W_INS, W_TC, W_TCPR, W_TR, W_TRPR, W_VAL, W_VMERGE, qn
 

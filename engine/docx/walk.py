@@ -102,7 +102,7 @@ class _Walker:
     def table(self, tbl: Any, in_box: bool, hidden: bool) -> None:
         index = self.tables
         self.tables += 1
-        for row_index, tr in enumerate(_children(tbl, W_TR)):
+        for row_index, tr in enumerate(table_children(tbl, W_TR)):
             trpr = tr.find(W_TRPR)
             row_hidden = hidden
             row_flags = 0
@@ -112,25 +112,17 @@ class _Walker:
                     row_flags |= INS
                 if trpr.find(W_DEL) is not None:
                     row_flags |= DEL
-                column = int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0
-            else:
-                column = 0
-            for tc in _children(tr, W_TC):
-                tcpr = tc.find(W_TCPR)
-                span = 1
-                continued = False
-                if tcpr is not None:
-                    span = int_attr(tcpr.find(W_GRIDSPAN), W_VAL, 1) or 1
-                    merge = tcpr.find(W_VMERGE)
-                    continued = merge is not None and merge.get(W_VAL, "continue") == "continue"
+            column = grid_before(trpr)
+            for tc in table_children(tr, W_TC):
+                span, continued = cell_span(tc)
                 if not continued:
                     # A cell continuing a vertical merge shows nothing of its own: Word draws the
                     # merged cell from the first one.
                     self.container(tc, (index, row_index, column), in_box, row_hidden, tr, row_flags)
-                column += max(span, 1)
+                column += span
 
 
-def _children(parent: Any, tag: str):
+def table_children(parent: Any, tag: str):
     """The ``tag`` children of a table or row, looking through content controls and custom XML
     wrapped around rows or cells."""
     for child in parent:
@@ -140,9 +132,25 @@ def _children(parent: Any, tag: str):
         elif child_tag == W_SDT:
             content = child.find(W_SDTCONTENT)
             if content is not None:
-                yield from _children(content, tag)
+                yield from table_children(content, tag)
         elif child_tag in _BLOCK_WRAPPERS:
-            yield from _children(child, tag)
+            yield from table_children(child, tag)
+
+
+def grid_before(trpr: Any | None) -> int:
+    """The grid column a row's first cell starts at: the row's ``w:gridBefore`` (0 without one)."""
+    return int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0 if trpr is not None else 0
+
+
+def cell_span(tc: Any) -> tuple[int, bool]:
+    """How many grid columns a ``w:tc`` covers (its ``w:gridSpan``, at least 1) and whether it
+    continues a vertical merge (``w:vMerge`` without ``restart``)."""
+    tcpr = tc.find(W_TCPR)
+    if tcpr is None:
+        return 1, False
+    span = int_attr(tcpr.find(W_GRIDSPAN), W_VAL, 1) or 1
+    merge = tcpr.find(W_VMERGE)
+    return max(span, 1), merge is not None and merge.get(W_VAL, "continue") == "continue"
 
 
 def walk_story(container: Any, ctx: ScanContext) -> list[WalkedParagraph]:

@@ -22,7 +22,7 @@ from ..table_layout import (
     Row,
     cell_width,
 )
-from ..walk import _children as children
+from ..walk import table_children as children
 from ..wml.ns import W14_PARAID, W_BODY, W_P, W_R, W_RPR, W_TBL, W_TC, W_TCPR, W_TR, W_TXBXCONTENT
 from .spec import STRUCTURE, Plan, Skip
 
