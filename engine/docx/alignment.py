@@ -239,11 +239,17 @@ class Aligned(NamedTuple):
 
     @property
     def kind(self) -> str:
-        if self.previous is None:
-            return "added"
-        if self.current is None:
-            return "deleted"
-        return "paired"
+        return event_kind(self.previous, self.current)
+
+
+def event_kind(previous: Any | None, current: Any | None) -> str:
+    """``"added"`` (only the current version has it), ``"deleted"`` (only the previous one) or
+    ``"paired"``."""
+    if previous is None:
+        return "added"
+    if current is None:
+        return "deleted"
+    return "paired"
 
 
 def _pair_score(left: Any, right: Any) -> float:

@@ -42,7 +42,7 @@ from typing import Any
 
 from deskcheck.engine.errors import DeskcheckError
 
-from .alignment import Aligned, Para, Table, align_containers, paragraphs_of
+from .alignment import Aligned, Para, Table, align_containers, event_kind, paragraphs_of
 from .compare import same_markup
 from .diff_text import Budget, tokenize
 from .wml.ns import NS, W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TR, qn
@@ -83,11 +83,7 @@ class Step:
 
     @property
     def kind(self) -> str:
-        if self.previous is None:
-            return "added"
-        if self.current is None:
-            return "deleted"
-        return "paired"
+        return event_kind(self.previous, self.current)
 
 
 class RowStep:
