@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from .diff_text import PAIR_THRESHOLD, Budget, TextProfile, align, heaviest_increasing, pair_by_similarity
 from .object_keys import ObjectKeys
-from .scan import DROP_ACCEPTED, ScanContext, choose_alternate, find_text_boxes, scan_paragraph
+from .scan import DROP_ACCEPTED, ScanContext, find_text_boxes, scan_paragraph
 from .walk import cell_span, grid_before, table_children
 from .wml.attrs import is_on
 from .wml.ns import (
@@ -53,6 +53,7 @@ from .wml.ns import (
     W_TXBXCONTENT,
     qn,
 )
+from .wml.text import choose_alternate
 
 _M = "{" + NS["m"] + "}"
 _OBJECT_TAGS = (

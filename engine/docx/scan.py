@@ -28,8 +28,6 @@ from .styles import Styles
 from .wml.attrs import is_on
 from .wml.ns import (
     MC_ALTERNATECONTENT,
-    MC_CHOICE,
-    MC_FALLBACK,
     W_BDO,
     W_COMMENTRANGEEND,
     W_COMMENTRANGESTART,
@@ -62,6 +60,7 @@ from .wml.ns import (
     W_VANISH,
     qn,
 )
+from .wml.text import XML_WHITESPACE, choose_alternate, preserves_space, symbol_char
 
 INS = 1
 DEL = 2
@@ -87,10 +86,6 @@ _NOT_PLAIN = frozenset({
     qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"),
 })  # fmt: skip
 
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
-_XML_SPACE = " \t\r\n"
-W_CHAR = qn("w:char")
-
 
 class ScanContext:
     """Per-story settings of a scan: styles (for hidden text) and whether to keep markers."""
@@ -103,27 +98,6 @@ class ScanContext:
         # Without markers or hidden character styles, a paragraph free of the elements in
         # _NOT_PLAIN can be read with the fast path.
         self.simple_runs = not markers and not styles.has_hidden_character_style
-
-
-# Markup-compatibility namespaces whose content we can read: drawing shapes and groups (where
-# text boxes live) and Word 2010+ paragraph attributes. A choice that requires anything else
-# (for example w16se symbol extensions, which carry emoji as attributes) is skipped for its
-# fallback, which holds the same content as plain text.
-UNDERSTOOD_PREFIXES = frozenset({"wps", "wpg", "wpc", "wpi", "w14", "w15", "wp14", "a14", "v", "o", "w10", "m"})
-
-
-def choose_alternate(element: Any) -> Any | None:
-    """The branch of an ``mc:AlternateContent`` to read: the first choice whose required
-    namespaces we understand (what current Word renders), else the fallback."""
-    for child in element:
-        if child.tag == MC_CHOICE:
-            required = (child.get("Requires") or "").split()
-            if all(prefix in UNDERSTOOD_PREFIXES for prefix in required):
-                return child
-    for child in element:
-        if child.tag == MC_FALLBACK:
-            return child
-    return None
 
 
 def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> tuple[list[Piece], list[Any]]:
@@ -140,8 +114,8 @@ def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> 
             if tag == W_T:
                 text = element.text
                 if text:
-                    if (text[0] in _XML_SPACE or text[-1] in _XML_SPACE) and not _preserves_space(element):
-                        text = text.strip(_XML_SPACE)
+                    if (text[0] in XML_WHITESPACE or text[-1] in XML_WHITESPACE) and not preserves_space(element):
+                        text = text.strip(XML_WHITESPACE)
                         if not text:
                             continue
                     pieces.append((text, flags, None))
@@ -196,14 +170,14 @@ def _scan_run_content(run: Any, flags: int, rev: Any, out: list[Piece], boxes: l
         if tag in (W_T, W_DELTEXT):
             text = child.text
             if text:
-                if (text[0] in _XML_SPACE or text[-1] in _XML_SPACE) and not _preserves_space(child):
+                if (text[0] in XML_WHITESPACE or text[-1] in XML_WHITESPACE) and not preserves_space(child):
                     # Without xml:space="preserve", leading and trailing whitespace is not text.
-                    text = text.strip(_XML_SPACE)
+                    text = text.strip(XML_WHITESPACE)
                     if not text:
                         continue
                 out.append((text, flags, rev))
         elif tag == W_SYM:
-            char = _symbol_char(child)
+            char = symbol_char(child)
             if char:
                 out.append((char, flags, rev))
         elif tag == W_NOBREAKHYPHEN:
@@ -218,28 +192,6 @@ def _scan_run_content(run: Any, flags: int, rev: Any, out: list[Piece], boxes: l
             find_text_boxes(child, boxes)
         elif ctx.markers and tag in _RUN_MARKERS:
             out.append(("", flags | MARK, child))
-
-
-def _preserves_space(element: Any) -> bool:
-    """``xml:space`` applies to an element and everything inside it, so look upwards."""
-    while element is not None:
-        value = element.get(XML_SPACE)
-        if value is not None:
-            return value == "preserve"
-        element = element.getparent()
-    return False
-
-
-def _symbol_char(sym: Any) -> str:
-    """The character of a ``w:sym`` when it is a real character; symbol-font glyphs (stored in
-    the private-use area) stand for no text."""
-    try:
-        code = int(sym.get(W_CHAR) or "", 16)
-    except ValueError:
-        return ""
-    if code >= 0xF000 or code < 0x20 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-        return ""
-    return chr(code)
 
 
 def _run_hidden(run: Any, styles: Styles, style_hidden: bool) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .scan import DEL, INS, ScanContext, choose_alternate, scan_paragraph
+from .scan import DEL, INS, ScanContext, scan_paragraph
 from .wml.attrs import int_attr, is_on
 from .wml.ns import (
     MC_ALTERNATECONTENT,
@@ -41,6 +41,7 @@ from .wml.ns import (
     W_VAL,
     W_VMERGE,
 )
+from .wml.text import choose_alternate
 
 _BLOCK_WRAPPERS = frozenset({W_CUSTOMXML, W_INS, W_DEL})
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..scan import DEL, MOVE_FROM, _run_hidden, choose_alternate
+from ..scan import DEL, MOVE_FROM, _run_hidden
 from ..styles import Styles
 from ..wml.edit import remove_keeping_tail
 from ..wml.ns import (
@@ -58,6 +58,7 @@ from ..wml.revisions import (
     run_items,
     split_run,
 )
+from ..wml.text import choose_alternate
 
 _TRANSPARENT = frozenset({W_HYPERLINK, W_SMARTTAG, W_CUSTOMXML, W_FLDSIMPLE, W_DIR, W_BDO})
 _FLAGS = {W_INS: 0, W_DEL: DEL, W_MOVEFROM: MOVE_FROM, W_MOVETO: 0}

@@ -55,7 +55,6 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from ..scan import XML_SPACE, _preserves_space, _symbol_char, choose_alternate
 from .ns import (
     MC_ALTERNATECONTENT,
     W_AUTHOR,
@@ -99,6 +98,7 @@ from .properties import (
     row_properties,
     run_properties,
 )
+from .text import XML_SPACE, XML_WHITESPACE, choose_alternate, preserves_space, symbol_char
 
 MAX_ID = 0x7FFFFFFF  # w:id values stay within a signed 32-bit integer
 
@@ -119,7 +119,6 @@ W_CELLINS = qn("w:cellIns")
 W_CELLDEL = qn("w:cellDel")
 W_TXBXCONTENT = qn("w:txbxContent")
 
-_XML_SPACE_CHARS = " \t\r\n"
 _MARKS = {"ins": W_INS, "del": W_DEL}
 _CELL_MARKS = {"ins": W_CELLINS, "del": W_CELLDEL}
 
@@ -214,11 +213,11 @@ def _element_text(child: Any) -> str:
     tag = child.tag
     if tag in (W_T, W_DELTEXT):
         text = child.text or ""
-        if text and (text[0] in _XML_SPACE_CHARS or text[-1] in _XML_SPACE_CHARS) and not _preserves_space(child):
-            text = text.strip(_XML_SPACE_CHARS)
+        if text and (text[0] in XML_WHITESPACE or text[-1] in XML_WHITESPACE) and not preserves_space(child):
+            text = text.strip(XML_WHITESPACE)
         return text
     if tag == W_SYM:
-        return _symbol_char(child)
+        return symbol_char(child)
     if tag == W_NOBREAKHYPHEN:
         return "\u2011"
     if tag == W_SOFTHYPHEN:
@@ -262,7 +261,7 @@ def _index_at_utf16(text: str, offset: int) -> int:
 
 def _set_text(element: Any, text: str) -> None:
     element.text = text
-    if text and (text[0] in _XML_SPACE_CHARS or text[-1] in _XML_SPACE_CHARS):
+    if text and (text[0] in XML_WHITESPACE or text[-1] in XML_WHITESPACE):
         element.set(XML_SPACE, "preserve")
 
 
@@ -324,7 +323,7 @@ def split_run(r: Any, offset: int, ids: IdAllocator | None, *, zero_width: str =
             second = element.makeelement(element.tag, {})
             _set_text(second, text[index:])
             _set_text(element, text[:index])
-            if text[:index] and element.get(XML_SPACE) is None and not _preserves_space(element):
+            if text[:index] and element.get(XML_SPACE) is None and not preserves_space(element):
                 element.set(XML_SPACE, "preserve")
             second.set(XML_SPACE, "preserve")
             twin.append(second)
@@ -370,7 +369,7 @@ def split_run_before(r: Any, child: Any, index: int, ids: IdAllocator | None) ->
         _set_text(second, text[index:])
         second.set(XML_SPACE, "preserve")
         _set_text(child, text[:index])
-        if child.get(XML_SPACE) is None and not _preserves_space(child):
+        if child.get(XML_SPACE) is None and not preserves_space(child):
             child.set(XML_SPACE, "preserve")
         twin.append(second)
         moving = moving[1:]

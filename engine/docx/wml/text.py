@@ -1,0 +1,61 @@
+"""How WordprocessingML spells text: the primitives every reader and writer of run text shares.
+
+- ``xml:space``: unless ``preserve`` is in force on a ``w:t`` (or any ancestor), its leading and
+  trailing whitespace (``XML_WHITESPACE``) is not text, as Word and LibreOffice read it; a writer
+  sets ``preserve`` on text that starts or ends with whitespace.
+- ``w:sym``: its character, unless it is a symbol-font glyph (private use area) or not a
+  character at all.
+- ``mc:AlternateContent``: the branch a reader follows (``choose_alternate``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .ns import MC_CHOICE, MC_FALLBACK, qn
+
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+XML_WHITESPACE = " \t\r\n"
+W_CHAR = qn("w:char")
+
+# Markup-compatibility namespaces whose content we can read: drawing shapes and groups (where
+# text boxes live) and Word 2010+ paragraph attributes. A choice that requires anything else
+# (for example w16se symbol extensions, which carry emoji as attributes) is skipped for its
+# fallback, which holds the same content as plain text.
+UNDERSTOOD_PREFIXES = frozenset({"wps", "wpg", "wpc", "wpi", "w14", "w15", "wp14", "a14", "v", "o", "w10", "m"})
+
+
+def preserves_space(element: Any) -> bool:
+    """``xml:space`` applies to an element and everything inside it, so look upwards."""
+    while element is not None:
+        value = element.get(XML_SPACE)
+        if value is not None:
+            return value == "preserve"
+        element = element.getparent()
+    return False
+
+
+def symbol_char(sym: Any) -> str:
+    """The character of a ``w:sym`` when it is a real character; symbol-font glyphs (stored in
+    the private-use area) stand for no text."""
+    try:
+        code = int(sym.get(W_CHAR) or "", 16)
+    except ValueError:
+        return ""
+    if code >= 0xF000 or code < 0x20 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        return ""
+    return chr(code)
+
+
+def choose_alternate(element: Any) -> Any | None:
+    """The branch of an ``mc:AlternateContent`` to read: the first choice whose required
+    namespaces we understand (what current Word renders), else the fallback."""
+    for child in element:
+        if child.tag == MC_CHOICE:
+            required = (child.get("Requires") or "").split()
+            if all(prefix in UNDERSTOOD_PREFIXES for prefix in required):
+                return child
+    for child in element:
+        if child.tag == MC_FALLBACK:
+            return child
+    return None
