@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..wml.ns import W14_PARAID, W_GRIDBEFORE, W_P, qn
+from ..wml.ns import W_GRIDBEFORE, W_P, qn
 from ..wml.properties import cell_properties
 from ..wml.revisions import mark_cell, mark_row
 from .context import ApplyContext, ResolveContext
@@ -52,6 +52,7 @@ from .table_markup import (
     deletion_claims,
     fill_cell,
     first_paragraph,
+    inserted_table_content,
     new_cell,
     record_cell_properties,
     record_grid,
@@ -181,16 +182,8 @@ def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
         else:
             columns[-1].addnext(column)
     change_table_width(spot.tbl, width, revisions)
-    target = {
-        "type": "insertion",
-        "story": "main",
-        "anchorBlockId": plan.data["block"].id,
-        "position": position,
-        "content": "tableColumn",
-        "blockIds": [p.get(W14_PARAID) for p in filled],
-    }
     span = content_span(filled) if filled else first_paragraph(spot.cell.tc)
-    return with_comment(ctx, op, [target], span, "ins")
+    return inserted_table_content(ctx, op, plan.data["block"].id, position, "tableColumn", filled, span)
 
 
 def _tcpr(tc: Any) -> Any:

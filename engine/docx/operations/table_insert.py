@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..wml.attrs import int_attr
-from ..wml.ns import W14_PARAID, W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTENT, qn
+from ..wml.ns import W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTENT, qn
 from ..wml.properties import paragraph_properties, row_properties
 from ..wml.revisions import mark_paragraph, mark_row
 from .context import ApplyContext, ResolveContext
@@ -57,6 +57,7 @@ from .table_markup import (
     delete_content,
     deletion_claims,
     fill_cell,
+    inserted_table_content,
     new_cell,
     with_comment,
 )
@@ -307,15 +308,7 @@ def insert_built_table(ctx: ApplyContext, plan: Plan, content: str, build) -> Ap
     tbl, reported = build(anchor)
     position = plan.op.get("position", "after")
     place_table(ctx, anchor, tbl, position, f"{content}:{plan.op.id}")
-    target = {
-        "type": "insertion",
-        "story": "main",
-        "anchorBlockId": block.id,
-        "position": position,
-        "content": content,
-        "blockIds": [p.get(W14_PARAID) for p in reported],
-    }
-    return with_comment(ctx, plan.op, [target], content_span(reported), "ins")
+    return inserted_table_content(ctx, plan.op, block.id, position, content, reported, content_span(reported))
 
 
 def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:

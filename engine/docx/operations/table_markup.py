@@ -34,7 +34,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
-from ..wml.ns import W_DEL, W_INS, W_P, W_PPR, W_R, W_TCPR, W_TRPR, W_VAL, W_VMERGE, qn
+from ..wml.ns import W14_PARAID, W_DEL, W_INS, W_P, W_PPR, W_R, W_TCPR, W_TRPR, W_VAL, W_VMERGE, qn
 from ..wml.properties import (
     TCPR_ORDER,
     TRPR_ORDER,
@@ -439,6 +439,23 @@ def mark_cell_merge(revisions: Any, tcpr: Any, merged: str | None, original: str
     if original is not None:
         marker.set(qn("w:vMergeOrig"), original)
     return insert_ordered(tcpr, marker, TCPR_ORDER)
+
+
+def inserted_table_content(
+    ctx: Any, op: Any, block_id: str, position: str, content: str, reported: list[Any], span: Any
+) -> Applied:
+    """The result of inserting a table, row or column (``content``) next to block ``block_id``:
+    the insertion target listing the ids of the ``reported`` paragraphs, and the operation's
+    comment over ``span`` (see ``with_comment``)."""
+    target = {
+        "type": "insertion",
+        "story": "main",
+        "anchorBlockId": block_id,
+        "position": position,
+        "content": content,
+        "blockIds": [p.get(W14_PARAID) for p in reported],
+    }
+    return with_comment(ctx, op, [target], span, "ins")
 
 
 def with_comment(ctx: Any, op: Any, targets: list[dict[str, Any]], span: Any, revision: str | None = None) -> Applied:

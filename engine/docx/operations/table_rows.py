@@ -38,6 +38,7 @@ from .table_markup import (
     deletion_claims,
     fill_cell,
     first_paragraph,
+    inserted_table_content,
     mark_inserted_paragraph,
     new_cell,
     new_row,
@@ -137,15 +138,8 @@ def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
         grid.rows[gap - 1].tr.addnext(tr)
     else:
         grid.rows[0].tr.addprevious(tr)
-    target = {
-        "type": "insertion",
-        "story": "main",
-        "anchorBlockId": plan.data["block"].id,
-        "position": position,
-        "content": "tableRow",
-        "blockIds": [p.get(W14_PARAID) for p in filled],
-    }
-    return with_comment(ctx, op, [target], content_span(filled or list(tr.iter(W_P))), "ins")
+    span = content_span(filled or list(tr.iter(W_P)))
+    return inserted_table_content(ctx, op, plan.data["block"].id, position, "tableRow", filled, span)
 
 
 # -- deleteTableRow ---------------------------------------------------------------------------
