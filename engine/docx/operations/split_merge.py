@@ -24,7 +24,6 @@ from ..wml.ns import (
     W_DEL,
     W_DIR,
     W_HYPERLINK,
-    W_ID,
     W_INS,
     W_MOVEFROM,
     W_MOVETO,
@@ -32,7 +31,7 @@ from ..wml.ns import (
     W_PPR,
     W_SMARTTAG,
 )
-from ..wml.revisions import mark_paragraph, paragraph_mark_state
+from ..wml.revisions import mark_paragraph, paragraph_mark_state, split_wrapper
 from .context import ApplyContext, ResolveContext, block_json_target
 from .delete_block import carries_section_break
 from .fields import block_id_field, integer_field
@@ -41,7 +40,6 @@ from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Ski
 # Inline wrappers a split may cut in two (each half keeps the attributes; a revision half gets a
 # fresh id). Fields and content controls cannot be cut.
 _SPLITTABLE = frozenset({W_HYPERLINK, W_SMARTTAG, W_CUSTOMXML, W_DIR, W_BDO, W_INS, W_DEL, W_MOVEFROM, W_MOVETO})
-_REVISIONS = frozenset({W_INS, W_DEL, W_MOVEFROM, W_MOVETO})
 
 
 # -- splitBlock --------------------------------------------------------------------------------
@@ -82,16 +80,8 @@ def _cut_before(element: Any, p: Any, ids) -> Any:
                 "unsupportedBlock",
                 what="the offset falls inside a field or content control, which cannot be split in two",
             )
-        if node.getprevious() is not None:
-            twin = parent.makeelement(parent.tag, dict(parent.attrib))
-            if parent.tag in _REVISIONS and twin.get(W_ID) is not None:
-                twin.set(W_ID, str(ids.take()))
-            parent.addnext(twin)
-            for sibling in [node, *node.itersiblings()]:
-                twin.append(sibling)
-            node = twin
-        else:
-            node = parent
+        # Only the revision wrappers among them carry a w:id, which the twin gets afresh.
+        node = split_wrapper(parent, node, ids) if node.getprevious() is not None else parent
         parent = node.getparent()
     return node
 

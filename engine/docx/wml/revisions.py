@@ -308,6 +308,20 @@ def split_run(r: Any, offset: int, ids: IdAllocator | None, *, zero_width: str =
         position += length
     if cut is None and (not right or not left):
         return (r, None) if not right else (None, r)
+    twin = _empty_twin(r, ids)
+    for child in right:
+        if child is None:
+            element, index = cut  # type: ignore[misc]
+            twin.append(_cut_text(element, _element_text(element), index))
+        else:
+            twin.append(child)  # moves it out of r
+    _place_after(r, twin)
+    return r, twin
+
+
+def _empty_twin(r: Any, ids: IdAllocator | None) -> Any:
+    """A new run with the attributes of run ``r`` and a copy of its properties (annotation ids
+    inside the copy renewed)."""
     twin = r.makeelement(r.tag, dict(r.attrib))
     rpr = run_properties(r)
     if rpr is not None:
@@ -316,23 +330,27 @@ def split_run(r: Any, offset: int, ids: IdAllocator | None, *, zero_width: str =
         rpr_copy = deepcopy(rpr)
         _restamp_copies(rpr_copy, ids)
         twin.append(rpr_copy)
-    for child in right:
-        if child is None:
-            element, index = cut  # type: ignore[misc]
-            text = _element_text(element)
-            second = element.makeelement(element.tag, {})
-            _set_text(second, text[index:])
-            _set_text(element, text[:index])
-            if text[:index] and element.get(XML_SPACE) is None and not preserves_space(element):
-                element.set(XML_SPACE, "preserve")
-            second.set(XML_SPACE, "preserve")
-            twin.append(second)
-        else:
-            twin.append(child)  # moves it out of r
+    return twin
+
+
+def _cut_text(element: Any, text: str, index: int) -> Any:
+    """Cut text element ``element`` (whose text is ``text``) at code point ``index``: it keeps
+    what comes before, and the returned new element of the same tag holds the rest. Both keep
+    their outer whitespace (``xml:space="preserve"``)."""
+    second = element.makeelement(element.tag, {})
+    _set_text(second, text[index:])
+    _set_text(element, text[:index])
+    if text[:index] and element.get(XML_SPACE) is None and not preserves_space(element):
+        element.set(XML_SPACE, "preserve")
+    second.set(XML_SPACE, "preserve")
+    return second
+
+
+def _place_after(r: Any, twin: Any) -> None:
+    """Put ``twin`` right after run ``r``, taking over the text that followed ``r``."""
     twin.tail = r.tail
     r.tail = None
     r.addnext(twin)
-    return r, twin
 
 
 def split_run_before(r: Any, child: Any, index: int, ids: IdAllocator | None) -> tuple[Any, Any]:
@@ -355,29 +373,14 @@ def split_run_before(r: Any, child: Any, index: int, ids: IdAllocator | None) ->
     content = [c for c in r if c.tag != W_RPR]
     if index == 0 and content and content[0] is child:
         return None, r
-    twin = r.makeelement(r.tag, dict(r.attrib))
-    rpr = run_properties(r)
-    if rpr is not None:
-        from copy import deepcopy
-
-        rpr_copy = deepcopy(rpr)
-        _restamp_copies(rpr_copy, ids)
-        twin.append(rpr_copy)
+    twin = _empty_twin(r, ids)
     moving = [child, *child.itersiblings()]
     if index:
-        second = child.makeelement(child.tag, {})
-        _set_text(second, text[index:])
-        second.set(XML_SPACE, "preserve")
-        _set_text(child, text[:index])
-        if child.get(XML_SPACE) is None and not preserves_space(child):
-            child.set(XML_SPACE, "preserve")
-        twin.append(second)
+        twin.append(_cut_text(child, text, index))
         moving = moving[1:]
     for element in moving:
         twin.append(element)
-    twin.tail = r.tail
-    r.tail = None
-    r.addnext(twin)
+    _place_after(r, twin)
     return r, twin
 
 
@@ -656,11 +659,16 @@ def mark_cell(tc: Any, kind: str, revisions: Revisions) -> Any:
 REVISION_WRAPPERS = frozenset({W_INS, W_DEL, W_MOVEFROM, W_MOVETO})
 
 
-def _twin(wrapper: Any, ids: IdAllocator | None) -> Any:
+def split_wrapper(wrapper: Any, first: Any, ids: IdAllocator | None) -> Any:
+    """Cut inline ``wrapper`` in two before its child ``first``: a twin with the same attributes
+    (and a fresh ``w:id`` when it has one and ``ids`` is given) goes right after it and takes
+    ``first`` and every child after it. Returns the twin."""
     twin = wrapper.makeelement(wrapper.tag, dict(wrapper.attrib))
     if ids is not None and twin.get(W_ID) is not None:
         twin.set(W_ID, str(ids.take()))
     wrapper.addnext(twin)
+    for sibling in [first, *first.itersiblings()]:
+        twin.append(sibling)
     return twin
 
 
@@ -672,11 +680,9 @@ def lift_after(element: Any, ids: IdAllocator | None) -> Any:
     node = element
     parent = node.getparent()
     while parent is not None and parent.tag in REVISION_WRAPPERS:
-        following = list(node.itersiblings())
-        if following:
-            twin = _twin(parent, ids)
-            for sibling in following:
-                twin.append(sibling)
+        following = node.getnext()
+        if following is not None:
+            split_wrapper(parent, following, ids)
         node = parent
         parent = node.getparent()
     return node
@@ -688,13 +694,7 @@ def lift_before(element: Any, ids: IdAllocator | None) -> Any:
     node = element
     parent = node.getparent()
     while parent is not None and parent.tag in REVISION_WRAPPERS:
-        if node.getprevious() is not None:
-            twin = _twin(parent, ids)
-            for sibling in [node, *node.itersiblings()]:
-                twin.append(sibling)
-            node = twin
-        else:
-            node = parent
+        node = split_wrapper(parent, node, ids) if node.getprevious() is not None else parent
         parent = node.getparent()
     return node
 
