@@ -39,6 +39,7 @@ from .wml.ns import (
     W_TRPR,
     qn,
 )
+from .wml.revisions import W_RPRCHANGE
 
 if TYPE_CHECKING:
     from .document import DocxDocument
@@ -58,8 +59,7 @@ _PROPERTY = {
     qn("w:cellDel"): "cellDeleted",
     qn("w:cellMerge"): "cellMerged",
 }
-_RPR_CHANGE = qn("w:rPrChange")
-_TAGS = (*_INLINE, _RPR_CHANGE, *_PROPERTY)
+_TAGS = (*_INLINE, W_RPRCHANGE, *_PROPERTY)
 
 
 def read_changes(doc: DocxDocument) -> list[dict[str, Any]]:
@@ -111,7 +111,7 @@ def read_changes(doc: DocxDocument) -> list[dict[str, Any]]:
             change_type = _INLINE[tag]
             text = "".join(wrapper_text.get(element, []))
             block_id = block_ids.get(owner)
-        elif tag == _RPR_CHANGE:
+        elif tag == W_RPRCHANGE:
             if owner not in walked_paragraphs:
                 continue
             run = parent.getparent() if parent is not None else None

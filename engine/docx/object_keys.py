@@ -14,7 +14,7 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from .wml.ns import NS, W_BR, W_CR, W_ENDNOTEREFERENCE, W_FOOTNOTEREFERENCE, W_INSTRTEXT, W_TAB, qn
+from .wml.ns import NS, W_BR, W_CR, W_ENDNOTEREFERENCE, W_FOOTNOTEREFERENCE, W_INSTRTEXT, W_TAB, W_TXBXCONTENT, qn
 
 _M = "{" + NS["m"] + "}"
 _MATH = frozenset({_M + "oMath", _M + "oMathPara"})
@@ -76,9 +76,6 @@ class ObjectKeys:
         return cached
 
 
-_TXBX = qn("w:txbxContent")
-
-
 def _strip_ids(node: tuple) -> tuple:
     """An object's form for comparison: without ids, names, relationship ids and text-box
     content (a text box is compared paragraph by paragraph on its own)."""
@@ -86,4 +83,4 @@ def _strip_ids(node: tuple) -> tuple:
     kept = tuple(
         (k, v) for k, v in attrs if k not in _NAMING and not k.endswith("}id") and not k.startswith((_R_NS, _WP14))
     )
-    return (tag, kept, tuple(_strip_ids(child) for child in children if child[0] != _TXBX))
+    return (tag, kept, tuple(_strip_ids(child) for child in children if child[0] != W_TXBXCONTENT))

@@ -60,9 +60,7 @@ DEFAULT_AUTHOR = "deskcheck compare"
 MIN_MOVE_WORDS = 3
 _MARK_TAGS = {"ins": qn("w:ins"), "del": qn("w:del"), "moveFrom": qn("w:moveFrom"), "moveTo": qn("w:moveTo")}
 _TBLPR = qn("w:tblPr")
-_TBLGRID = qn("w:tblGrid")
 _TBLPREX = qn("w:tblPrEx")
-_TRPR = qn("w:trPr")
 
 
 # -- plan ---------------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from .wml.ns import (
     W_TC,
     W_TR,
     W_TRPR,
+    W_VMERGE,
     qn,
 )
 
@@ -88,7 +89,6 @@ _KEEP_ON_RESTORE = {
 }
 _HEADER_REFERENCES = (qn("w:headerReference"), qn("w:footerReference"))
 _RESOLVED_TAGS = (*_REVISIONS, *_RANGE_MARKERS, *_PR_CHANGES, *_CELL_MARKERS, qn("w:numberingChange"))
-_VMERGE = qn("w:vMerge")
 _VMERGE_ATTR = qn("w:vMerge")
 _VMERGE_ORIG_ATTR = qn("w:vMergeOrig")
 
@@ -303,10 +303,10 @@ def _resolve_cell_marker(marker: Any, accept: bool, counts: Counter, cut_cells: 
     tcpr.remove(marker)
     if kind == "cellMerged":
         value = marker.get(_VMERGE_ATTR if accept else _VMERGE_ORIG_ATTR)
-        existing = tcpr.find(_VMERGE)
+        existing = tcpr.find(W_VMERGE)
         if value in ("cont", "rest"):
             if existing is None:
-                existing = tcpr.makeelement(_VMERGE, {})
+                existing = tcpr.makeelement(W_VMERGE, {})
                 tcpr.append(existing)
             if value == "rest":
                 existing.set(qn("w:val"), "restart")

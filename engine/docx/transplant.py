@@ -28,14 +28,13 @@ from typing import Any
 
 from .package import RT, DocxPackage, relative_target, rels_part_for, resolve_part_name
 from .wml.edit import remove_keeping_tail
-from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_VAL, qn
+from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_COMMENTREFERENCE, W_NUMID, W_VAL, qn
 
 _R = "{" + NS["r"] + "}"
 _PR = "{" + NS["pr"] + "}"
 _DOCPR = "{" + NS["wp"] + "}docPr"
 _STYLE_REFS = (qn("w:pStyle"), qn("w:rStyle"), qn("w:tblStyle"))
 _COMMENT_TAGS = (qn("w:commentRangeStart"), qn("w:commentRangeEnd"), qn("w:permStart"), qn("w:permEnd"))
-_COMMENT_REFERENCE = qn("w:commentReference")
 _BOOKMARK_START = qn("w:bookmarkStart")
 _BOOKMARK_END = qn("w:bookmarkEnd")
 _STYLE_LINKS = (qn("w:basedOn"), qn("w:link"), qn("w:next"))
@@ -45,7 +44,6 @@ _ABSTRACT = qn("w:abstractNum")
 _ABSTRACT_ID = qn("w:abstractNumId")
 _NUM_ID_ATTR = qn("w:numId")
 _ABSTRACT_ID_ATTR = qn("w:abstractNumId")
-_NUM_ID = qn("w:numId")
 _STYLES_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"
 _NUMBERING_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"
 
@@ -102,7 +100,7 @@ class Importer:
                 value = node.get(W_VAL)
                 if value:
                     self.style(value)
-            elif tag == _NUM_ID:
+            elif tag == W_NUMID:
                 value = node.get(W_VAL)
                 if value and value != "0":
                     node.set(W_VAL, self.numbering(value))
@@ -168,7 +166,7 @@ class Importer:
             element = copy.find(link)
             if element is not None and element.get(W_VAL):
                 self.style(element.get(W_VAL))
-        for numid in copy.iter(_NUM_ID):
+        for numid in copy.iter(W_NUMID):
             value = numid.get(W_VAL)
             if value and value != "0":
                 numid.set(W_VAL, self.numbering(value))
@@ -246,7 +244,7 @@ class Importer:
     def _drop_comment_anchors(self, clone: Any) -> None:
         for marker in list(clone.iter(*_COMMENT_TAGS)):
             remove_keeping_tail(marker)
-        for reference in list(clone.iter(_COMMENT_REFERENCE)):
+        for reference in list(clone.iter(W_COMMENTREFERENCE)):
             run = reference.getparent()
             remove_keeping_tail(reference)
             if run is not None and all(child.tag == qn("w:rPr") for child in run):

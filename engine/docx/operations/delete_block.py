@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..revisions import next_block_sibling
-from ..wml.ns import W_P, W_PPR, W_SECTPR, qn
+from ..wml.ns import W_COMMENTREFERENCE, W_P, W_PPR, W_SECTPR, qn
 from ..wml.properties import paragraph_properties
 from ..wml.revisions import delete_paragraph_text, mark_paragraph, paragraph_mark_state, paragraph_runs
 from .context import ApplyContext, ResolveContext, block_json_target
@@ -29,7 +29,6 @@ _MARKERS = tuple(
     qn(f"w:{name}")
     for name in ("commentRangeStart", "commentRangeEnd", "bookmarkStart", "bookmarkEnd", "permStart", "permEnd")
 )
-_REFERENCE = qn("w:commentReference")
 
 
 def carries_section_break(p: Any) -> bool:
@@ -87,7 +86,7 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
         return Applied([target], (wrappers[0], wrappers[-1]) if wrappers else p)
     if keep:
         for run in list(paragraph_runs(p)):
-            if run.find(_REFERENCE) is None:
+            if run.find(W_COMMENTREFERENCE) is None:
                 run.getparent().remove(run)
         from ..wml.revisions import remove_empty_wrappers
 
@@ -101,7 +100,7 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
 def _move_markers(p: Any) -> None:
     """Keep range markers and comment references of a removed paragraph in a neighbour."""
     markers = list(p.iter(*_MARKERS))
-    references = [r.getparent() for r in p.iter(_REFERENCE)]
+    references = [r.getparent() for r in p.iter(W_COMMENTREFERENCE)]
     if not markers and not references:
         return
     following = p.getnext()

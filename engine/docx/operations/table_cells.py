@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..wml.ns import W14_PARAID, W14_TEXTID, W_P, W_TCPR, qn
+from ..wml.ns import W14_PARAID, W14_TEXTID, W_P, W_TCPR
 from ..wml.properties import cell_properties
 from .context import ApplyContext, ResolveContext
 from .fields import COMMENT_FIELD, DecodeError, block_id_field, integer_field
@@ -48,8 +48,6 @@ from .table_markup import (
     set_width,
     with_comment,
 )
-
-W_CELLMERGE = qn("w:cellMerge")
 
 
 def _check(fields: dict[str, Any], path: str) -> None:

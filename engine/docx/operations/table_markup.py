@@ -62,7 +62,6 @@ from .spec import Applied, Claim, Skip
 
 W_TBLPR = qn("w:tblPr")
 W_TCW = qn("w:tcW")
-W_GRIDSPAN = qn("w:gridSpan")
 W_CELLMERGE = qn("w:cellMerge")
 W_TCPRCHANGE = qn("w:tcPrChange")
 W_TRPRCHANGE = qn("w:trPrChange")

@@ -117,7 +117,6 @@ W_PPRCHANGE = qn("w:pPrChange")
 W_RPRCHANGE = qn("w:rPrChange")
 W_CELLINS = qn("w:cellIns")
 W_CELLDEL = qn("w:cellDel")
-W_TXBXCONTENT = qn("w:txbxContent")
 
 _MARKS = {"ins": W_INS, "del": W_DEL}
 _CELL_MARKS = {"ins": W_CELLINS, "del": W_CELLDEL}
