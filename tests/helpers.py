@@ -79,3 +79,16 @@ def run_process(
 def deskcheck_executable() -> str:
     candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
     return candidate if os.path.exists(candidate) else "deskcheck"
+
+
+def expire_the_only_session(state_dir) -> None:
+    """Let the one open form session in ``state_dir``'s store expire now, leaving its draft (what
+    the session TTL does to an idle session)."""
+    from deskcheck.engine.forms.store import SessionStore
+
+    store = SessionStore(state_dir / "sessions.sqlite3")
+    with store.transaction():
+        [record] = store.sessions()
+        record.expires_at = 0
+        store.put(record)
+        store.expire()

@@ -10,7 +10,7 @@ import pytest
 
 from deskcheck.engine.forms.store import SessionStore
 from tests.conftest import REPO
-from tests.helpers import run_cli, run_process
+from tests.helpers import expire_the_only_session, run_cli, run_process
 
 SCHEMA = {
     "type": "object",
@@ -125,12 +125,7 @@ def test_an_expired_session_leaves_a_draft_that_restore_brings_back(files, isola
 def test_a_draft_can_be_discarded(files, isolated_state):
     context, _ = files
     run_cli("form", "set-field-value", *context, '{"path": "/age", "value": 1}')
-    store = SessionStore(isolated_state / "sessions.sqlite3")
-    with store.transaction():
-        [record] = store.sessions()
-        record.expires_at = 0
-        store.put(record)
-        store.expire()
+    expire_the_only_session(isolated_state)
     assert "Discarded draft 1" in result_of(run_cli("form", "discard", "--draft", "1"))
     assert "no draft 1" in run_cli("form", "discard", "--draft", "1", expect=2).json["error"]
 

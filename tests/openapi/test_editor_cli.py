@@ -13,7 +13,7 @@ import pytest
 from deskcheck.engine.openapi.editors import FORM_VERBS
 from deskcheck.engine.providers import subset_violations
 from deskcheck.samples.records_api import openapi_path
-from tests.helpers import run_cli, run_process
+from tests.helpers import expire_the_only_session, run_cli, run_process
 
 SPEC = str(openapi_path())
 LINE = {"id": "associations", "lineId": "asso-001"}
@@ -203,16 +203,9 @@ def test_the_form_verbs_name_the_group_and_refuse_unknown_ones(sample_api):
 
 
 def test_an_expired_editor_session_leaves_a_draft_that_restore_reapplies(fresh_sample_api, isolated_state):
-    from deskcheck.engine.forms.store import SessionStore
-
     api = fresh_sample_api
     assert call(api, "sample_dataset_line_setFieldValue", {**LINE, "path": "/email", "value": "voile@iroise.bzh"})["ok"]
-    store = SessionStore(isolated_state / "sessions.sqlite3")
-    with store.transaction():
-        [record] = store.sessions()
-        record.expires_at = 0
-        store.put(record)
-        store.expire()
+    expire_the_only_session(isolated_state)
     [draft] = run_cli("form", "sessions", "--drafts").json["result"]
     assert draft["changed"] == ["/email"] and draft["key"]["group"] == "sample_dataset_line"
     # Without the document, restore says what to give: the spec, the API and the parameters.

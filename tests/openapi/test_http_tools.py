@@ -180,33 +180,21 @@ def test_sample_api_errors_come_back_with_the_status(sample_api):
 
 
 def test_sample_api_token_from_the_environment_is_used_and_never_printed(sample_api, monkeypatch, tmp_path):
-    spec = sample_spec()
-    denied = run_cli(
+    command = (
         "call",
         "--spec",
-        spec,
+        sample_spec(),
         "--profile",
         "write",
         "--base-url",
         sample_api.base_url,
         "sample_delete_record",
         '{"datasetId": "associations", "lineId": "nope"}',
-        expect=1,
     )
+    denied = run_cli(*command, expect=1)
     assert denied.json["error"].startswith("HTTP 401")
     monkeypatch.setenv("DESKCHECK_TOKEN", sample_api.write_token)
-    with_token = run_cli(
-        "call",
-        "--spec",
-        spec,
-        "--profile",
-        "write",
-        "--base-url",
-        sample_api.base_url,
-        "sample_delete_record",
-        '{"datasetId": "associations", "lineId": "nope"}',
-        expect=1,
-    )
+    with_token = run_cli(*command, expect=1)
     assert with_token.json["error"].startswith("HTTP 404")
     assert sample_api.write_token not in with_token.stdout + with_token.stderr
 
