@@ -69,6 +69,68 @@ class ContextOptions:
         return self.token or os.environ.get("DESKCHECK_TOKEN") or None
 
 
+MODES = ("tracked-changes", "direct")
+REVIEW_META = ("required", "optional")
+
+
+def build_context(
+    *,
+    docx: Path | None = None,
+    spec: str | None = None,
+    schema: Path | None = None,
+    data: Path | None = None,
+    profile: list[str] | None = None,
+    base_url: str | None = None,
+    header: list[str] | None = None,
+    token: str | None = None,
+    allow_host: list[str] | None = None,
+    identity: str | None = None,
+    timeout: float = 30.0,
+    mode: str = "tracked-changes",
+    operation_types: str | None = None,
+    review_meta: str = "optional",
+    max_operations: int = 50,
+    require_document_version: bool = False,
+    author: str | None = None,
+    output: Path | None = None,
+    dry_run: bool = False,
+    queue: Path | None = None,
+) -> ContextOptions:
+    """``ContextOptions`` from the parsed flags (parsed by Typer, or by ``cli.form_line`` for a form
+    verb), with the checks a parser cannot express."""
+    if mode not in MODES:
+        raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}.")
+    if review_meta not in REVIEW_META:
+        raise UsageError(f"--review-meta must be one of {', '.join(REVIEW_META)}, not {review_meta!r}.")
+    for line in header or ():
+        name, sep, _ = line.partition(":")
+        if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
+            raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
+    types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
+    return ContextOptions(
+        docx=docx,
+        spec=spec,
+        schema=schema,
+        data=data,
+        profiles=tuple(profile or ()),
+        base_url=base_url,
+        headers=tuple(header or ()),
+        token=token,
+        allow_hosts=tuple(allow_host or ()),
+        identity=identity,
+        timeout=timeout,
+        mode=mode,
+        operation_types=types,
+        review_meta=review_meta,
+        max_operations=max_operations,
+        require_document_version=require_document_version,
+        author=author,
+        output=output,
+        dry_run=dry_run,
+        queue=queue,
+    )
+
+
 def preflight(opts: ContextOptions) -> None:
     """Refuse, before any tool runs, a context whose input files are missing."""
     family = opts.family

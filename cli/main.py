@@ -1,8 +1,8 @@
 """The console-script entry point.
 
 Start-up cost matters for a tool scripts call hundreds of times: ``--version`` answers before
-Typer is imported, and nothing heavy (lxml, httpx, jsonschema, yaml, prompt_toolkit) is imported
-until a command needs it.
+Typer is imported, a form tool verb's plain line is run without Typer (``cli.form_line``), and
+nothing heavy (lxml, httpx, jsonschema, yaml, prompt_toolkit) is imported until a command needs it.
 """
 
 from __future__ import annotations
@@ -41,12 +41,20 @@ def run(argv: list[str] | None = None) -> int:
 
     set_global_flags(GlobalFlags(**flags))
 
-    from .app import app
     from .env import current_env
     from .errors import UsageError
     from .output.emit import emit_usage_error
 
     try:
+        if argv[:1] == ["form"]:
+            # A form tool verb's plain line is read without Typer (see cli.form_line).
+            from .form_line import read_form_line, run_form_line
+
+            line = read_form_line(argv)
+            if line is not None:
+                return run_form_line(line)
+        from .app import app
+
         app(args=argv, prog_name="deskcheck", standalone_mode=True)
     except SystemExit as exc:
         return _exit_status(exc.code)

@@ -23,8 +23,8 @@ from ..env import current_env
 from ..errors import UsageError
 from ..options import with_context_options
 from ..output.emit import emit_result, emit_value
-
-FORM_OPTIONS = ("spec", "schema", "data", "profile", "base_url", "header", "token", "allow_host", "identity", "timeout")
+from . import form_verbs
+from .form_verbs import FORM_OPTIONS, split_positionals, tool_verbs
 
 PositionalArgs = Annotated[
     list[str] | None,
@@ -72,32 +72,11 @@ form_app = typer.Typer(
 _COMMANDS: dict[str, tuple[Any, dict[str, Any]]] = {}
 
 
-def verb(tool_verb: str) -> str:
-    """``setFieldValue`` -> ``set-field-value``."""
-    return "".join(f"-{c.lower()}" if c.isupper() else c for c in tool_verb)
-
-
-def _positionals(context: ContextOptions, positionals: list[str] | None) -> tuple[str | None, str | None]:
-    """(group name, ARGS) from the positional arguments, which depend on the context."""
-    given = list(positionals or [])
-    expected = 2 if context.spec is not None else 1
-    if len(given) > expected:
-        shape = "NAME and ARGS" if context.spec is not None else "ARGS (a JSON object, @file.json or -)"
-        raise UsageError(f"unexpected argument {given[expected]!r}: give only {shape}.")
-    given += [None] * (expected - len(given))  # type: ignore[list-item]
-    return (given[0], given[1]) if context.spec is not None else (None, given[0])
-
-
 def _tool_command(tool_verb: str, summary: str):
     options = FORM_OPTIONS
 
     def run(positionals: list[str] | None, context: ContextOptions, allow_invalid: bool) -> None:
-        env = current_env()
-        name, args = _positionals(context, positionals)
-        arguments = read_args(args, env.stdin)
-        preflight(context)
-        group = open_form_group(context, name, allow_invalid=allow_invalid)
-        raise typer.Exit(emit_result(env, group.toolset().call(f"{group.name}_{tool_verb}", arguments)))
+        raise typer.Exit(form_verbs.run_tool_verb(tool_verb, positionals, context, allow_invalid))
 
     if tool_verb == "saveForm":
 
@@ -117,16 +96,8 @@ def _tool_command(tool_verb: str, summary: str):
 
 
 def _register_tool_verbs() -> None:
-    from deskcheck.engine.forms.session_tools import SessionGroup
-
-    # A group over nothing, only to read the tool list and descriptions (no source is built).
-    template = SessionGroup(name="form", title="record", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
-    for tool in template.tools():
-        tool_verb = tool.name.removeprefix("form_")
-        first = tool.description.split(". ")[0].rstrip(".")
-        first = first.replace('the "record" ', "the ").replace('"record"', "the record")
-        summary = f"{first}. (tool <prefix>_{tool_verb})"
-        _COMMANDS[verb(tool_verb)] = (_tool_command(tool_verb, summary), {"no_args_is_help": True})
+    for name, (tool_verb, summary) in tool_verbs().items():
+        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True})
 
 
 _register_tool_verbs()
@@ -158,7 +129,7 @@ def discard(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     env = current_env()
     if draft is not None:
         raise typer.Exit(emit_value(env, _discard_draft(draft)))
-    name, args = _positionals(context, positionals)
+    name, args = split_positionals(context, positionals)
     arguments = read_args(args, env.stdin)
     group = open_form_group(context, name)
     session = group.session(arguments)
@@ -185,7 +156,7 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     env = current_env()
     if draft is not None and context.spec is None and context.schema is None and context.data is None:
         context = _context_of_draft(draft, context)
-    name, args = _positionals(context, positionals)
+    name, args = split_positionals(context, positionals)
     arguments = read_args(args, env.stdin)
     preflight(context)
     group = open_form_group(context, name)
