@@ -28,8 +28,9 @@ def split_global_flags(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
     return found, rest
 
 
-def run(argv: list[str] | None = None) -> int:
-    """Run the CLI with ``argv`` (default: the process arguments) and return the exit code."""
+def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
+    """Run the CLI with ``argv`` (default: the process arguments) and return the exit code.
+    ``ends_process``: the process exits right after (the console script), nothing else runs in it."""
     argv = list(sys.argv[1:] if argv is None else argv)
     flags, argv = split_global_flags(argv)
     if argv == ["--version"]:
@@ -52,7 +53,16 @@ def run(argv: list[str] | None = None) -> int:
 
             line = read_form_line(argv)
             if line is not None:
-                return run_form_line(line)
+                code = run_form_line(line)
+                if ends_process:
+                    # What is left is garbage for the exit. Python's cycle collector would walk
+                    # every object the call imported or built several times over while the
+                    # interpreter shuts down (10-20 ms); frozen objects are skipped. The call
+                    # closed its session store itself, so nothing waits on the collector.
+                    import gc
+
+                    gc.freeze()
+                return code
         from .app import app
 
         app(args=argv, prog_name="deskcheck", standalone_mode=True)
@@ -68,7 +78,7 @@ def run(argv: list[str] | None = None) -> int:
 
 def main() -> None:
     try:
-        code = run()
+        code = run(ends_process=True)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`deskcheck ... | head`): not an error worth a traceback.

@@ -62,4 +62,7 @@ def run_tool_verb(
     arguments = read_args(args, env.stdin)
     preflight(context)
     group = open_form_group(context, name, allow_invalid=allow_invalid)
-    return emit_result(env, group.toolset().call(f"{group.name}_{tool_verb}", arguments))
+    try:
+        return emit_result(env, group.toolset().call(f"{group.name}_{tool_verb}", arguments))
+    finally:
+        group.close()  # now rather than whenever the collector reaches the connection's cycle

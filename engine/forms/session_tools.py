@@ -54,6 +54,7 @@ class SessionGroup:
         self.title = title
         self.source_for = source_for
         self._store = store
+        self._own_store: SessionStore | None = None
         self.identity = identity
         self.parameters = dict(parameters or {})
         self.required_parameters = list(required_parameters if required_parameters is not None else self.parameters)
@@ -64,8 +65,14 @@ class SessionGroup:
     @property
     def store(self) -> SessionStore:
         if self._store is None:
-            self._store = SessionStore()
+            self._store = self._own_store = SessionStore()
         return self._store
+
+    def close(self) -> None:
+        """Close the store connection this group opened (a store given to the group is its
+        giver's to close). The group stays usable: the store opens again when needed."""
+        if self._own_store is not None:
+            self._own_store.close()
 
     def key(self, params: Mapping[str, Any]) -> SessionKey:
         """The session key: identity, group name and every parameter's value, in declared order."""

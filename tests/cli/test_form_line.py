@@ -196,3 +196,33 @@ def test_a_form_verb_prints_the_same_through_either_reader(tmp_path):
     assert fast.stdout == slow.stdout and json.loads(fast.stdout)["ok"]
     missing = run_cli("form", "describe-state", "--schema", str(tmp_path / "none.json"), "--data", str(data), expect=2)
     assert "does not exist" in missing.json["error"]
+
+
+def _open_connections_under(folder) -> list[str]:
+    import gc
+    import sqlite3
+
+    found = []
+    for obj in gc.get_objects():
+        if isinstance(obj, sqlite3.Connection):
+            try:
+                files = [row[2] for row in obj.execute("PRAGMA database_list")]
+            except sqlite3.ProgrammingError:  # closed
+                continue
+            found += [f for f in files if f.startswith(str(folder))]
+    return found
+
+
+def test_a_form_verb_closes_its_store_and_leaves_the_collector_alone(tmp_path, isolated_state):
+    """The verb closes its session store itself (the console script then lets the interpreter
+    skip collecting at exit: nothing must be waiting for the collector), and an in-process
+    caller's collector is left as it was."""
+    import gc
+
+    schema, data = tmp_path / "s.json", tmp_path / "d.json"
+    schema.write_text(json.dumps({"type": "object", "properties": {"name": {"type": "string"}}}))
+    data.write_text('{"name": "Ada"}\n')
+    frozen = gc.get_freeze_count()
+    run_cli("form", "set-field-value", "--schema", str(schema), "--data", str(data), '{"path": "/name", "value": "B"}')
+    assert _open_connections_under(isolated_state) == []
+    assert gc.get_freeze_count() == frozen and gc.isenabled()

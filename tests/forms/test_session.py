@@ -106,6 +106,20 @@ def test_a_session_opens_once_and_resumes_from_the_store(store):
     assert "modified" in line
 
 
+def test_close_closes_only_a_store_the_group_opened(store, isolated_state):
+    backend = Backend()
+    given = group_of(backend, store)
+    assert tool(given, "setFieldValue", path="/name", value="Bob").ok
+    given.close()
+    assert store.get(given.session({}).key.text) is not None  # the giver's store stays open
+    own = SessionGroup(name="contact", title="contact", source_for=lambda _params: given.source_for({}))
+    assert tool(own, "setFieldValue", path="/name", value="Carol").ok
+    own.close()
+    assert own.store._db is None
+    # Closed is not finished: the next call opens the store again and finds the session.
+    assert json.loads(tool(own, "getData").value)["data"]["name"] == "Carol"
+
+
 def test_save_hands_the_version_and_base_and_adopts_the_reported_version(store):
     backend = Backend(version=7)
     backend.next_version = 8
