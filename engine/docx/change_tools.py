@@ -1,12 +1,17 @@
-"""Handlers of accept_change and reject_change: resolve chosen tracked changes of the main text by
-the ids read_changes reports, leaving the others pending (see ``revisions.resolve_changes``).
+"""Handlers of accept_change and reject_change: resolve chosen tracked changes by the ids
+read_changes reports, in whichever story they sit (main text, header, footer, footnote, endnote),
+leaving the others pending (see ``revisions.resolve_changes``).
 
-The ids are checked against the document before anything changes: when one is unknown nothing is
-resolved and nothing is written, and the answer names the ids the document has.
+An id names a change in one story. Without a ``story`` argument each id must be pending in exactly
+one story (a header or note may reuse an id of the main text: such an id is refused as ambiguous
+and the answer names the stories); with ``story`` (a handle as read_changes gives it) every id is
+looked up in that story only. The ids are checked before anything changes: when one is unknown or
+ambiguous nothing is resolved and nothing is written, and the answer says what the document has.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from deskcheck.engine.tools import ToolResult, fail
@@ -18,6 +23,7 @@ from .edit_tools import _open, _write
 MAX_CHANGE_IDS = 200
 # Ids quoted when a call names an unknown one.
 MAX_QUOTED_IDS = 30
+MAIN = {"type": "main"}
 
 
 def _change_ids(args: dict[str, Any], tool: str) -> list[str] | ToolResult:
@@ -48,9 +54,71 @@ def _change_ids(args: dict[str, Any], tool: str) -> list[str] | ToolResult:
     return ids
 
 
+def _quoted(ids: list[str]) -> str:
+    listed = sorted(set(ids), key=lambda c: (len(c), c))
+    return ", ".join(listed[:MAX_QUOTED_IDS]) + (" ..." if len(listed) > MAX_QUOTED_IDS else "") or "none"
+
+
+def _targets(
+    doc, args: dict[str, Any], ids: list[str], pending: list[dict[str, Any]], tool: str
+) -> dict[tuple, tuple[Any, list[str]]] | ToolResult:
+    """The stories to resolve in, keyed by story key: (the Story, or None for the main text; the
+    ids to resolve there), after checking that every id names a pending change of exactly one
+    story. ``pending`` is what read_changes gives for the whole document."""
+    from .changes import main_changes, story_changes
+    from .read_tools import missing_story, story_handle_argument
+    from .stories import describe_story, find_story, handle_key
+
+    if args.get("story") is not None:
+        handle = story_handle_argument(args["story"], tool)
+        if isinstance(handle, ToolResult):
+            return handle
+        story = None if handle["type"] == "main" else find_story(doc, handle)
+        if handle["type"] != "main" and story is None:
+            return missing_story()
+        known = {c["id"] for c in (main_changes(doc) if story is None else story_changes(doc, story))}
+        unknown = [change_id for change_id in ids if change_id not in known]
+        if unknown:
+            where = describe_story(handle)
+            return fail(
+                f"no pending tracked change of {where} has the id {', '.join(map(repr, unknown))} "
+                f"(its change ids: {_quoted(list(known))}); read_changes lists them. Nothing was changed.",
+                code="missingChange",
+            )
+        return {handle_key(handle): (story, ids)}
+    stories: dict[str, dict[tuple, dict[str, Any]]] = {}  # id -> the stories it is pending in
+    for change in pending:
+        handle = change.get("story", MAIN)
+        stories.setdefault(change["id"], {})[handle_key(handle)] = handle
+    unknown = [change_id for change_id in ids if change_id not in stories]
+    if unknown:
+        return fail(
+            f"no pending tracked change has the id {', '.join(map(repr, unknown))} "
+            f"(the document's change ids: {_quoted(list(stories))}); read_changes lists them. Nothing was changed.",
+            code="missingChange",
+        )
+    ambiguous = {change_id: stories[change_id] for change_id in ids if len(stories[change_id]) > 1}
+    if ambiguous:
+        change_id, places = next(iter(ambiguous.items()))
+        named = ", ".join(describe_story(handle) for handle in places.values())
+        return fail(
+            f"the change id {change_id!r} is pending in more than one story ({named}): a header or note "
+            "reuses an id of another story. Pass `story` with the handle read_changes gives the change you "
+            "mean, and only ids of that story. Nothing was changed.",
+            code="ambiguousChange",
+        )
+    targets: dict[tuple, tuple[Any, list[str]]] = {}
+    for change_id in ids:
+        [(key, handle)] = stories[change_id].items()
+        story = None if key == handle_key(MAIN) else find_story(doc, handle)
+        targets.setdefault(key, (story, []))[1].append(change_id)
+    return targets
+
+
 def _resolve(session, args: dict[str, Any], mode: str) -> dict[str, Any] | ToolResult:
     from .changes import read_changes
     from .revisions import resolve_changes
+    from .stories import handle_key
 
     tool = f"{mode}_change"
     ids = _change_ids(args, tool)
@@ -58,28 +126,23 @@ def _resolve(session, args: dict[str, Any], mode: str) -> dict[str, Any] | ToolR
         return ids
     doc = _open(session)
     pending = read_changes(doc)
-    known = {change["id"] for change in pending}
-    unknown = [change_id for change_id in ids if change_id not in known]
-    if unknown:
-        listed = sorted(known, key=lambda c: (len(c), c))
-        quoted = ", ".join(listed[:MAX_QUOTED_IDS]) + (" ..." if len(listed) > MAX_QUOTED_IDS else "")
-        return fail(
-            f"no pending tracked change of the main text has the id {', '.join(map(repr, unknown))} "
-            f"(its change ids: {quoted or 'none'}); read_changes lists them. Nothing was changed.",
-            code="missingChange",
-        )
+    targets = _targets(doc, args, ids, pending, tool)
+    if isinstance(targets, ToolResult):
+        return targets
     resolved = [
-        {key: change[key] for key in ("id", "type", "author", "text", "blockId")}
+        {key: change[key] for key in ("id", "type", "author", "text", "blockId", "story") if key in change}
         for change in pending
-        if change["id"] in ids
+        if change["id"] in targets.get(handle_key(change.get("story", MAIN)), (None, ()))[1]
     ]
-    counts = resolve_changes(doc, ids, mode)
+    counts: Counter[str] = Counter()
+    for story, story_ids in targets.values():
+        counts.update(resolve_changes(doc, story_ids, mode, story))
     doc.stamp_minted_ids()  # ids the reads after this one mint, so documentVersion is what is written
     written = _write(session, doc, bool(counts))
     return {
         "mode": mode,
         "resolved": resolved,
-        "byKind": counts,
+        "byKind": dict(sorted(counts.items())),
         "remaining": len(pending) - len(resolved),
         "documentVersion": doc.version,
         "output": written,

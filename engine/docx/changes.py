@@ -1,6 +1,9 @@
-"""Reading pending tracked changes of the main story, in document order.
+"""Reading pending tracked changes of every story, in document order.
 
-Each change is ``{id, type, author, date, text, blockId}`` with ``type`` one of:
+The main story comes first, then headers, footers, footnotes and endnotes in the order
+``stories.list_stories`` gives. Each change is ``{id, type, author, date, text, blockId}``, and
+a change outside the main story also carries ``story``, the story's handle (as list_stories,
+read_story and find_text spell it); ``type`` is one of:
 
 - inline: ``insertion`` / ``deletion`` (``w:ins`` / ``w:del`` around runs), ``movedFrom`` /
   ``movedTo`` (``w:moveFrom`` / ``w:moveTo``), ``formatting`` (``w:rPrChange``);
@@ -15,14 +18,19 @@ Each change is ``{id, type, author, date, text, blockId}`` with ``type`` one of:
 cell texts concatenated; for a property change, the text of the paragraph or run it applies to).
 Consecutive inline pieces of one revision (same type and id) in one block are merged. ``blockId``
 is the block the change sits in (for a row, its first block); null when that paragraph is not a
-block (hidden rows).
+block (hidden rows), and always null outside the main story: blocks are main-story paragraphs, and
+read_story gives another story as one text without block ids.
+
+Revision ids are meant to be unique in a document, but a header or note may reuse an id the main
+text has (Word does so): ``(story, id)`` names a change, ``id`` alone may not.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .scan import DEL, DROP_ACCEPTED, MARK, MOVE_FROM
+from .scan import DEL, DROP_ACCEPTED, MARK, MOVE_FROM, ScanContext
+from .walk import walk_story
 from .wml.ns import (
     MC_FALLBACK,
     W_DEL,
@@ -43,6 +51,7 @@ from .wml.revisions import W_RPRCHANGE
 
 if TYPE_CHECKING:
     from .document import DocxDocument
+    from .stories import Story
 
 _INLINE = {W_INS: "insertion", W_DEL: "deletion", W_MOVEFROM: "movedFrom", W_MOVETO: "movedTo"}
 _MARK = {W_INS: "paragraphMarkInserted", W_DEL: "paragraphMarkDeleted", W_MOVEFROM: "paragraphMarkDeleted",
@@ -63,8 +72,36 @@ _TAGS = (*_INLINE, W_RPRCHANGE, *_PROPERTY)
 
 
 def read_changes(doc: DocxDocument) -> list[dict[str, Any]]:
-    walked = doc.walk_main(markers=True)
-    block_ids = {block.element: block.id for block in doc.blocks}
+    """The pending changes of every story: the main story's, then each other story's."""
+    from .stories import list_stories
+
+    changes = main_changes(doc)
+    seen = set()
+    for story in list_stories(doc):
+        if id(story.container) not in seen:  # two relationships to one header part: list it once
+            seen.add(id(story.container))
+            changes.extend(story_changes(doc, story))
+    return changes
+
+
+def main_changes(doc: DocxDocument) -> list[dict[str, Any]]:
+    return _changes_in(doc.body, doc.walk_main(markers=True), {block.element: block.id for block in doc.blocks})
+
+
+def story_changes(doc: DocxDocument, story: Story) -> list[dict[str, Any]]:
+    """The pending changes of one header, footer or note, each tagged with the story's handle."""
+    if next(story.container.iter(*_TAGS), None) is None:
+        return []  # most headers and notes have no change: skip walking them
+    walked = walk_story(story.container, ScanContext(doc.styles, markers=True))
+    changes = _changes_in(story.container, walked, {})
+    for change in changes:
+        change["story"] = dict(story.handle)
+    return changes
+
+
+def _changes_in(container: Any, walked: list, block_ids: dict[Any, str]) -> list[dict[str, Any]]:
+    """The changes under ``container`` (a body, header root or note), ``walked`` being its
+    paragraphs and ``block_ids`` the block id of each paragraph that is a block."""
     walked_paragraphs = {w.element for w in walked}
     # Text of every revision wrapper, from the scanned pieces (outer wrappers included).
     wrapper_text: dict[Any, list[str]] = {}
@@ -91,7 +128,7 @@ def read_changes(doc: DocxDocument) -> list[dict[str, Any]]:
 
     changes: list[dict[str, Any]] = []
     last_key = None
-    for element in doc.body.iter(*_TAGS):
+    for element in container.iter(*_TAGS):
         parent = element.getparent()
         tag = element.tag
         owner = _owner_paragraph(element)

@@ -7,13 +7,15 @@
   (w16cex) gives the durable id's UTC date.
 
 Word threads are flat: a reply to a reply belongs to the thread's root. The anchor of a comment
-is the text between ``w:commentRangeStart`` and ``w:commentRangeEnd`` in the main story. Its
+is the text between ``w:commentRangeStart`` and ``w:commentRangeEnd``, in the main story or else
+in a header, footer or note (then ``story`` is that story's handle, as list_stories gives it). Its
 ``quote`` is that text as the reader sees it once every pending change is accepted (deleted and
 moved-away text dropped, paragraphs joined with a newline unless a deleted paragraph mark joins
 them), and ``original_quote`` the same text with every change rejected; the two differ only when
 tracked changes fall inside the range. ``blockId`` is the block holding the first anchored
-character, in either view (for a comment without a range, the block holding its reference mark).
-A comment anchored outside the main story, or nowhere, has ``blockId`` null and empty quotes.
+character, in either view (for a comment without a range, the block holding its reference mark);
+null outside the main story, which has no blocks. A comment anchored nowhere has ``blockId`` and
+``story`` null and empty quotes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from .wml.ns import NS, W14_PARAID, W_COMMENTRANGEEND, W_COMMENTRANGESTART, W_CO
 if TYPE_CHECKING:
     from .document import DocxDocument
 
+_COMMENT_MARKERS = (W_COMMENTRANGESTART, W_COMMENTREFERENCE)
+_ALL_COMMENT_MARKERS = frozenset({*_COMMENT_MARKERS, W_COMMENTRANGEEND})
 _W15 = "{" + NS["w15"] + "}"
 _W16CID = "{" + NS["w16cid"] + "}"
 _W16CEX = "{" + NS["w16cex"] + "}"
@@ -50,6 +54,7 @@ class Comment:
     block_id: str | None = None
     quote: str = ""
     original_quote: str = ""
+    story: dict[str, Any] | None = None  # the handle of the header, footer or note it is anchored in
     replies: list[Comment] = field(default_factory=list)
 
 
@@ -125,38 +130,60 @@ class _Range:
 
 
 def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
+    """Anchor each comment in the main story, or else in the first header, footer or note (in
+    list_stories order) that holds one of its markers."""
+    from .stories import list_stories
+
     by_id = {c.id: c for c in comments}
+    block_ids = {block.element: block.id for block in doc.blocks}
+    claimed = _anchor_in(doc.walk_main(markers=True), block_ids, by_id, None, set())
+    for story in list_stories(doc):
+        if claimed >= by_id.keys():
+            break
+        if next(story.container.iter(*_COMMENT_MARKERS), None) is None:
+            continue
+        walked = walk_story(story.container, ScanContext(doc.styles, markers=True))
+        claimed |= _anchor_in(walked, {}, by_id, story.handle, claimed)
+
+
+def _anchor_in(
+    walked: list, block_ids: dict[Any, str], by_id: dict[str, Comment], story: dict | None, claimed: set[str]
+) -> set[str]:
+    """Fill in block, quotes and story of the comments anchored in one walked story, leaving out
+    those an earlier story already anchored (``claimed``). Returns the comment ids whose markers
+    this story holds."""
+    by_id = {comment_id: c for comment_id, c in by_id.items() if comment_id not in claimed}
     open_ranges: dict[str, _Range] = {}
     started: set[str] = set()
     located: set[str] = set()
-    ids = doc.paragraph_ids.ids
-    block_ids = {block.element: block.id for block in doc.blocks}
-    for walked, _pid in zip(doc.walk_main(markers=True), ids, strict=True):
-        block_id = block_ids.get(walked.element)
-        for text, flags, element in walked.pieces:
+    seen: set[str] = set()
+    for walked_paragraph in walked:
+        block_id = block_ids.get(walked_paragraph.element)
+        for text, flags, element in walked_paragraph.pieces:
             if flags & MARK:
                 tag = element.tag
                 comment_id = element.get(W_ID)
+                if tag not in _ALL_COMMENT_MARKERS or comment_id not in by_id:
+                    continue  # a note reference's id is not a comment id
+                if comment_id not in seen:
+                    seen.add(comment_id)
+                    if story is not None:
+                        by_id[comment_id].story = dict(story)
                 if tag == W_COMMENTRANGESTART:
                     open_ranges.setdefault(comment_id, _Range())
                     started.add(comment_id)
                 elif tag == W_COMMENTRANGEEND:
                     covered = open_ranges.pop(comment_id, None)
-                    if covered is not None and comment_id in by_id:
+                    if covered is not None:
                         covered.finish(by_id[comment_id])
-                elif (
-                    tag == W_COMMENTREFERENCE
-                    and comment_id not in started
-                    and comment_id in by_id
-                    and comment_id not in located
-                ):
+                elif tag == W_COMMENTREFERENCE and comment_id not in started and comment_id not in located:
                     located.add(comment_id)
                     by_id[comment_id].block_id = block_id
                 continue
             if flags & HIDDEN or not text:
                 continue
             for comment_id, covered in open_ranges.items():
-                if comment_id not in located and comment_id in by_id:
+                if comment_id not in located:
                     located.add(comment_id)
                     by_id[comment_id].block_id = block_id
                 if not flags & DROP_ACCEPTED:
@@ -166,15 +193,15 @@ def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
         if open_ranges:
             # A paragraph mark ends a line unless the view drops it (accepting a deleted mark,
             # or rejecting an inserted one, joins the paragraph to the next).
-            mark = paragraph_mark(walked.element)
+            mark = paragraph_mark(walked_paragraph.element)
             for covered in open_ranges.values():
                 if not mark & (DEL | MOVE_FROM):
                     covered.accepted.append("\n")
                 if not mark & (INS | MOVE_TO):
                     covered.original.append("\n")
     for comment_id, covered in open_ranges.items():  # a range never closed: quote what it covered
-        if comment_id in by_id:
-            covered.finish(by_id[comment_id])
+        covered.finish(by_id[comment_id])
+    return seen
 
 
 def threads(comments: list[Comment]) -> list[Comment]:

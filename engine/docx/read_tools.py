@@ -259,6 +259,19 @@ def _check_story_handle(handle: Any, tool: str) -> dict[str, Any]:
     return handle
 
 
+def missing_story() -> ToolResult:
+    return fail("No such story in this document; run list_stories again for current handles.", code="missingStory")
+
+
+def story_handle_argument(handle: Any, tool: str) -> dict[str, Any] | ToolResult:
+    """``handle`` checked as a story handle, or the failure saying what to fix (for tools
+    outside this module that take one)."""
+    try:
+        return _check_story_handle(handle, tool)
+    except _ArgError as exc:
+        return fail(str(exc), code="invalidArguments")
+
+
 @_guard
 def read_story(session, args: dict) -> dict[str, Any] | ToolResult:
     from .stories import find_story, main_story_text, story_text
@@ -269,7 +282,7 @@ def read_story(session, args: dict) -> dict[str, Any] | ToolResult:
         return {"documentVersion": doc.version, "handle": {"type": "main"}, "text": main_story_text(doc)}
     story = find_story(doc, handle)
     if story is None:
-        return fail("No such story in this document; run list_stories again for current handles.", code="missingStory")
+        return missing_story()
     return {"documentVersion": doc.version, "handle": story.handle, "text": story_text(doc, story)}
 
 
@@ -388,7 +401,7 @@ def _find_in_story(doc, handle: dict, pattern: re.Pattern, whole_word: bool) -> 
 
     story = find_story(doc, handle)
     if story is None:
-        return fail("No such story in this document; run list_stories again for current handles.", code="missingStory")
+        return missing_story()
     text = story_text(doc, story)
     matches = []
     total = 0
@@ -429,6 +442,8 @@ def _comment_json(comment, *, thread: bool) -> dict[str, Any]:
     out["resolved"] = comment.done
     if thread:
         out["blockId"] = comment.block_id
+        if comment.story is not None:
+            out["story"] = comment.story
         out["quote"] = comment.quote
         if comment.original_quote != comment.quote:
             out["originalQuote"] = comment.original_quote
@@ -453,11 +468,25 @@ def read_comments(session, args: dict) -> dict[str, Any]:
 
 
 @_guard
-def read_changes(session, args: dict) -> dict[str, Any]:
-    from .changes import read_changes as collect
+def read_changes(session, args: dict) -> dict[str, Any] | ToolResult:
+    from .changes import main_changes, story_changes
+    from .changes import read_changes as every_change
+    from .stories import find_story
 
+    handle = args.get("story")
+    if handle is not None:
+        handle = _check_story_handle(handle, "read_changes")
     doc = session.document()
-    return {"documentVersion": doc.version, "changes": collect(doc)}
+    if handle is None:
+        changes = every_change(doc)
+    elif handle["type"] == "main":
+        changes = main_changes(doc)
+    else:
+        story = find_story(doc, handle)
+        if story is None:
+            return missing_story()
+        changes = story_changes(doc, story)
+    return {"documentVersion": doc.version, "changes": changes}
 
 
 __all__ = [

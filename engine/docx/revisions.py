@@ -16,8 +16,9 @@ the formatting and properties recorded in ``w:*PrChange`` elements.
 - property changes: accept drops the record, reject puts the recorded properties back;
 - block ids: minted ids are written into their paragraphs first, so blocks keep their ids.
 
-``resolve_changes(doc, ids, mode)`` does the same for chosen changes of the main text only, by
-the ids ``read_changes`` reports (a Word reviewer's "accept this change").
+``resolve_changes(doc, ids, mode, story=None)`` does the same for chosen changes of one story (the
+main text, or a header, footer or note), by the ids ``read_changes`` reports (a Word reviewer's
+"accept this change").
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from .wml.ns import (
 
 if TYPE_CHECKING:
     from .document import DocxDocument
+    from .stories import Story
 
 _RANGE_MARKERS = frozenset(
     qn(f"w:{name}")
@@ -130,25 +132,30 @@ def resolve_all(doc: DocxDocument, mode: str, author: str | None = None, *, keep
     return dict(sorted(counts.items()))
 
 
-def resolve_changes(doc: DocxDocument, change_ids: Iterable[str], mode: str) -> dict[str, int]:
-    """Accept or reject the tracked changes of the main text whose ids are ``change_ids`` (the
-    ``id`` of ``read_changes`` entries), leaving every other change pending. Every element
-    carrying one of the ids is resolved: a revision Word split over several runs, or kept twice
-    (a text box's alternate content), goes as one. Returns counts by kind (empty when no id
-    matched; the caller checks the ids against ``read_changes`` first).
+def resolve_changes(
+    doc: DocxDocument, change_ids: Iterable[str], mode: str, story: Story | None = None
+) -> dict[str, int]:
+    """Accept or reject the tracked changes whose ids are ``change_ids`` (the ``id`` of
+    ``read_changes`` entries) in the main text, or in ``story`` (a header, footer or note) when
+    given, leaving every other change pending. Every element of that story carrying one of the
+    ids is resolved: a revision Word split over several runs, or kept twice (a text box's
+    alternate content), goes as one. Returns counts by kind (empty when no id matched; the caller
+    checks the ids against ``read_changes`` first).
 
-    Block ids minted for paragraphs without a stored id are written into them first, so the
-    blocks keep the ids a read of this document reported (resolving changes their text, which
-    would otherwise mint different ids)."""
+    In the main text, block ids minted for paragraphs without a stored id are written into them
+    first, so the blocks keep the ids a read of this document reported (resolving changes their
+    text, which would otherwise mint different ids). Other stories have no block ids."""
     if mode not in ("accept", "reject"):
         raise ValueError("mode must be accept or reject")
     wanted = {str(change_id) for change_id in change_ids}
     counts: Counter[str] = Counter()
-    if not any(element.get(W_ID) in wanted for element in doc.body.iter(*_RESOLVED_TAGS)):
+    container, part = (doc.body, doc.main_part) if story is None else (story.container, story.part)
+    if not any(element.get(W_ID) in wanted for element in container.iter(*_RESOLVED_TAGS)):
         return {}
-    doc.stamp_minted_ids()
-    if _resolve_tree(doc.body, mode, lambda element: element.get(W_ID) in wanted, counts):
-        doc.package.mark_dirty(doc.main_part)
+    if story is None:
+        doc.stamp_minted_ids()
+    if _resolve_tree(container, mode, lambda element: element.get(W_ID) in wanted, counts):
+        doc.package.mark_dirty(part)
     doc.invalidate()
     return dict(sorted(counts.items()))
 

@@ -47,6 +47,16 @@ def handle_key(handle: dict[str, Any]) -> tuple:
     return (kind,)
 
 
+def describe_story(handle: dict[str, Any]) -> str:
+    """A story named for a message: "the main text", "footnote 1", "header rId7"."""
+    kind = handle.get("type")
+    if kind in ("header", "footer"):
+        return f"{kind} {handle.get('relationshipId')}"
+    if kind in ("footnote", "endnote"):
+        return f"{kind} {handle.get('noteId')}"
+    return "the main text"
+
+
 def list_stories(doc: DocxDocument) -> list[Story]:
     """The secondary stories of ``doc`` in the order the tools list them (main excluded)."""
     package = doc.package

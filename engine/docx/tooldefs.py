@@ -208,8 +208,9 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         title="Read comments",
         description=(
             "Read the comment threads: each top-level comment with its id, author, date, text, "
-            "resolved state, the blockId it is anchored to (null when it is anchored in a header, "
-            "footer or note, or nowhere: a comment whose text is gone), its quote and its replies. "
+            "resolved state, the blockId it is anchored to, its quote and its replies. A comment "
+            "anchored in a header, footer or note has blockId null and a story (the handle "
+            "list_stories gives that story); one anchored nowhere (its text is gone) has neither. "
             "quote is the commented text as it reads once pending tracked changes are accepted (as "
             "read_document shows text); when changes inside it would read differently rejected, "
             "originalQuote gives that text too. filter picks all (default), open or resolved "
@@ -222,12 +223,15 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         name="read_changes",
         title="Read tracked changes",
         description=(
-            "List the pending tracked changes of the main text in document order: insertions, "
-            "deletions, moves, formatting changes, paragraph-mark and paragraph-property changes, "
-            "and table row and cell insertions or deletions, each with its id, type, author, date, "
-            "the text it covers and its blockId." + VERSION_NOTE
+            "List the pending tracked changes in document order: insertions, deletions, moves, "
+            "formatting changes, paragraph-mark and paragraph-property changes, and table row and "
+            "cell insertions or deletions, each with its id, type, author, date, the text it covers "
+            "and its blockId. The main text comes first, then headers, footers, footnotes and "
+            "endnotes in list_stories order; a change there also has story (that story's handle) "
+            "and blockId null, as blocks are main-text paragraphs. Pass story to list one story "
+            "only." + VERSION_NOTE
         ),
-        input_schema=_object({}),
+        input_schema=_object({"story": STORY_HANDLE}),
         handler="read_tools:read_changes",
     ),
     DocxToolSpec(
@@ -340,9 +344,12 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             name=f"{verb}_change",
             title=f"{verb.capitalize()} tracked changes",
             description=(
-                f"{verb.capitalize()} chosen pending tracked changes of the main text by their ids from read_changes "
-                f"({effect}); every other change stays pending. A replacement is two changes, a deletion and an "
-                "insertion: pass both ids to resolve it whole. When an id is unknown nothing changes." + VERSION_NOTE
+                f"{verb.capitalize()} chosen pending tracked changes by their ids from read_changes ({effect}), "
+                "in the main text, a header, a footer or a note; every other change stays pending. A replacement "
+                "is two changes, a deletion and an insertion: pass both ids to resolve it whole. An id two "
+                "stories share (a note may reuse an id of the main text) is refused as ambiguous: then pass "
+                "story, the handle read_changes gave the change, with ids of that story only. When an id is "
+                "unknown or ambiguous nothing changes." + VERSION_NOTE
             ),
             input_schema=_object(
                 {
@@ -352,7 +359,11 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
                         "minItems": 1,
                         "maxItems": 200,
                         "description": "Ids of changes from read_changes.",
-                    }
+                    },
+                    "story": {
+                        **STORY_HANDLE,
+                        "description": "The story the ids belong to, as read_changes gave it (optional).",
+                    },
                 },
                 ["changeIds"],
             ),
