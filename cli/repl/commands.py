@@ -248,7 +248,9 @@ REVIEW: tuple[Command, ...] = (
         "accept",
         "accept ID...|all",
         "Accept tracked changes by id (see `changes`), or all of them.",
-        "A replacement is two changes (a deletion and an insertion): give both ids. "
+        "A replacement is two changes (a deletion and an insertion): give both ids. A change in a header, "
+        "footer or note is named STORY/ID as `changes` lists it (footnote:1/7); one command takes the "
+        "changes of one story. "
         "Tools: accept_change (`deskcheck docx accept-change`); all: `deskcheck docx accept-all`.",
         ("change", "..."),
     ),

@@ -387,12 +387,20 @@ class ReviewMode:
             raise UsageError(f"usage: {mode} ID...|all (`changes` lists the ids)")
         if ids == ["all"]:
             return self._resolve_all(mode)
-        result = self._call(f"{mode}_change", {"changeIds": ids})
+        refs = [review_view.parse_change_ref(ref) for ref in ids]
+        stories = {repr(story) for story, _ in refs}
+        args: dict[str, Any] = {"changeIds": [change_id for _, change_id in refs]}
+        if len(stories) > 1:
+            raise UsageError(f"{mode} changes of one story at a time (`changes` shows footnote:1/7 and the like)")
+        if refs[0][0] is not None:
+            args["story"] = refs[0][0]
+        result = self._call(f"{mode}_change", args)
         if not result.ok:
             return self._failed(result)
         verb = "accepted" if mode == "accept" else "rejected"
         for change in result.value.get("resolved", []):
-            self.printer.success(f"{verb} [{change['id']}] {change['type']}: {change.get('text') or '(no text)'}")
+            ref = review_view.change_ref(change)
+            self.printer.success(f"{verb} [{ref}] {change['type']}: {change.get('text') or '(no text)'}")
         self.printer.note(f"{result.value.get('remaining')} tracked change(s) still pending.")
         return ExitCode.OK
 

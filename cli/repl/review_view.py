@@ -59,6 +59,8 @@ def comment_lines(comments: Iterable[dict[str, Any]]) -> list[str]:
         quote = thread.get("quote")
         anchor = f' on "{fold(quote, 40)}"' if quote else ""
         where = f"in {thread['blockId']}" if thread.get("blockId") else "not anchored in the text"
+        if thread.get("story"):
+            where = f"in {story_label(thread['story'])}"
         lines.append(
             f"[{thread['id']}] {thread.get('author', '')} ({state}) {where}{anchor}: "
             f"{fold(thread.get('text', ''), TEXT_CHARS)}"
@@ -70,9 +72,42 @@ def comment_lines(comments: Iterable[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def story_label(handle: dict[str, Any]) -> str:
+    """A header, footer or note as the REPL names it: ``footnote:1``, ``header:rId7``."""
+    kind = handle.get("type", "")
+    if kind in ("footnote", "endnote"):
+        return f"{kind}:{handle.get('noteId')}"
+    if kind in ("header", "footer"):
+        return f"{kind}:{handle.get('relationshipId')}"
+    return "main"
+
+
+def change_ref(change: dict[str, Any]) -> str:
+    """How the REPL names a change: its id in the main text, ``STORY/ID`` in another story (a
+    header or note may reuse an id of the main text)."""
+    story = change.get("story")
+    return f"{story_label(story)}/{change['id']}" if story else str(change["id"])
+
+
+def parse_change_ref(ref: str) -> tuple[dict[str, Any] | None, str]:
+    """(the story handle, the id) of a ``change_ref``; no handle for a plain id."""
+    label, slash, change_id = ref.rpartition("/")
+    kind, _, key = label.partition(":")
+    if not slash or not change_id:
+        return None, ref
+    if label == "main":
+        return {"type": "main"}, change_id
+    if kind in ("footnote", "endnote") and key.lstrip("-").isdigit():
+        return {"type": kind, "noteId": int(key)}, change_id
+    if kind in ("header", "footer") and key:
+        return {"type": kind, "relationshipId": key}, change_id
+    return None, ref
+
+
 def change_lines(changes: Iterable[dict[str, Any]]) -> list[str]:
     lines = [
-        f"[{change['id']}] {change.get('type')} by {change.get('author') or 'unknown'} in {change.get('blockId')}: "
+        f"[{change_ref(change)}] {change.get('type')} by {change.get('author') or 'unknown'} in "
+        f"{story_label(change['story']) if change.get('story') else change.get('blockId')}: "
         f"{fold(change.get('text') or '', TEXT_CHARS) or '(no text)'}"
         for change in changes
     ]
@@ -144,5 +179,5 @@ def comment_candidates(comments: Sequence[dict[str, Any]]) -> list[Candidate]:
 
 def change_candidates(changes: Sequence[dict[str, Any]]) -> list[Candidate]:
     out = [Candidate("all", "every pending change")]
-    out += [Candidate(str(c["id"]), f"{c.get('type')}: {fold(c.get('text') or '', 50)}") for c in changes]
+    out += [Candidate(change_ref(c), f"{c.get('type')}: {fold(c.get('text') or '', 50)}") for c in changes]
     return out
