@@ -116,7 +116,7 @@ def _targets(
 
 
 def _resolve(session, args: dict[str, Any], mode: str) -> dict[str, Any] | ToolResult:
-    from .changes import read_changes
+    from .changes import read_changes, story_changes
     from .revisions import resolve_changes
     from .stories import handle_key
 
@@ -129,9 +129,16 @@ def _resolve(session, args: dict[str, Any], mode: str) -> dict[str, Any] | ToolR
     targets = _targets(doc, args, ids, pending, tool)
     if isinstance(targets, ToolResult):
         return targets
+    listed = pending
+    if args.get("story") is not None:
+        [(story, _)] = targets.values()
+        if story is not None:
+            # read_changes lists a header part two relationships share under the first only; the
+            # answer names the changes with the handle the call gave.
+            listed = story_changes(doc, story)
     resolved = [
         {key: change[key] for key in ("id", "type", "author", "text", "blockId", "story") if key in change}
-        for change in pending
+        for change in listed
         if change["id"] in targets.get(handle_key(change.get("story", MAIN)), (None, ()))[1]
     ]
     counts: Counter[str] = Counter()

@@ -349,3 +349,33 @@ def test_comments_in_notes_and_headers_carry_their_story_and_quote(tmp_path):
     # The change inside the footnote's comment range is listed with the same story handle.
     [change] = call(path, "read_changes").value["changes"]
     assert (change["id"], change["story"], change["text"]) == ("9", stories["footnote"], "old ")
+
+
+def test_a_header_part_two_relationships_share_resolves_through_either_handle(tmp_path):
+    """Word may point two sections' header references at one part: read_changes lists its
+    changes once (under the first relationship), and a call through the second relationship
+    resolves them and names them with the handle it was given."""
+    one_rel = contract_with(tmp_path / "one.docx", header1=[header_insertion(41)])
+    path = tmp_path / "shared.docx"
+    rels = "word/_rels/document.xml.rels"
+    second = HEADER | {"relationshipId": "rIdHeader2"}
+    with zipfile.ZipFile(one_rel) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if info.filename == rels:
+                shared = (
+                    '<Relationship Id="rIdHeader2" Type="http://schemas.openxmlformats.org/officeDocument/'
+                    '2006/relationships/header" Target="header1.xml"/></Relationships>'
+                )
+                data = data.decode("utf-8").replace("</Relationships>", shared).encode("utf-8")
+            target.writestr(info, data)
+    changes = call(path, "read_changes").value["changes"]
+    assert [(c["id"], c["story"]) for c in changes] == [("41", HEADER)]
+    assert call(path, "read_changes", {"story": second}).value["changes"][0]["story"] == second
+
+    result = call(path, "accept_change", {"changeIds": ["41"], "story": second})
+    assert result.ok, result.error
+    assert [(c["id"], c["text"], c["story"]) for c in result.value["resolved"]] == [("41", "Draft: ", second)]
+    assert result.value["remaining"] == 0
+    assert call(path, "read_changes").value["changes"] == []
+    assert story_texts(path)["header rIdHeader1"].startswith("Draft: Software Services Agreement")
