@@ -5,7 +5,8 @@ Command modules import the engine inside their functions, so building this app c
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -48,13 +49,80 @@ def _load_command(name: str):
     module, attribute = target.split(":")
     obj = getattr(importlib.import_module(module), attribute)
     if isinstance(obj, typer.Typer):
-        command = typer.main.get_group(obj)
+        command = _lazy_group(obj)
     else:
         single = typer.Typer(rich_markup_mode=None, add_completion=False)
         single.command(name, **settings)(obj)
         command = typer.main.get_command(single)
     command.name = name
     return command
+
+
+class _CommandTable(MutableMapping):
+    """A group's sub-commands by name, each turned into a click command the first time it is
+    looked up. Names are known up front (in the order Typer would list them), so --help,
+    completion and "did you mean" suggestions see every verb; running one verb builds only it."""
+
+    def __init__(self, builders: dict[str, Callable[[], Any]]) -> None:
+        self._builders = builders
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._built.get(name)
+        if command is None:
+            command = self._built[name] = self._builders[name]()
+        return command
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._builders.setdefault(name, lambda: command)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._builders[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._builders)
+
+    def __len__(self) -> int:
+        return len(self._builders)
+
+
+def _lazy_group(sub_app: typer.Typer):
+    """The click group ``typer.main.get_group(sub_app)`` builds, except that its sub-commands
+    are built on demand (a sub-app such as docx has twenty verbs; turning each into a click
+    command reads its signature and annotations, ~1 ms a verb)."""
+    import copy
+    from functools import partial
+
+    import typer.main
+
+    short, markup, suggest = sub_app.pretty_exceptions_short, sub_app.rich_markup_mode, sub_app.suggest_commands
+    # Same names and order as typer's get_group_from_info: commands, then sub-groups; a later
+    # entry with the same name replaces an earlier one.
+    builders: dict[str, Callable[[], Any]] = {}
+    for info in sub_app.registered_commands:
+        name = info.name or typer.main.get_command_name(info.callback.__name__)
+        builders[name] = partial(
+            typer.main.get_command_from_info, info, pretty_exceptions_short=short, rich_markup_mode=markup
+        )
+    for info in sub_app.registered_groups:
+        name = typer.main.solve_typer_info_defaults(info).name
+        if not name:  # a nameless sub-app merges its commands into this group: build it all
+            return typer.main.get_group(sub_app)
+        builders[name] = partial(
+            typer.main.get_group_from_info,
+            info,
+            pretty_exceptions_short=short,
+            rich_markup_mode=markup,
+            suggest_commands=suggest,
+        )
+    # The group itself (its options, help, callback) from a copy without sub-commands.
+    shell = copy.copy(sub_app)
+    shell.registered_commands, shell.registered_groups = [], []
+    group = typer.main.get_group(shell)
+    group.commands = _CommandTable(builders)
+    return group
 
 
 HELP = (
