@@ -95,6 +95,21 @@ def rich_batches(path) -> dict[str, list[dict]]:
     }  # fmt: skip
 
 
+# A paragraph deleted next to one inserted by the same call, on contract-stella-style.docx: clause
+# 275E59D9, then heading 0AB80A36. A new paragraph's mark must not go on the deleted paragraph
+# (Word's "Enter at the end of the paragraph before" form), or LibreOffice, which reads a mark
+# both inserted and deleted as deleted only, keeps an empty paragraph when rejecting.
+NEIGHBOUR_SOURCE = "folio/contract-stella-style.docx"
+_DELETE = {"type": "deleteBlock", "blockId": "275E59D9"}
+NEIGHBOUR_BATCHES = {
+    "delete-then-insert-before-next": [_DELETE, {"type": "insertBeforeBlock", "blockId": "0AB80A36", "text": "New"}],
+    "insert-before-next-then-delete": [{"type": "insertBeforeBlock", "blockId": "0AB80A36", "text": "New"}, _DELETE],
+    "delete-and-insert-after-it": [_DELETE, {"type": "insertAfterBlock", "blockId": "275E59D9", "text": "After"}],
+    "delete-and-insert-blank-after-it": [_DELETE, {"type": "insertAfterBlock", "blockId": "275E59D9", "text": ""}],
+    "delete-and-insert-before-it": [_DELETE, {"type": "insertBeforeBlock", "blockId": "275E59D9", "text": "Before"}],
+}
+
+
 def _starts_with_table(path) -> bool:
     body = DocxDocument.open(path).package.xml("word/document.xml").find(W_BODY)
     first = next((child for child in body), None)
@@ -128,6 +143,8 @@ def cases(tmp_path_factory):
 
     for kind, ops in rich_batches(rich).items():
         both(f"rich-{kind}", rich, ops)
+    for label, ops in NEIGHBOUR_BATCHES.items():
+        both(f"neighbours-{label}", CORPUS / NEIGHBOUR_SOURCE, ops)
     for number, name in enumerate(CORPUS_DOCUMENTS):
         source = CORPUS / name
         doc = DocxDocument.open(source)

@@ -129,6 +129,8 @@ class ApplyContext:
         self.author = author
         self.para_ids = ParaIdAllocator(doc.package)
         self.comments = None  # a CommentWriter, created on the first comment
+        # Paragraphs whose mark an operation of this call deletes (see insert_block.mark_new_paragraph).
+        self.marks_deleted: frozenset = frozenset()
         self._hidden_by_style: dict[str | None, bool] = {}
 
     @property

@@ -68,7 +68,13 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
     if keep and not block.text:
         raise Skip("noopOperation", why=f"block {block.id} is the blank last paragraph of its container, which stays")
     return Plan(
-        op, (block.index, STRUCTURE, 0), [Claim(("text", p)), Claim(("para", p))], block=block, keep=keep, touches=[p]
+        op,
+        (block.index, STRUCTURE, 0),
+        [Claim(("text", p)), Claim(("para", p))],
+        block=block,
+        keep=keep,
+        touches=[p],
+        deletes_mark=None if keep else p,
     )
 
 

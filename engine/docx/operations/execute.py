@@ -200,6 +200,9 @@ def _apply(doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome
     revisions = Revisions(ids, author, outcome.date) if mode == "tracked-changes" else None
     ctx = ApplyContext(doc, Edit(ids, revisions), author)
     ctx.declare_w14()
+    ctx.marks_deleted = frozenset(
+        plan.data["deletes_mark"] for plan in plans if plan.data.get("deletes_mark") is not None
+    )
     writer = CommentWriter(doc, author, outcome.date, ctx.para_ids)
     ctx.comments = writer
     ordered = sorted(plans, key=lambda plan: (plan.order, plan.op.index if plan.reverse_ties else -plan.op.index))

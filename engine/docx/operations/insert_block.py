@@ -137,9 +137,15 @@ def mark_new_paragraph(ctx: ApplyContext, p: Any) -> None:
     reads this form correctly in every case; the other form (the new paragraph's own mark
     inserted) it mishandles when the paragraph before ends with an insertion. The other form is
     used only when there is no suitable paragraph before (the start of a container, a section
-    break, a mark already deleted)."""
+    break, a mark already deleted or that this call deletes: a mark both inserted and deleted
+    LibreOffice reads as deleted only, so rejecting would leave an empty paragraph behind)."""
     previous = _previous_paragraph(p)
-    if previous is None or carries_section_break(previous) or paragraph_mark_state(previous) & {"del", "moveFrom"}:
+    if (
+        previous is None
+        or carries_section_break(previous)
+        or paragraph_mark_state(previous) & {"del", "moveFrom"}
+        or previous in ctx.marks_deleted
+    ):
         mark_paragraph(p, "ins", ctx.revisions)
         return
     from .paragraph_properties import same_properties  # (that module builds on this one)
