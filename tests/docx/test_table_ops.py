@@ -256,6 +256,21 @@ def test_deleting_a_row_inside_a_vertical_merge_shortens_it(tmp_path, tables):
     assert shape(tables_of(direct)[1])[1][1] == (1, 1, "restart", "Tall")
 
 
+@pytest.mark.parametrize("delete_first", [False, True])
+def test_a_row_inserted_through_a_merge_whose_last_row_the_call_deletes_still_continues_it(
+    tmp_path, tables, delete_first
+):
+    # "Tall" spans rows 1-2; a row goes in between and row 2 goes. The operations address the
+    # document as read, so the new row continues "Tall" whichever applies first.
+    insert = {"type": "insertTableRow", "blockId": "0C000223", "cellTexts": ["n0", "n2", "n3"]}
+    delete = {"type": "deleteTableRow", "blockId": "0C000233"}
+    ops = [delete, insert] if delete_first else [insert, delete]
+    _, direct, _, _ = both(tmp_path, tables, ops, with_texts((18, 21, ["n0", "n2", "n3"])))
+    rows = shape(tables_of(direct)[1])
+    assert rows[1][1] == (1, 1, "restart", "Tall")
+    assert rows[2] == [(0, 1, None, "n0"), (1, 1, "continue", ""), (2, 1, None, "n2"), (3, 1, None, "n3")]
+
+
 def test_deleting_the_only_row_deletes_the_table(tmp_path, tables):
     ops = [{"type": "deleteTableRow", "blockId": "0C000413"}]
     tracked, direct, result, _ = both(tmp_path, tables, ops, with_texts((31, 36, [])))

@@ -72,15 +72,30 @@ def _is_header(row: Row) -> bool:
     return trpr is not None and trpr.find(W_TBLHEADER) is not None
 
 
-def row_layout(grid: Grid, gap: int) -> tuple[Row, list[NewCell]]:
-    """The row a new row at ``gap`` (before row ``gap``) copies, and its cells."""
+def row_layout(grid: Grid, gap: int, continuing: frozenset[int] = frozenset()) -> tuple[Row, list[NewCell]]:
+    """The row a new row at ``gap`` (before row ``gap``) copies, and its cells. ``continuing``:
+    the grid columns where a vertical merge crossed the gap when the call read the document; such
+    a merge still grows through the new row when another operation of the call has deleted the
+    row below it since (a call's operations all address the document as it was read)."""
     above = grid.rows[gap - 1] if gap > 0 else None
     below = grid.rows[gap] if gap < len(grid.rows) else None
     like = above if above is not None else below
     if above is not None and below is not None and _is_header(above) and not _is_header(below):
         like = below
-    cells = [NewCell(cell, grid.continues_across(gap, cell.start, cell.span)) for cell in like.cells]
+    cells = [
+        NewCell(
+            cell,
+            grid.continues_across(gap, cell.start, cell.span)
+            or (cell.start in continuing and _merged_above(grid, gap, cell.start, cell.span)),
+        )
+        for cell in like.cells
+    ]
     return like, cells
+
+
+def _merged_above(grid: Grid, gap: int, start: int, span: int) -> bool:
+    above = grid.rows[gap - 1].cell_starting(start) if gap > 0 else None
+    return above is not None and above.span == span and above.merge is not None
 
 
 def _gap(row_index: int, position: str) -> int:
@@ -102,7 +117,8 @@ def _resolve_insert(ctx: ResolveContext, op: Operation, block) -> Plan:
     if len(texts) > fillable:
         raise too_many_texts(texts, fillable, "the new row", _MERGED_ROW if fillable < len(cells) else "")
     claims = [axis_claim(spot.tbl, "rows"), Claim(("row", spot.row.tr), exclusive=False)]
-    return structure_plan(ctx, op, block, spot, -1, claims)
+    continuing = frozenset(cell.like.start for cell in cells if cell.continues)
+    return structure_plan(ctx, op, block, spot, -1, claims, continuing=continuing)
 
 
 def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
@@ -112,7 +128,7 @@ def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
     texts = list(op.get("cellTexts") or [])
     grid = spot.grid
     gap = _gap(spot.row.index, position)
-    like, cells = row_layout(grid, gap)
+    like, cells = row_layout(grid, gap, plan.data["continuing"])
     fillable = sum(1 for cell in cells if not cell.continues)
     if len(texts) > fillable:
         raise too_many_texts(texts, fillable, "the new row", _MERGED_ROW if fillable < len(cells) else "")
