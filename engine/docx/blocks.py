@@ -175,97 +175,87 @@ def paragraph_mark(p: Any) -> int:
 def build_blocks(
     paragraphs: list[WalkedParagraph], ids: list[str], styles: Styles, numbering: Numbering
 ) -> list[Block]:
-    """The blocks of the walked paragraphs, in order (one pass: list labels count every earlier
-    paragraph of their list)."""
     blocks: list[Block] = []
     for walked, block_id in zip(paragraphs, ids, strict=True):
-        block = build_block(walked, block_id, len(blocks), styles, numbering)
-        if block is not None:
-            blocks.append(block)
+        p = walked.element
+        pieces = walked.pieces
+        if any(flags for _, flags, _ in pieces):
+            text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
+            original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
+        else:
+            text = original = "".join([t for t, _, _ in pieces])
+        ppr = p[0] if len(p) and p[0].tag == W_PPR else None
+        style_id = num_id = None
+        ilvl = outline = None
+        has_outline = False
+        mark = 0
+        if ppr is not None:
+            for child in ppr:
+                tag = child.tag
+                if tag == W_PSTYLE:
+                    style_id = child.get(W_VAL) or None
+                elif tag == W_NUMPR:
+                    for prop in child:
+                        if prop.tag == W_NUMID:
+                            num_id = prop.get(W_VAL)
+                        elif prop.tag == W_ILVL:
+                            ilvl = int_attr(prop, W_VAL, 0)
+                elif tag == W_OUTLINELVL:
+                    has_outline = True
+                    outline = int_attr(child, W_VAL)
+                elif tag == W_RPR:
+                    for prop in child:
+                        mark |= _MARK_FLAGS.get(prop.tag, 0)
+        effective_style = style_id or styles.default_paragraph
+        pstyle = styles.paragraph(effective_style) if effective_style else None
+        if num_id is None and pstyle is not None:
+            num_id = pstyle.num_id
+        if num_id == "0" or (num_id is not None and not numbering.has_instance(num_id)):
+            # numId 0 switches numbering off; an instance numbering.xml lacks numbers nothing.
+            num_id = None
+        if num_id is not None and ilvl is None:
+            if pstyle is not None and pstyle.ilvl is not None:
+                ilvl = pstyle.ilvl
+            elif effective_style:
+                ilvl = numbering.level_for_style(num_id, effective_style)
+            ilvl = ilvl or 0
+        # Heading level: the paragraph's own outline level, its style's, then the style's name.
+        heading = None
+        if has_outline:
+            heading = outline + 1 if outline is not None and 0 <= outline <= 8 else None
+        elif pstyle is not None and pstyle.outline_level is not None:
+            heading = pstyle.outline_level + 1
+        else:
+            heading = heading_level_from_style_id(style_id) or (pstyle.name_heading_level if pstyle else None)
+        if walked.hidden_row:
+            continue
+        label = None
+        vanishes = (mark & (DEL | MOVE_FROM) or walked.row_flags & DEL) and not text
+        if num_id is not None and not vanishes:
+            label = numbering.next_label(num_id, ilvl or 0)
+        label = label.strip() if label else None
+        # A list level may draw nothing (format "none", empty level text): still a list paragraph.
+        numbered = num_id is not None
+        # A heading level wins over numbering: a numbered heading is a heading whose number is
+        # its label (how a reader finds "clause 2").
+        kind = "heading" if heading else ("listItem" if numbered else "paragraph")
+        blocks.append(
+            Block(
+                id=block_id,
+                index=len(blocks),
+                element=p,
+                text=text,
+                original_text=original,
+                kind=kind,
+                heading_level=heading,
+                display_label=label,
+                style_id=style_id,
+                cell=walked.cell,
+                in_text_box=walked.in_text_box,
+                mark=mark,
+                row_flags=walked.row_flags,
+                num_id=num_id,
+                ilvl=ilvl if num_id is not None else None,
+            )
+        )
     return blocks
-
-
-def build_block(
-    walked: WalkedParagraph, block_id: str, index: int, styles: Styles, numbering: Numbering
-) -> Block | None:
-    """The block of one walked paragraph (None for a paragraph of a hidden row), counting it in
-    ``numbering`` when it is a list paragraph. ``index``: its position among the blocks."""
-    p = walked.element
-    pieces = walked.pieces
-    if any(flags for _, flags, _ in pieces):
-        text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
-        original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
-    else:
-        text = original = "".join([t for t, _, _ in pieces])
-    ppr = p[0] if len(p) and p[0].tag == W_PPR else None
-    style_id = num_id = None
-    ilvl = outline = None
-    has_outline = False
-    mark = 0
-    if ppr is not None:
-        for child in ppr:
-            tag = child.tag
-            if tag == W_PSTYLE:
-                style_id = child.get(W_VAL) or None
-            elif tag == W_NUMPR:
-                for prop in child:
-                    if prop.tag == W_NUMID:
-                        num_id = prop.get(W_VAL)
-                    elif prop.tag == W_ILVL:
-                        ilvl = int_attr(prop, W_VAL, 0)
-            elif tag == W_OUTLINELVL:
-                has_outline = True
-                outline = int_attr(child, W_VAL)
-            elif tag == W_RPR:
-                for prop in child:
-                    mark |= _MARK_FLAGS.get(prop.tag, 0)
-    effective_style = style_id or styles.default_paragraph
-    pstyle = styles.paragraph(effective_style) if effective_style else None
-    if num_id is None and pstyle is not None:
-        num_id = pstyle.num_id
-    if num_id == "0" or (num_id is not None and not numbering.has_instance(num_id)):
-        # numId 0 switches numbering off; an instance numbering.xml lacks numbers nothing.
-        num_id = None
-    if num_id is not None and ilvl is None:
-        if pstyle is not None and pstyle.ilvl is not None:
-            ilvl = pstyle.ilvl
-        elif effective_style:
-            ilvl = numbering.level_for_style(num_id, effective_style)
-        ilvl = ilvl or 0
-    # Heading level: the paragraph's own outline level, its style's, then the style's name.
-    heading = None
-    if has_outline:
-        heading = outline + 1 if outline is not None and 0 <= outline <= 8 else None
-    elif pstyle is not None and pstyle.outline_level is not None:
-        heading = pstyle.outline_level + 1
-    else:
-        heading = heading_level_from_style_id(style_id) or (pstyle.name_heading_level if pstyle else None)
-    if walked.hidden_row:
-        return None
-    label = None
-    vanishes = (mark & (DEL | MOVE_FROM) or walked.row_flags & DEL) and not text
-    if num_id is not None and not vanishes:
-        label = numbering.next_label(num_id, ilvl or 0)
-    label = label.strip() if label else None
-    # A list level may draw nothing (format "none", empty level text): still a list paragraph.
-    numbered = num_id is not None
-    # A heading level wins over numbering: a numbered heading is a heading whose number is
-    # its label (how a reader finds "clause 2").
-    kind = "heading" if heading else ("listItem" if numbered else "paragraph")
-    return Block(
-        id=block_id,
-        index=index,
-        element=p,
-        text=text,
-        original_text=original,
-        kind=kind,
-        heading_level=heading,
-        display_label=label,
-        style_id=style_id,
-        cell=walked.cell,
-        in_text_box=walked.in_text_box,
-        mark=mark,
-        row_flags=walked.row_flags,
-        num_id=num_id,
-        ilvl=ilvl if num_id is not None else None,
-    )

@@ -23,7 +23,7 @@ from typing import Any
 
 from deskcheck.engine.errors import InputError
 
-from .blocks import Block, ParagraphIds, assign_ids, build_block, build_blocks
+from .blocks import Block, ParagraphIds, assign_ids, build_blocks
 from .numbering import Numbering
 from .package import RT, DocxPackage
 from .scan import ScanContext
@@ -42,9 +42,6 @@ class DocxDocument:
         self._by_id: dict[str, Block] | None = None
         self._ids: ParagraphIds | None = None
         self._walked: list[WalkedParagraph] | None = None
-        # Blocks built one at a time by ``block`` while the whole list is not needed.
-        self._lone: dict[str, Block | None] = {}
-        self._lone_positions: tuple[Numbering, dict[str, tuple[int, int]]] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> DocxDocument:
@@ -103,53 +100,13 @@ class DocxDocument:
     def blocks(self) -> list[Block]:
         if self._blocks is None:
             walked = self.walk_main()
-            blocks = build_blocks(walked, self.paragraph_ids.ids, self.styles, self.new_numbering())
-            if self._lone:
-                # The blocks ``block`` already handed out stay the same objects.
-                for index, block in enumerate(blocks):
-                    lone = self._lone.get(block.id)
-                    if lone is not None:
-                        blocks[index] = lone
-            self._blocks = blocks
+            self._blocks = build_blocks(walked, self.paragraph_ids.ids, self.styles, self.new_numbering())
         return self._blocks
 
     def block(self, block_id: str) -> Block | None:
         if self._by_id is None:
-            if self._blocks is None and self._lone_numbering() is not None:
-                return self._lone_block(block_id)
             self._by_id = {block.id: block for block in self.blocks}
         return self._by_id.get(block_id)
-
-    def _lone_numbering(self) -> Numbering | None:
-        """The numbering ``_lone_block`` builds with: only when the document defines no list
-        instance (then no paragraph is numbered, and no block's label counts the paragraphs
-        before it); None otherwise."""
-        if self._lone_positions is None:
-            numbering = self.new_numbering()
-            if numbering.defines_instances:
-                return None
-            # Block ids (hidden-row paragraphs are not blocks) -> (walk ordinal, block index).
-            positions: dict[str, tuple[int, int]] = {}
-            for ordinal, (walked, para_id) in enumerate(zip(self.walk_main(), self.paragraph_ids.ids, strict=True)):
-                if not walked.hidden_row:
-                    positions[para_id] = (ordinal, len(positions))
-            self._lone_positions = (numbering, positions)
-        return self._lone_positions[0]
-
-    def _lone_block(self, block_id: str) -> Block | None:
-        """The block ``block_id`` built on its own, exactly as ``blocks`` builds it, so that a
-        batch targeting a few blocks does not build all of them (ids still come from the whole
-        walk: minted ids depend on every paragraph)."""
-        if block_id in self._lone:
-            return self._lone[block_id]
-        numbering, positions = self._lone_positions
-        position = positions.get(block_id)
-        block = None
-        if position is not None:
-            ordinal, index = position
-            block = build_block(self.walk_main()[ordinal], block_id, index, self.styles, numbering)
-        self._lone[block_id] = block
-        return block
 
     def id_of_paragraph(self, p: Any) -> str | None:
         """The id of any walked main-story paragraph (hidden-row paragraphs included)."""
@@ -170,8 +127,6 @@ class DocxDocument:
         self._by_id = None
         self._ids = None
         self._walked = None
-        self._lone = {}
-        self._lone_positions = None
 
     def stamp_minted_ids(self) -> int:
         """Write minted ids into their paragraphs (``w14:paraId``, and ``w14:textId`` when

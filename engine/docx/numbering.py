@@ -120,12 +120,6 @@ class Numbering:
     def has_instance(self, num_id: str | None) -> bool:
         return num_id is not None and num_id in self._instances
 
-    @property
-    def defines_instances(self) -> bool:
-        """Whether any list instance (``w:num``) is defined: without one no paragraph is
-        numbered, so no block's label depends on the paragraphs before it."""
-        return bool(self._instances)
-
     def _resolve_abstract(self, abstract_id: str) -> str:
         """Follow ``w:numStyleLink`` to the abstract definition that really holds the levels."""
         seen = set()
