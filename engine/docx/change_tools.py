@@ -61,11 +61,12 @@ def _quoted(ids: list[str]) -> str:
 
 def _targets(
     doc, args: dict[str, Any], ids: list[str], pending: list[dict[str, Any]], tool: str
-) -> dict[tuple, tuple[Any, list[str]]] | ToolResult:
+) -> tuple[dict[tuple, tuple[Any, list[str]]], list[dict[str, Any]]] | ToolResult:
     """The stories to resolve in, keyed by story key: (the Story, or None for the main text; the
     ids to resolve there), after checking that every id names a pending change of exactly one
-    story. ``pending`` is what read_changes gives for the whole document."""
-    from .changes import main_changes, story_changes
+    story; and the changes the answer lists resolved ones from (``pending``, or with ``story`` that
+    story's changes). ``pending`` is what read_changes gives for the whole document."""
+    from .changes import story_changes
     from .read_tools import missing_story, story_handle_argument
     from .stories import describe_story, find_story, handle_key
 
@@ -76,7 +77,11 @@ def _targets(
         story = None if handle["type"] == "main" else find_story(doc, handle)
         if handle["type"] != "main" and story is None:
             return missing_story()
-        known = {c["id"] for c in (main_changes(doc) if story is None else story_changes(doc, story))}
+        # The main text's changes are those of ``pending`` without a story; a header part two
+        # relationships share is listed in ``pending`` under the first only, so a story is read
+        # again under the handle the call gave.
+        listed = [c for c in pending if "story" not in c] if story is None else story_changes(doc, story)
+        known = {c["id"] for c in listed}
         unknown = [change_id for change_id in ids if change_id not in known]
         if unknown:
             where = describe_story(handle)
@@ -85,7 +90,7 @@ def _targets(
                 f"(its change ids: {_quoted(list(known))}); read_changes lists them. Nothing was changed.",
                 code="missingChange",
             )
-        return {handle_key(handle): (story, ids)}
+        return {handle_key(handle): (story, ids)}, listed
     stories: dict[str, dict[tuple, dict[str, Any]]] = {}  # id -> the stories it is pending in
     for change in pending:
         handle = change.get("story", MAIN)
@@ -112,11 +117,11 @@ def _targets(
         [(key, handle)] = stories[change_id].items()
         story = None if key == handle_key(MAIN) else find_story(doc, handle)
         targets.setdefault(key, (story, []))[1].append(change_id)
-    return targets
+    return targets, pending
 
 
 def _resolve(session, args: dict[str, Any], mode: str) -> dict[str, Any] | ToolResult:
-    from .changes import read_changes, story_changes
+    from .changes import read_changes
     from .revisions import resolve_changes
     from .stories import handle_key
 
@@ -126,16 +131,10 @@ def _resolve(session, args: dict[str, Any], mode: str) -> dict[str, Any] | ToolR
         return ids
     doc = _open(session)
     pending = read_changes(doc)
-    targets = _targets(doc, args, ids, pending, tool)
-    if isinstance(targets, ToolResult):
-        return targets
-    listed = pending
-    if args.get("story") is not None:
-        [(story, _)] = targets.values()
-        if story is not None:
-            # read_changes lists a header part two relationships share under the first only; the
-            # answer names the changes with the handle the call gave.
-            listed = story_changes(doc, story)
+    found = _targets(doc, args, ids, pending, tool)
+    if isinstance(found, ToolResult):
+        return found
+    targets, listed = found
     resolved = [
         {key: change[key] for key in ("id", "type", "author", "text", "blockId", "story") if key in change}
         for change in listed

@@ -36,10 +36,10 @@ from deskcheck.engine.errors import DeskcheckError
 
 from .alignment import Aligned, Para, StoryReader, Table, align_containers, paragraphs_of, similar_candidates
 from .diff_text import Budget, TextProfile, tokenize, word_diff
-from .object_keys import canonical
+from .object_keys import RSID_PREFIX, canonical
 from .scan import DROP_ACCEPTED, ScanContext
 from .wml.attrs import is_on
-from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
+from .wml.ns import W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
 
 INCLUDE_SCOPES = ("text", "formatting", "metadata")
 DEFAULT_INCLUDE = ("text", "formatting")
@@ -62,7 +62,6 @@ _PARAGRAPH_NAMES = {
     qn("w:numPr"): "numbering",
 }
 _PPR_IGNORED = frozenset({W_RPR, W_SECTPR, qn("w:pPrChange")})
-_RSID_PREFIX = "{" + NS["w"] + "}rsid"
 
 
 # -- reading a version ------------------------------------------------------------------------------
@@ -139,10 +138,6 @@ def read_version(source: str | os.PathLike[str] | Any, label: str | None = None)
 
 
 # -- formatting -----------------------------------------------------------------------------------
-
-
-def _is_rsid(name: str) -> bool:
-    return name.startswith(_RSID_PREFIX)
 
 
 def _run_props(rpr: Any | None) -> tuple:
@@ -246,7 +241,7 @@ def same_markup(a: Any, b: Any) -> bool:
 
 
 def _identity(name: str) -> bool:
-    return name.startswith(_RSID_PREFIX) or name in (W14_PARAID, W14_TEXTID)
+    return name.startswith(RSID_PREFIX) or name in (W14_PARAID, W14_TEXTID)
 
 
 def changed_properties(a: Para, b: Para) -> list[str]:

@@ -19,13 +19,13 @@ from .wml.ns import NS, W_BR, W_CR, W_ENDNOTEREFERENCE, W_FOOTNOTEREFERENCE, W_I
 _M = "{" + NS["m"] + "}"
 _MATH = frozenset({_M + "oMath", _M + "oMathPara"})
 _NOTE_REFERENCES = (W_FOOTNOTEREFERENCE, W_ENDNOTEREFERENCE)
-_RSID_PREFIX = "{" + NS["w"] + "}rsid"
+RSID_PREFIX = "{" + NS["w"] + "}rsid"  # revision session ids (w:rsid, w:rsidR, ...)
 
 
 def canonical(element: Any) -> tuple:
     """A comparable form of an element: tag, attributes (revision session ids left out) and
     children, recursively."""
-    attrs = tuple(sorted((k, v) for k, v in element.attrib.items() if not k.startswith(_RSID_PREFIX)))
+    attrs = tuple(sorted((k, v) for k, v in element.attrib.items() if not k.startswith(RSID_PREFIX)))
     return (element.tag, attrs, tuple(canonical(child) for child in element if isinstance(child.tag, str)))
 
 

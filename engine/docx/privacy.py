@@ -27,6 +27,7 @@ from typing import Any
 
 from deskcheck.engine.errors import DeskcheckError
 
+from .object_keys import RSID_PREFIX
 from .package import DocxPackage, resolve_part_name
 from .wml.ns import NS, qn
 
@@ -74,7 +75,6 @@ _APP = (
     ("TotalTime", "remove-timestamps"),
     ("Template", "remove-template"),
 )
-_RSID_PREFIX = "{" + NS["w"] + "}rsid"
 _DOC_IDS = (qn("w14:docId"), qn("w15:docId"))
 _HAS_RSIDS = "boolean(//@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')])"
 _WITH_RSIDS = "//*[@*[namespace-uri() = $w and starts-with(local-name(), 'rsid')]]"
@@ -256,7 +256,7 @@ def _remove_rsid_attributes(package: DocxPackage, holders: list[tuple[str, Any]]
     for name, root in holders:
         for element in root.xpath(_WITH_RSIDS, w=NS["w"]):
             attrib = element.attrib
-            for key in [key for key in attrib if key.startswith(_RSID_PREFIX)]:
+            for key in [key for key in attrib if key.startswith(RSID_PREFIX)]:
                 del attrib[key]
         package.mark_dirty(name)
 

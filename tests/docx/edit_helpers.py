@@ -137,6 +137,17 @@ def applied(path: Path, operations, **options: Any) -> dict[str, Any]:
     return result.value
 
 
+def tracked_and_direct(folder: Path, stem: str, source: Path, operations, operation_types) -> tuple[Path, Path]:
+    """Two copies of ``source`` in ``folder``, ``operations`` applied to one in tracked-changes
+    mode and to the other in direct mode."""
+    tracked, direct = folder / f"{stem}-tracked.docx", folder / f"{stem}-direct.docx"
+    shutil.copy(source, tracked)
+    shutil.copy(source, direct)
+    applied(tracked, operations, mode="tracked-changes", operation_types=operation_types)
+    applied(direct, operations, mode="direct", operation_types=operation_types)
+    return tracked, direct
+
+
 def block_texts(path: Path) -> list[str]:
     return [block.text for block in DocxDocument.open(path).blocks]
 

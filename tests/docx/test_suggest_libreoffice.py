@@ -20,7 +20,6 @@ compared.
 from __future__ import annotations
 
 import random
-import shutil
 
 import pytest
 
@@ -28,7 +27,7 @@ from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.wml.ns import W_BODY, W_TBL
 from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES, operation_for
-from tests.docx.edit_helpers import applied, build_document, lo_oracle, lo_texts, our_stream
+from tests.docx.edit_helpers import build_document, lo_oracle, lo_texts, our_stream, tracked_and_direct
 from tests.docx.test_suggest_operations import find_range
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
@@ -134,11 +133,7 @@ def cases(tmp_path_factory):
     out = []
 
     def both(label, source, ops):
-        tracked, direct = folder / f"{label}-tracked.docx", folder / f"{label}-direct.docx"
-        shutil.copy(source, tracked)
-        shutil.copy(source, direct)
-        applied(tracked, ops, mode="tracked-changes", operation_types=TYPES)
-        applied(direct, ops, mode="direct", operation_types=TYPES)
+        tracked, direct = tracked_and_direct(folder, label, source, ops, TYPES)
         out.append((label, source, tracked, direct))
 
     for kind, ops in rich_batches(rich).items():

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CORPUS
-from tests.docx.edit_helpers import applied, lo_oracle, lo_texts, our_stream
+from tests.docx.edit_helpers import applied, lo_oracle, lo_texts, our_stream, tracked_and_direct
 from tests.docx.test_table_ops import ALL_TYPES, CORPUS_CASES, build_tables
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
@@ -122,11 +122,7 @@ def cases(tmp_path_factory):
 
     def both(label, source, ops):
         stem = label.replace(" ", "-").replace("/", "-").replace(":", "-")
-        tracked, direct = folder / f"{stem}-tracked.docx", folder / f"{stem}-direct.docx"
-        shutil.copy(source, tracked)
-        shutil.copy(source, direct)
-        applied(tracked, ops, mode="tracked-changes", operation_types=ALL_TYPES)
-        applied(direct, ops, mode="direct", operation_types=ALL_TYPES)
+        tracked, direct = tracked_and_direct(folder, stem, source, ops, ALL_TYPES)
         out.append((label, source, tracked, direct))
 
     for label, ops in built_batches().items():
