@@ -20,10 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import REFERENCE_DOCX as LONG_DOCUMENT
 from bench.form_engine import build_data, build_schema
-
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "docx"
-LONG_DOCUMENT = CORPUS / "folio" / "performance-1500-paragraphs.docx"
 
 
 def median_ms(action, runs: int) -> float:

@@ -38,7 +38,6 @@ FINDS = {
 
 class DocxPart:
     name = "docx"
-    title = "A docx review of samples/contract.docx"
 
     def __init__(self, ctx: DemoContext) -> None:
         self.ctx = ctx

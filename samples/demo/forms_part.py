@@ -28,7 +28,6 @@ OTHER_CLIENT_DOMAINS = ["sport", "environnement", "éducation"]
 
 class FormsPart:
     name = "forms"
-    title = "Form sessions over the sample API"
 
     def __init__(self, ctx: DemoContext) -> None:
         self.ctx = ctx

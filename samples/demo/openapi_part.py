@@ -11,7 +11,6 @@ LIVE_PARAMS = {"id": "associations", "lineId": "asso-001"}
 
 class OpenApiPart:
     name = "openapi"
-    title = "Checking the x-agent annotations"
 
     def __init__(self, ctx: DemoContext) -> None:
         self.ctx = ctx
