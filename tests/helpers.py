@@ -76,6 +76,32 @@ def run_process(
     return result
 
 
+# Runs ``deskcheck ARGV`` in a fresh interpreter (nothing imported by the tests) and prints, as one
+# JSON line, its exit code, what it printed on stdout and every module the process loaded.
+PROBE = """
+import io, json, sys, contextlib
+from deskcheck.cli.main import run
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    code = run({argv!r})
+print(json.dumps({{"code": code, "out": out.getvalue(), "modules": sorted(sys.modules)}}))
+"""
+
+
+def probe_process(*argv: str) -> dict[str, Any]:
+    """``{"code", "out", "modules"}`` of ``deskcheck ARGV`` run in a fresh interpreter (``PROBE``):
+    for checking what a command imports."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE.format(argv=list(argv))], capture_output=True, text=True, check=True
+    )
+    return json.loads(proc.stdout)
+
+
+def top_level_modules(report: dict[str, Any]) -> set[str]:
+    """The top-level packages among a ``probe_process`` report's modules (``lxml`` for ``lxml.etree``)."""
+    return {name.split(".")[0] for name in report["modules"]}
+
+
 def deskcheck_executable() -> str:
     candidate = os.path.join(os.path.dirname(sys.executable), "deskcheck")
     return candidate if os.path.exists(candidate) else "deskcheck"

@@ -170,8 +170,8 @@ class SchemaError:
 
 
 class SchemaValidator:
-    """The validator of a form's whole schema (built on first use of ``iter_errors`` /
-    ``is_valid``), and of its fragments (``fragment``), whose references resolve in the whole."""
+    """The validator of a form's whole schema (``iter_errors``), and of its fragments
+    (``fragment``), whose references resolve in the whole."""
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
@@ -183,9 +183,6 @@ class SchemaValidator:
         self._steps: dict[tuple[Any, ...], tuple[tuple[int, bool], ...]] = {}
         self._targets: dict[str, Any] = {}
         self._resolver: Any = None
-
-    def is_valid(self, data: Any) -> bool:
-        return _with_plain_data(self._validator.is_valid, data)
 
     def iter_errors(self, data: Any) -> list[SchemaError]:
         """Every error of ``data``, in the schema's order."""

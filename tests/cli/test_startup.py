@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "prompt_toolkit")
+# PROBE is imported from here by tests/samples/test_cli.py.
+from tests.helpers import PROBE, probe_process, top_level_modules  # noqa: F401
 
-PROBE = """
-import io, json, sys, contextlib
-from deskcheck.cli.main import run
-with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-    code = run({argv!r})
-print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
-"""
+HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "prompt_toolkit")
 
 
 @pytest.mark.parametrize(
@@ -44,20 +37,16 @@ print(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
     ],
 )
 def test_no_heavy_imports(argv):
-    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
-    report = json.loads(proc.stdout)
+    report = probe_process(*argv)
     assert report["code"] == 0
-    loaded = {name.split(".")[0] for name in report["modules"]}
+    loaded = top_level_modules(report)
     assert not loaded & set(HEAVY), f"{argv} imported {sorted(loaded & set(HEAVY))}"
 
 
 def test_only_the_invoked_command_is_loaded():
     """Commands are imported on demand: running `call` builds neither the docx nor the openapi
     sub-application."""
-    proc = subprocess.run(
-        [sys.executable, "-c", PROBE.format(argv=["call", "--help"])], capture_output=True, text=True, check=True
-    )
-    modules = set(json.loads(proc.stdout)["modules"])
+    modules = set(probe_process("call", "--help")["modules"])
     assert "deskcheck.cli.commands.call" in modules
     assert not {"deskcheck.cli.commands.docx", "deskcheck.cli.commands.openapi"} & modules
 
@@ -69,9 +58,8 @@ def test_a_form_verb_runs_without_typer(tmp_path):
     schema.write_text(json.dumps({"type": "object", "properties": {"name": {"type": "string"}}}))
     data.write_text('{"name": "Ada"}\n')
     argv = ["form", "set-field-value", "--schema", str(schema), "--data", str(data), '{"path": "/name", "value": "B"}']
-    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
-    report = json.loads(proc.stdout)
+    report = probe_process(*argv)
     assert report["code"] == 0
-    loaded = {name.split(".")[0] for name in report["modules"]}
+    loaded = top_level_modules(report)
     assert not loaded & {"typer", "click", "rich", *HEAVY}, sorted(loaded & {"typer", "click", "rich", *HEAVY})
     assert json.loads(data.read_text()) == {"name": "Ada"}  # edited in the session, not saved yet

@@ -5,25 +5,15 @@ engine only for a schema that has something to run in it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from tests.conftest import REPO
-
-PROBE = """
-import io, json, sys, contextlib
-from deskcheck.cli.main import run
-out = io.StringIO()
-with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-    code = run({argv!r})
-print(json.dumps({{"code": code, "out": out.getvalue(), "modules": sorted(sys.modules)}}))
-"""
+from tests.helpers import probe_process, top_level_modules
 
 
 def _set_field_value(schema_file, data_file, args: dict) -> dict:
-    argv = ["form", "set-field-value", "--schema", str(schema_file), "--data", str(data_file), json.dumps(args)]
-    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], capture_output=True, text=True, check=True)
-    return json.loads(proc.stdout)
+    return probe_process(
+        "form", "set-field-value", "--schema", str(schema_file), "--data", str(data_file), json.dumps(args)
+    )
 
 
 def _sample_schema() -> dict:
@@ -42,7 +32,7 @@ def test_a_write_validates_without_python_jsonschema_nor_the_javascript_engine(t
     warm = _set_field_value(schema_file, data_file, {"path": "/numero_rna", "value": "W123456789"})
     assert warm["code"] == 0 and "no errors here" in warm["out"]
     for report in (first, warm):
-        tops = {name.split(".")[0] for name in report["modules"]}
+        tops = top_level_modules(report)
         assert "jsonschema_rs" in tops
         assert "jsonschema" not in tops and "quickjs" not in tops
     # The schema was prepared (vjsf translation) by the first process only.
@@ -59,4 +49,4 @@ def test_a_schema_with_an_expression_still_runs_it_in_the_javascript_engine(tmp_
     data_file.write_text("{}")
     report = _set_field_value(schema_file, data_file, {"path": "/a", "value": "x"})
     assert report["code"] == 0 and "/b" in report["out"], report["out"]
-    assert "quickjs" in {name.split(".")[0] for name in report["modules"]}
+    assert "quickjs" in top_level_modules(report)
