@@ -15,9 +15,10 @@ read_story and find_text spell it); ``type`` is one of:
   ``cellPropertiesChanged``.
 
 ``text`` is the text the change covers (for a deletion, the deleted text; for a row, the row's
-cell texts concatenated; for a property change, the text of the paragraph or run it applies to).
+cell texts concatenated; for a cell's change, its paragraphs' texts concatenated; for a property
+change, the text of the paragraph or run it applies to).
 Consecutive inline pieces of one revision (same type and id) in one block are merged. ``blockId``
-is the block the change sits in (for a row, its first block); null when that paragraph is not a
+is the block the change sits in (for a row or cell, its first block); null when that paragraph is not a
 block (hidden rows), and always null outside the main story: blocks are main-story paragraphs, and
 read_story gives another story as one text without block ids.
 
@@ -43,6 +44,7 @@ from .wml.ns import (
     W_R,
     W_RPR,
     W_TBL,
+    W_TC,
     W_TR,
     W_TRPR,
     qn,
@@ -108,12 +110,18 @@ def _changes_in(container: Any, walked: list, block_ids: dict[Any, str]) -> list
     paragraph_text: dict[Any, str] = {}
     first_block_of_row: dict[Any, str | None] = {}
     row_text: dict[Any, list[str]] = {}
+    first_block_of_cell: dict[Any, str | None] = {}
+    cell_text: dict[Any, list[str]] = {}
     for w in walked:
         p = w.element
         paragraph_text[p] = "".join([t for t, flags, _ in w.pieces if not flags & DROP_ACCEPTED])
         if w.row is not None:
+            shown = "".join([t for t, flags, _ in w.pieces if not flags & MARK])
             first_block_of_row.setdefault(w.row, block_ids.get(p))
-            row_text.setdefault(w.row, []).append("".join([t for t, flags, _ in w.pieces if not flags & MARK]))
+            row_text.setdefault(w.row, []).append(shown)
+            tc = _ancestor(p, W_TC)
+            first_block_of_cell.setdefault(tc, block_ids.get(p))
+            cell_text.setdefault(tc, []).append(shown)
         for text, flags, rev in w.pieces:
             if flags & MARK or rev is None or not text:
                 continue
@@ -162,12 +170,15 @@ def _changes_in(container: Any, walked: list, block_ids: dict[Any, str]) -> list
                     continue
                 text, block_id = paragraph_text.get(owner, ""), block_ids.get(owner)
             else:
-                row = _ancestor(element, W_TR)
-                if row is not None:
-                    text, block_id = "".join(row_text.get(row, [])), first_block_of_row.get(row)
+                holder = _ancestor(element, W_TC, W_TR, W_TBL)
+                if holder is None:
+                    text, block_id = "", None
+                elif holder.tag == W_TC:  # a cell's own change: that cell's text
+                    text, block_id = "".join(cell_text.get(holder, [])), first_block_of_cell.get(holder)
+                elif holder.tag == W_TR:
+                    text, block_id = "".join(row_text.get(holder, [])), first_block_of_row.get(holder)
                 else:
-                    table = _ancestor(element, W_TBL)
-                    text, block_id = "", _first_block_in(table, block_ids) if table is not None else None
+                    text, block_id = "", _first_block_in(holder, block_ids)
         if _in_fallback(element):
             continue
         entry = {
@@ -200,9 +211,10 @@ def _owner_paragraph(element: Any) -> Any | None:
     return None
 
 
-def _ancestor(element: Any, tag: str) -> Any | None:
+def _ancestor(element: Any, *tags: str) -> Any | None:
+    """The nearest enclosing element with one of ``tags``."""
     node = element.getparent()
-    while node is not None and node.tag != tag:
+    while node is not None and node.tag not in tags:
         node = node.getparent()
     return node
 

@@ -11,7 +11,9 @@ tables row by row and cell by cell), and every paragraph becomes one of:
 - ``modified``: the text differs, with a word-level diff (``segments``);
 - ``formatChanged``: same text, different formatting (``changedProperties``: run formatting such
   as bold or fontSizePt, paragraph properties such as styleId or alignment, ``inlineObjects`` when
-  pictures, tabs, breaks or equations differ);
+  pictures, tabs, breaks or equations differ); a paired table, row or cell whose own properties
+  differ gives an entry of its own on its first paragraph, with ``tableProperties`` /
+  ``tableGrid``, ``rowProperties`` or ``cellProperties`` (see ``table_formatting``);
 - ``movedFrom`` / ``movedTo``: an added and a deleted paragraph with the same text of at least
   three words (first in, first out per text), sharing a ``moveGroupId``; an added and a deleted
   paragraph of three words or more that are at least half alike are a move too, the ``movedTo``
@@ -34,10 +36,20 @@ from typing import Any
 
 from deskcheck.engine.errors import DeskcheckError
 
-from .alignment import Aligned, Para, StoryReader, Table, align_containers, paragraphs_of, similar_candidates
+from .alignment import (
+    Aligned,
+    Cell,
+    Para,
+    StoryReader,
+    Table,
+    align_containers,
+    paragraphs_of,
+    similar_candidates,
+)
 from .diff_text import Budget, TextProfile, tokenize, word_diff
 from .object_keys import RSID_PREFIX, canonical
 from .scan import DROP_ACCEPTED, ScanContext
+from .table_formatting import cell_properties_differ, changed_table_properties, row_properties_differ
 from .wml.attrs import is_on
 from .wml.ns import W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
 
@@ -277,6 +289,11 @@ def _word_count(text: str) -> int:
     return sum(1 for token in tokenize(text) if not token.isspace() and token.strip())
 
 
+def _first_paragraph(cell: Cell) -> Para | None:
+    """The first block paragraph of a cell."""
+    return next((p for item in cell.items for p in paragraphs_of(item) if p.block is not None), None)
+
+
 def _whole(kind: str, row: Any) -> list[_Entry]:
     """Entries for every paragraph of a row that is only on one side."""
     if row is None:
@@ -291,6 +308,7 @@ class Comparison:
     """One comparison: the budget shared by its stories and the move counter."""
 
     def __init__(self, include: tuple[str, ...] = DEFAULT_INCLUDE) -> None:
+        self._carried: dict[int, list[str]] = {}  # id(previous Para) -> its holders' changes
         self.include = include
         self.budget = Budget()
         self.next_move = 1
@@ -314,13 +332,7 @@ class Comparison:
             elif b is None:
                 out.extend(_Entry("deleted", p, None) for p in paragraphs_of(a) if p.block is not None)
             elif isinstance(a, Table):
-                for row in event.rows or ():
-                    if row.cells is None:
-                        out.extend(_whole("deleted", row.previous))
-                        out.extend(_whole("added", row.current))
-                    else:
-                        for _, _, inner in row.cells:
-                            unchanged += self._walk(inner, out)
+                unchanged += self._table(event, out)
             else:
                 unchanged += self._paragraph_pair(a, b, out)
                 if event.boxes is not None:
@@ -333,6 +345,33 @@ class Comparison:
                                if p.block is not None)  # fmt: skip
         return unchanged
 
+    def _table(self, event: Aligned, out: list[_Entry]) -> int:
+        """A paired table: rows on one side only, then each paired cell's content. What changed
+        in the table's, a row's or a cell's own properties goes with the cell's first paragraph
+        (``_carried``): the table's and a row's with their first paired cell."""
+        unchanged = 0
+        formatting = "formatting" in self.include
+        waiting = changed_table_properties(event.previous.element, event.current.element) if formatting else []
+        for row in event.rows or ():
+            if row.cells is None:
+                out.extend(_whole("deleted", row.previous))
+                out.extend(_whole("added", row.current))
+                continue
+            if formatting and row_properties_differ(row.previous.element, row.current.element):
+                waiting.append("rowProperties")
+            for cell_a, cell_b, inner in row.cells:
+                if formatting and cell_properties_differ(cell_a.element, cell_b.element):
+                    waiting.append("cellProperties")
+                first = _first_paragraph(cell_a), _first_paragraph(cell_b)
+                if waiting and None not in first:
+                    self._carried[id(first[0])] = waiting
+                    waiting = []
+                unchanged += self._walk(inner, out)
+                left = self._carried.pop(id(first[0]), None)
+                if left:  # the first paragraph was not paired: the change stands on its own
+                    out.append(_Entry("formatChanged", *first, changedProperties=left))
+        return unchanged
+
     def _paragraph_pair(self, a: Para, b: Para, out: list[_Entry]) -> int:
         if a.block is None and b.block is None:
             return 0
@@ -342,15 +381,20 @@ class Comparison:
         if b.block is None:
             out.append(_Entry("deleted", a, None))
             return 0
+        carried = self._carried.pop(id(a), [])  # its table's, row's or cell's own changes
         if a.text != b.text:
             if "text" in self.include:
-                out.append(_Entry("modified", a, b, segments=word_diff(a.text, b.text)))
+                extra = {"changedProperties": carried} if carried else {}
+                out.append(_Entry("modified", a, b, segments=word_diff(a.text, b.text), **extra))
+            elif carried:
+                out.append(_Entry("formatChanged", a, b, changedProperties=carried))
             return 0
+        changed = list(carried)
         if "formatting" in self.include and not same_markup(a.element, b.element):
-            changed = changed_properties(a, b)
-            if changed:
-                out.append(_Entry("formatChanged", a, b, changedProperties=changed))
-                return 0
+            changed += changed_properties(a, b)
+        if changed:
+            out.append(_Entry("formatChanged", a, b, changedProperties=changed))
+            return 0
         return 1
 
     def _find_moves(self, entries: list[_Entry]) -> None:
@@ -426,7 +470,7 @@ def entry_json(entry: _Entry) -> dict[str, Any]:
         out["text"] = main.text
         if entry.type == "movedTo" and "segments" in entry.extra:
             out["segments"] = [{"type": kind, "text": text} for kind, text in entry.extra["segments"]]
-    if entry.type == "formatChanged":
+    if "changedProperties" in entry.extra:
         out["changedProperties"] = entry.extra["changedProperties"]
     if entry.move is not None:
         out["moveGroupId"] = entry.move

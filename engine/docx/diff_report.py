@@ -89,7 +89,10 @@ def change_line(change: dict[str, Any]) -> str:
     if kind == "deleted":
         return f"- {label} deleted: {change['text']}"
     if kind == "modified":
-        return f"~ {label} modified: {_segments(change['segments'])}"
+        also = (
+            f" (format changed too: {', '.join(change['changedProperties'])})" if "changedProperties" in change else ""
+        )
+        return f"~ {label} modified{also}: {_segments(change['segments'])}"
     if kind == "formatChanged":
         return f"~ {label} format changed ({', '.join(change['changedProperties'])}): {shorten(change['text'])}"
     if kind == "movedFrom":

@@ -8,7 +8,8 @@
    paragraphs get word-level changes (``redline_paragraph``), paragraphs only in the previous
    version are marked deleted, paragraphs only in the current one are copied in as inserted (with
    their pictures, hyperlinks, styles and numbering, see ``transplant``), tables row by row
-   (rows marked inserted or deleted, cells paired by position), text boxes inside paired
+   (rows marked inserted or deleted, cells paired by position; a paired table, row or cell whose
+   properties differ gets a property revision, see ``table_formatting``), text boxes inside paired
    paragraphs like stories of their own. A paragraph deleted in one place and inserted in another
    with the same text of at least three words is marked moved (``w:moveFrom`` / ``w:moveTo`` with
    their range markers).
@@ -45,6 +46,7 @@ from deskcheck.engine.errors import DeskcheckError
 from .alignment import Aligned, Para, Table, align_containers, event_kind, paragraphs_of
 from .compare import same_markup
 from .diff_text import Budget, tokenize
+from .table_formatting import TablePropertyRedliner
 from .wml.ns import NS, W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TR, qn
 from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
 from .wml.revisions import (
@@ -317,6 +319,9 @@ class StoryRedliner:
         self.paragraphs = paragraphs  # a redline_paragraph.ParagraphRedliner
         self.revisions = revisions
         self.counts = counts
+        self.properties = TablePropertyRedliner(
+            revisions, lambda element: paragraphs.importer.copy(element, paragraphs.source_part, paragraphs.target_part)
+        )
 
     def container(self, steps: list[Step], container: Any) -> None:
         output: list[tuple[Any, Step]] = []  # (element placed, step) in output order
@@ -437,11 +442,14 @@ class StoryRedliner:
 
     def table(self, step: Step) -> None:
         a = step.previous
+        self.properties.table(a.element, step.current.element)
         last_row = None
         first_row = a.rows[0].element if a.rows else None
         for row in step.rows or ():
             if row.previous is not None and row.current is not None and row.cells is not None:
-                for cell_a, _, inner in row.cells:
+                self.properties.row(row.previous.element, row.current.element)
+                for cell_a, cell_b, inner in row.cells:
+                    self.properties.cell(cell_a.element, cell_b.element)
                     self.container(inner, cell_a.element)
                 last_row = row.previous.element
             elif row.previous is not None:

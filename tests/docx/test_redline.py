@@ -22,14 +22,15 @@ from tests.docx.version_pairs import WC, accepted, corpus_pairs, note_texts, pai
 from tests.helpers import run_cli
 
 REVISION_TAGS = tuple(qn(f"w:{name}") for name in ("ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange"))
+TABLE_RECORDS = tuple(qn(f"w:{name}") for name in ("tblPrChange", "tblGridChange", "trPrChange", "tcPrChange"))
 DATE = "2026-02-03T04:05:06Z"
 
 
-def revisions_in(path: Path) -> list:
+def revisions_in(path: Path, tags: tuple = REVISION_TAGS) -> list:
     doc = DocxDocument.open(path)
     from deskcheck.engine.docx.revisions import story_parts
 
-    return [element for part in story_parts(doc) for element in doc.package.xml(part).iter(*REVISION_TAGS)]
+    return [element for part in story_parts(doc) for element in doc.package.xml(part).iter(*tags)]
 
 
 def digest(path: Path) -> str:
@@ -70,7 +71,7 @@ def test_identical_versions_give_a_redline_without_changes(path, tmp_path):
     report = redline_files(path, path, out)
     counts = report["summaryCounts"]
     assert counts["added"] == counts["deleted"] == counts["modified"] == counts["moved"] == 0
-    assert revisions_in(out) == []
+    assert revisions_in(out, REVISION_TAGS + TABLE_RECORDS) == []
     assert texts(DocxDocument.open(out)) == texts(accepted(path))
 
 
