@@ -96,8 +96,8 @@ def build_context(
     dry_run: bool = False,
     queue: Path | None = None,
 ) -> ContextOptions:
-    """``ContextOptions`` from the parsed flags (parsed by Typer, or by ``cli.form_line`` for a form
-    verb), with the checks a parser cannot express."""
+    """``ContextOptions`` from the parsed flags (parsed by Typer, or by ``cli.plain_line`` for a
+    form or docx verb), with the checks a parser cannot express."""
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}.")
     if review_meta not in REVIEW_META:

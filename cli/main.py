@@ -1,13 +1,18 @@
 """The console-script entry point.
 
 Start-up cost matters for a tool scripts call hundreds of times: ``--version`` answers before
-Typer is imported, a form tool verb's plain line is run without Typer (``cli.form_line``), and
-nothing heavy (lxml, httpx, jsonschema, yaml, prompt_toolkit) is imported until a command needs it.
+Typer is imported, a form or docx tool verb's plain line is run without Typer
+(``cli.plain_line``), and nothing heavy (lxml, httpx, jsonschema, yaml, prompt_toolkit) is
+imported until a command needs it.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Flags that apply to every command, accepted anywhere before a literal "--".
 _GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color"}
@@ -47,22 +52,18 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .output.emit import emit_usage_error
 
     try:
-        if argv[:1] == ["form"]:
-            # A form tool verb's plain line is read without Typer (see cli.form_line).
-            from .form_line import read_form_line, run_form_line
+        plain = _plain_line(argv)
+        if plain is not None:
+            code = plain()
+            if ends_process:
+                # What is left is garbage for the exit. Python's cycle collector would walk every
+                # object the call imported or built several times over while the interpreter
+                # shuts down (10-40 ms); frozen objects are skipped. The verbs close what they
+                # open (session store, written files) themselves, so nothing waits on it.
+                import gc
 
-            line = read_form_line(argv)
-            if line is not None:
-                code = run_form_line(line)
-                if ends_process:
-                    # What is left is garbage for the exit. Python's cycle collector would walk
-                    # every object the call imported or built several times over while the
-                    # interpreter shuts down (10-20 ms); frozen objects are skipped. The call
-                    # closed its session store itself, so nothing waits on the collector.
-                    import gc
-
-                    gc.freeze()
-                return code
+                gc.freeze()
+            return code
         from .app import app
 
         app(args=argv, prog_name="deskcheck", standalone_mode=True)
@@ -74,6 +75,22 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _plain_line(argv: list[str]) -> Callable[[], int] | None:
+    """A form or docx tool verb's plain line, read without Typer (see ``cli.plain_line``), as the
+    call that runs it; None for any other line."""
+    if argv[:1] == ["form"]:
+        from .form_line import read_form_line, run_form_line
+
+        form = read_form_line(argv)
+        return None if form is None else lambda: run_form_line(form)
+    if argv[:1] == ["docx"]:
+        from .docx_line import read_docx_line, run_docx_line
+
+        docx = read_docx_line(argv)
+        return None if docx is None else lambda: run_docx_line(docx)
+    return None
 
 
 def main() -> None:

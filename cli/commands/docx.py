@@ -15,8 +15,8 @@ import typer
 
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
-from ..args import read_args
-from ..context import ContextOptions, open_toolset, preflight
+from ..context import ContextOptions, preflight
+from ..docx_line import run_tool
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_result, emit_value
@@ -65,11 +65,7 @@ def _tool_command(spec: DocxToolSpec):
     # Read tools take no review options; the others get every docx option.
     @with_context_options(only=() if spec.read_only else DOCX_OPTIONS)
     def command(file: FileArg, args: ArgsArg = None, *, context: ContextOptions) -> None:
-        env = current_env()
-        arguments = read_args(args, env.stdin)
-        context = dataclasses.replace(context, docx=file)
-        preflight(context)
-        raise typer.Exit(emit_result(env, open_toolset(context).call(spec.name, arguments)))
+        raise typer.Exit(run_tool(spec.name, file, args, context))
 
     command.__doc__ = f"{_summary(spec.description)} (tool {spec.name})"
     command.__name__ = spec.name

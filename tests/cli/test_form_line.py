@@ -4,9 +4,7 @@ must leave to Typer."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import io
 import json
 
 import pytest
@@ -17,37 +15,25 @@ from deskcheck.cli.commands import form_verbs
 from deskcheck.cli.context import build_context
 from deskcheck.cli.errors import UsageError
 from deskcheck.cli.form_line import SPELLINGS, read_form_line
+from tests.cli import plain_lines
 from tests.helpers import run_cli
 
 VERBS = list(form_verbs.tool_verbs())
 
 
 def typer_reading(argv: list[str], monkeypatch: pytest.MonkeyPatch):
-    """What Typer hands the form verb for ``argv``: ("call", verb, positionals, context,
-    allow_invalid), ("usage", message) for our own usage error, or ("refused", exit code) when
-    Typer answers the line itself (help, a parse error)."""
-    import typer
-
-    from deskcheck.cli.app import app
-
-    calls = []
-
-    def record(tool_verb, positionals, context, allow_invalid):
-        calls.append(("call", tool_verb, list(positionals or []), context, allow_invalid))
-        return 0
-
-    monkeypatch.setattr(form_verbs, "run_tool_verb", record)
-    out = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            code = app(args=argv, prog_name="deskcheck", standalone_mode=False)
-    except UsageError as exc:
-        return ("usage", exc.message)
-    except (typer.Exit, SystemExit) as exc:
-        code = getattr(exc, "exit_code", getattr(exc, "code", None))
-    except Exception as exc:  # click's parse errors in non-standalone mode
-        return ("refused", type(exc).__name__)
-    return calls[0] if calls else ("refused", code)
+    return plain_lines.typer_reading(
+        argv,
+        monkeypatch,
+        form_verbs,
+        "run_tool_verb",
+        lambda tool_verb, positionals, context, allow_invalid: (
+            tool_verb,
+            list(positionals or []),
+            context,
+            allow_invalid,
+        ),
+    )
 
 
 def fast_reading(argv: list[str]):
