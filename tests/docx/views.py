@@ -17,6 +17,11 @@ LibreOffice lists a document's paragraphs differently from our block model in a 
 5. A drop-cap paragraph is joined to the paragraph it belongs to, as LibreOffice shows it.
 6. Views: for "accept", a paragraph whose mark is deleted joins the next paragraph and rows deleted
    as a whole disappear; for "reject", the same with inserted marks and rows.
+7. Empty grid space at the start or end of a table row (``w:gridBefore`` / ``w:gridAfter``) is
+   shown by LibreOffice as one empty cell per grid column: so it is listed here, one empty
+   paragraph each.
+8. A body without any paragraph is listed as one empty paragraph: a LibreOffice text always has
+   one.
 """
 
 from __future__ import annotations
@@ -32,6 +37,10 @@ from deskcheck.engine.docx.wml.ns import W_PPR, qn
 _FOOTNOTE = qn("w:footnoteReference")
 _ENDNOTE = qn("w:endnoteReference")
 _CUSTOM_MARK = qn("w:customMarkFollows")
+_TR = qn("w:tr")
+_TRPR = qn("w:trPr")
+_GRID_BEFORE = qn("w:gridBefore")
+_GRID_AFTER = qn("w:gridAfter")
 _LAYOUT = re.compile("[\t\n\r\x0b\u200b\ufffc\ue000-\uf8ff]")
 
 
@@ -54,11 +63,13 @@ def paragraph_stream(doc, view: str) -> list[str]:
     out: list[str] = []
     pending: str | None = None
     notes = {"footnote": 0, "endnote": 0}
+    rows = _OpenRows(out)
     for walked in doc.walk_main(markers=True):
         if walked.in_text_box or (walked.cell is not None and _in_floating_table(walked.element)):
             continue
         if walked.row_flags & gone:
             continue
+        rows.enter(walked.element)
         parts = []
         for text, flags, element in walked.pieces:
             if flags & MARK:
@@ -93,4 +104,36 @@ def paragraph_stream(doc, view: str) -> list[str]:
         out.append(text)
     if pending is not None:
         out.append(pending)
-    return out
+    rows.enter(None)
+    return out or [""]
+
+
+class _OpenRows:
+    """The table rows around the paragraph being listed, outermost first: entering a row with
+    empty grid space before its cells, or leaving one with space after them, lists the empty cell
+    LibreOffice shows there."""
+
+    def __init__(self, out: list[str]) -> None:
+        self.out = out
+        self.open: list = []
+
+    def enter(self, p) -> None:
+        chain = [] if p is None else list(reversed(list(p.iterancestors(_TR))))
+        common = 0
+        while common < min(len(chain), len(self.open)) and chain[common] is self.open[common]:
+            common += 1
+        for tr in reversed(self.open[common:]):
+            self.out.extend([""] * _grid_space(tr, _GRID_AFTER))
+        for tr in chain[common:]:
+            self.out.extend([""] * _grid_space(tr, _GRID_BEFORE))
+        self.open = chain
+
+
+def _grid_space(tr, tag: str) -> int:
+    """How many grid columns ``tr`` leaves empty before (after) its cells."""
+    trpr = tr.find(_TRPR)
+    found = trpr.find(tag) if trpr is not None else None
+    try:
+        return max(int(found.get(qn("w:val"), "0")), 0) if found is not None else 0
+    except ValueError:
+        return 0
