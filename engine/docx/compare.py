@@ -11,9 +11,11 @@ tables row by row and cell by cell), and every paragraph becomes one of:
 - ``modified``: the text differs, with a word-level diff (``segments``);
 - ``formatChanged``: same text, different formatting (``changedProperties``: run formatting such
   as bold or fontSizePt, paragraph properties such as styleId or alignment, ``inlineObjects`` when
-  pictures, tabs, breaks or equations differ); a paired table, row or cell whose own properties
-  differ gives an entry of its own on its first paragraph, with ``tableProperties`` /
-  ``tableGrid``, ``rowProperties`` or ``cellProperties`` (see ``table_formatting``);
+  pictures, tabs, breaks or equations differ). When a paired table's, row's or cell's own
+  properties differ, ``tableProperties`` / ``tableGrid``, ``rowProperties`` or ``cellProperties``
+  (see ``table_formatting``) are named on the entry of the cell's first paragraph, which is
+  ``formatChanged`` if its text is the same and ``modified`` (with the names beside its word
+  diff) if not;
 - ``movedFrom`` / ``movedTo``: an added and a deleted paragraph with the same text of at least
   three words (first in, first out per text), sharing a ``moveGroupId``; an added and a deleted
   paragraph of three words or more that are at least half alike are a move too, the ``movedTo``

@@ -7,10 +7,8 @@ split...) and ``cellProperties`` (width, shading, borders, vertical alignment...
 
 When the two versions pair a table (or a row, or a cell) whose properties differ, the redline
 gives it the current version's properties and keeps the previous ones in the matching property
-revision: ``w:tblPrChange`` for the table (style, width, borders, layout...), ``w:tblGridChange``
-for its column widths, ``w:trPrChange`` for a row (height, header row, cannot split...) and
-``w:tcPrChange`` for a cell (width, shading, borders, vertical alignment...). Rejecting the
-revision gives the previous properties back, accepting it keeps the current ones.
+revision: ``w:tblPrChange``, ``w:tblGridChange``, ``w:trPrChange`` or ``w:tcPrChange``.
+Rejecting the revision gives the previous properties back, accepting it keeps the current ones.
 
 Revision marks a properties element may hold (a row's ``w:ins`` / ``w:del``, a cell's
 ``w:cellIns`` and the like) and revision session ids are not properties and are left as they are.
@@ -29,7 +27,6 @@ from .wml.properties import cell_properties, row_properties
 
 _TBLPR = qn("w:tblPr")
 _TBLGRID = qn("w:tblGrid")
-_GRIDCOL = qn("w:gridCol")
 # What each properties element may hold besides properties (revision marks and records).
 _NOT_TABLE = frozenset({qn("w:tblPrChange")})
 _NOT_ROW = frozenset({W_INS, W_DEL, qn("w:trPrChange")})
