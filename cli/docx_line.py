@@ -1,21 +1,20 @@
-"""A ``deskcheck docx <tool verb> FILE [ARGS]`` command line read without Typer (see
-``plain_line``).
+"""A docx tool's command line read without Typer (see ``plain_line``): ``deskcheck docx <tool
+verb> FILE [ARGS]`` and ``deskcheck call --docx FILE TOOL [ARGS]``.
 
-The plain spellings of a docx tool verb's line: the verb, the FILE and optional ARGS, and, for a
-verb that changes the document, the review options as ``--option VALUE`` or ``--option=VALUE``
-(``-o VALUE`` for the output) and the flags ``--require-document-version`` and ``--dry-run``.
-``tests/cli/test_docx_line.py`` checks the reading against Typer itself.
+The plain spellings of such a line: the verb, its positionals (FILE and ARGS, or TOOL and ARGS)
+and, for a verb that changes the document and for ``call``, the review options as ``--option
+VALUE`` or ``--option=VALUE`` (``-o VALUE`` for the output) and the flags
+``--require-document-version`` and ``--dry-run``; ``call`` also needs ``--docx FILE``. Any other
+option (another family's context) leaves the line to Typer. ``tests/cli/test_docx_line.py`` checks
+the reading against Typer itself.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .plain_line import Option, read_plain_line, run_guarded
-
-if TYPE_CHECKING:
-    from .context import ContextOptions
 
 # The review options of a docx verb that changes the document, as ``cli.options`` declares them
 # (the test compares the two).
@@ -30,20 +29,25 @@ SPELLINGS: dict[str, Option] = {
     "--queue": Option("queue"),
 }
 FLAGS = {"--require-document-version": "require_document_version", "--dry-run": "dry_run"}
-_PATHS = frozenset({"output", "queue"})
+_PATHS = frozenset({"output", "queue", "docx"})
 _MAX_OPERATIONS = range(1, 201)  # the bounds cli.options gives --max-operations
 
 
 class DocxLine(NamedTuple):
     tool: str  # "suggest_changes"
-    file: Path
     args: str | None
-    options: dict[str, Any]  # build_context keywords
+    options: dict[str, Any]  # build_context keywords, ``docx`` included
 
 
 def read_docx_line(argv: list[str]) -> DocxLine | None:
-    """The line ``argv`` (global flags already lifted out) when it is a plain docx tool verb's
-    line, else None (Typer reads it)."""
+    """The line ``argv`` (global flags already lifted out) when it is a plain docx tool line,
+    else None (Typer reads it)."""
+    if argv[:1] == ["call"]:
+        line = read_plain_line(argv[1:], {**SPELLINGS, "--docx": Option("docx")}, FLAGS, _convert)
+        if line is None or "docx" not in line.options or not 1 <= len(line.positionals) <= 2:
+            return None
+        tool, args = line.positionals[0], (line.positionals[1:] or [None])[0]
+        return DocxLine(tool, args, _with_flags(line))
     if len(argv) < 3 or argv[0] != "docx":
         return None
     from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
@@ -55,10 +59,12 @@ def read_docx_line(argv: list[str]) -> DocxLine | None:
     line = read_plain_line(argv[2:], options, flags, _convert)
     if line is None or not 1 <= len(line.positionals) <= 2:
         return None
-    values = dict(line.options)
-    values.update((keyword, True) for keyword in line.flags)
-    args = line.positionals[1] if len(line.positionals) == 2 else None
-    return DocxLine(spec.name, Path(line.positionals[0]), args, values)
+    args = (line.positionals[1:] or [None])[0]
+    return DocxLine(spec.name, args, {**_with_flags(line), "docx": Path(line.positionals[0])})
+
+
+def _with_flags(line: Any) -> dict[str, Any]:
+    return {**line.options, **{keyword: True for keyword in line.flags}}
 
 
 def _convert(keyword: str, value: str) -> Any:
@@ -77,22 +83,6 @@ def _convert(keyword: str, value: str) -> Any:
 def run_docx_line(line: DocxLine) -> int:
     """Run the line's tool and return the exit code (see ``plain_line.run_guarded``)."""
     from .context import build_context
+    from .tool_call import call_tool
 
-    return run_guarded(lambda: run_tool(line.tool, line.file, line.args, build_context(**line.options)))
-
-
-def run_tool(tool: str, file: Path, args: str | None, context: ContextOptions) -> int:
-    """A docx tool verb's work, whichever reader read its line: the tool run on ``file`` with
-    ``args`` (inline JSON, @file or -), its result printed; returns the exit code."""
-    import dataclasses
-
-    from .args import read_args
-    from .context import open_toolset, preflight
-    from .env import current_env
-    from .output.emit import emit_result
-
-    env = current_env()
-    arguments = read_args(args, env.stdin)
-    context = dataclasses.replace(context, docx=file)
-    preflight(context)
-    return int(emit_result(env, open_toolset(context).call(tool, arguments)))
+    return run_guarded(lambda: call_tool(line.tool, line.args, build_context(**line.options)))

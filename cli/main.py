@@ -78,14 +78,14 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
 
 
 def _plain_line(argv: list[str]) -> Callable[[], int] | None:
-    """A form or docx tool verb's plain line, read without Typer (see ``cli.plain_line``), as the
-    call that runs it; None for any other line."""
+    """A form tool verb's or a docx tool's plain line, read without Typer (see
+    ``cli.plain_line``), as the call that runs it; None for any other line."""
     if argv[:1] == ["form"]:
         from .form_line import read_form_line, run_form_line
 
         form = read_form_line(argv)
         return None if form is None else lambda: run_form_line(form)
-    if argv[:1] == ["docx"]:
+    if argv[:1] in (["docx"], ["call"]):
         from .docx_line import read_docx_line, run_docx_line
 
         docx = read_docx_line(argv)

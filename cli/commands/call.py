@@ -6,11 +6,9 @@ from typing import Annotated
 
 import typer
 
-from ..args import read_args
-from ..context import ContextOptions, open_toolset, preflight
-from ..env import current_env
+from ..context import ContextOptions
 from ..options import with_context_options
-from ..output.emit import emit_result
+from ..tool_call import call_tool
 
 ToolArg = Annotated[str, typer.Argument(help="The tool to run, e.g. read_document.", show_default=False)]
 ArgsArg = Annotated[
@@ -22,8 +20,4 @@ ArgsArg = Annotated[
 @with_context_options()
 def call(tool: ToolArg, args: ArgsArg = None, *, context: ContextOptions) -> None:
     """Run one tool and print {"ok": true, "result": ...} or {"ok": false, "error": ...}."""
-    env = current_env()
-    arguments = read_args(args, env.stdin)
-    preflight(context)
-    result = open_toolset(context).call(tool, arguments)
-    raise typer.Exit(emit_result(env, result))
+    raise typer.Exit(call_tool(tool, args, context))

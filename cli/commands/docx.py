@@ -16,10 +16,10 @@ import typer
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..context import ContextOptions, preflight
-from ..docx_line import run_tool
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_result, emit_value
+from ..tool_call import call_tool
 
 DOCX_OPTIONS = (
     "author",
@@ -65,7 +65,7 @@ def _tool_command(spec: DocxToolSpec):
     # Read tools take no review options; the others get every docx option.
     @with_context_options(only=() if spec.read_only else DOCX_OPTIONS)
     def command(file: FileArg, args: ArgsArg = None, *, context: ContextOptions) -> None:
-        raise typer.Exit(run_tool(spec.name, file, args, context))
+        raise typer.Exit(call_tool(spec.name, args, dataclasses.replace(context, docx=file)))
 
     command.__doc__ = f"{_summary(spec.description)} (tool {spec.name})"
     command.__name__ = spec.name

@@ -12,10 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deskcheck.cli.commands import call as call_commands
 from deskcheck.cli.commands import docx as docx_commands
 from deskcheck.cli.context import build_context
 from deskcheck.cli.docx_line import FLAGS, SPELLINGS, read_docx_line
 from deskcheck.cli.errors import UsageError
+from deskcheck.cli.plain_line import Option
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
 from tests.cli import plain_lines
 from tests.conftest import CORPUS, REPO
@@ -26,8 +28,9 @@ WRITE_VERBS = [spec.name.replace("_", "-") for spec in DOCX_TOOL_SPECS if not sp
 
 
 def typer_reading(argv: list[str], monkeypatch: pytest.MonkeyPatch):
+    owner = call_commands if argv[:1] == ["call"] else docx_commands
     return plain_lines.typer_reading(
-        argv, monkeypatch, docx_commands, "run_tool", lambda tool, file, args, context: (tool, file, args, context)
+        argv, monkeypatch, owner, "call_tool", lambda tool, args, context: (tool, args, context)
     )
 
 
@@ -39,7 +42,7 @@ def fast_reading(argv: list[str]):
         context = build_context(**line.options)
     except UsageError as exc:
         return ("usage", exc.message)
-    return ("call", line.tool, line.file, line.args, context)
+    return ("call", line.tool, line.args, context)
 
 
 VALUES = st.sampled_from(
@@ -56,11 +59,20 @@ OTHER_ITEMS = st.sampled_from(
      ["--no-dry-run"], ["--dry-run=1"], ["--"], ["-h"], ["--help"], ["--bogus"], ["-oout.docx"], ["--docx"],
      ["-1"], [""]]
 )  # fmt: skip
-LINES = st.tuples(
+CALL_ITEMS = st.sampled_from(
+    [["--docx", "c.docx"], ["--docx=d.docx"], ["--docx", "-"], ["--spec", "api.json"], ["--schema", "s.json"]]
+)
+VERB_LINES = st.tuples(
     st.sampled_from([*WRITE_VERBS, *WRITE_VERBS, *VERBS, "accept-all", "compare", "no-such-verb"]),
     st.sampled_from([["c.docx"], ["c.docx", "{}"], []]),  # most lines name the file first
     st.lists(st.one_of(OPTION_ITEMS, OPTION_ITEMS, EQUALS_ITEMS, OTHER_ITEMS), max_size=5),
 ).map(lambda parts: ["docx", parts[0], *parts[1], *[token for item in parts[2] for token in item]])
+CALL_LINES = st.tuples(
+    st.sampled_from([["--docx", "c.docx"], [], ["--docx=c.docx"]]),
+    st.sampled_from([["read_document"], ["suggest_changes", "{}"], ["no_such_tool"], []]),
+    st.lists(st.one_of(OPTION_ITEMS, EQUALS_ITEMS, OTHER_ITEMS, CALL_ITEMS), max_size=4),
+).map(lambda parts: ["call", *parts[0], *parts[1], *[token for item in parts[2] for token in item]])
+LINES = st.one_of(VERB_LINES, CALL_LINES)
 
 
 @settings(max_examples=400, deadline=None)
@@ -83,6 +95,11 @@ COMMON = [
      "--max-operations", "200", "--require-document-version", "--dry-run"],
     ["docx", "suggest-changes", "--queue", "q.jsonl", "c.docx", "@ops.json"],
     ["docx", "add-comment", "c.docx", '{"blockId": "0A000001", "text": "Why?"}', "--author", "Ada"],
+    ["call", "--docx", "c.docx", "read_document"],
+    ["call", "read_changes", "--docx=c.docx", "{}"],
+    ["call", "--docx", "c.docx", "suggest_changes", "@ops.json", "-o", "out.docx", "--mode", "direct",
+     "--max-operations", "10", "--dry-run"],
+    ["call", "--docx", "c.docx", "no_such_tool"],
 ]  # fmt: skip
 
 
@@ -110,6 +127,11 @@ def test_the_common_lines_skip_typer_and_read_the_same(argv, monkeypatch):
         ["docx", "suggest-changes", "c.docx", "{}", "--docx", "d.docx"],
         ["docx", "accept-all", "c.docx"],
         ["docx", "--help"],
+        ["call", "read_document"],  # no --docx: another family's line, or a usage error
+        ["call", "--docx", "c.docx", "--spec", "api.json", "read_document"],
+        ["call", "--docx", "c.docx", "--docx", "d.docx", "read_document"],
+        ["call", "--docx", "c.docx"],
+        ["call", "--help"],
     ],
 )
 def test_anything_else_is_left_to_typer(argv):
@@ -151,6 +173,16 @@ def test_the_spellings_are_the_declared_options():
             assert (declared, flags) == (SPELLINGS, FLAGS), name
         else:
             assert (declared, flags) == ({}, {}), name
+    # call declares every family's context options; the reader takes --docx and the review ones.
+    from deskcheck.cli.app import app
+
+    call = typer.main.get_group(app).get_command(None, "call")
+    params = {spelling: param for param in call.params for spelling in param.opts}
+    for spelling, option in {**SPELLINGS, "--docx": Option("docx")}.items():
+        assert (params[spelling].name, params[spelling].multiple) == option, spelling
+        assert ("Path" in type(params[spelling].type).__name__) == (option.keyword in docx_line._PATHS), spelling
+    for spelling, keyword in FLAGS.items():
+        assert params[spelling].is_flag and params[spelling].name == keyword
 
 
 def test_a_docx_verb_prints_the_same_through_either_reader(tmp_path):
@@ -177,9 +209,11 @@ def test_a_docx_verb_prints_the_same_through_either_reader(tmp_path):
     assert "does not exist" in missing.json["error"]
 
 
-def test_a_plain_docx_line_does_not_import_typer():
-    """The whole point: the process of a plain docx verb never imports Typer (nor click)."""
-    report = probe_process("--json", "docx", "read-document", str(CORPUS / "folio" / "sample.docx"))
+@pytest.mark.parametrize("verb", [["docx", "read-document", "{file}"], ["call", "--docx", "{file}", "read_document"]])
+def test_a_plain_docx_line_does_not_import_typer(verb):
+    """The whole point: the process of a plain docx line never imports Typer (nor click)."""
+    sample = str(CORPUS / "folio" / "sample.docx")
+    report = probe_process("--json", *[part.format(file=sample) for part in verb])
     assert report["code"] == 0 and json.loads(report["out"])["ok"]
     assert {"typer", "click"} & top_level_modules(report) == set()
     assert "lxml" in top_level_modules(report)  # the probe did run the tool

@@ -1,0 +1,24 @@
+"""Running one tool of a context and printing its envelope: the work of ``deskcheck call`` and of
+every docx verb, whichever reader (Typer, ``cli.plain_line``) read the command line. Typer-free,
+so that a plain line never imports it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .context import ContextOptions
+
+
+def call_tool(tool: str, args: str | None, context: ContextOptions) -> int:
+    """Run ``tool`` with ``args`` (inline JSON, @file or -) in ``context``, print the result and
+    return the exit code."""
+    from .args import read_args
+    from .context import open_toolset, preflight
+    from .env import current_env
+    from .output.emit import emit_result
+
+    env = current_env()
+    arguments = read_args(args, env.stdin)
+    preflight(context)
+    return int(emit_result(env, open_toolset(context).call(tool, arguments)))
