@@ -47,6 +47,7 @@ from .alignment import Aligned, Para, Table, align_containers, event_kind, parag
 from .compare import same_markup
 from .diff_text import Budget, tokenize
 from .table_formatting import TablePropertyRedliner
+from .touching_insertions import separate_touching_insertions
 from .wml.ns import NS, W_P, W_PPR, W_SECTPR, W_TBL, W_TC, W_TR, qn
 from .wml.properties import PPR_BASE, PPR_ORDER, insert_ordered
 from .wml.revisions import (
@@ -691,65 +692,6 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
         package.mark_dirty(part)
     previous.invalidate()
     return {"summaryCounts": counts, "unmatchedStories": unmatched}
-
-
-_WRAPPERS_IN = (qn("w:ins"), qn("w:moveTo"))
-_REVISION_TAGS = (qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo"), qn("w:rPrChange"), qn("w:pPrChange"),
-                  qn("w:moveFromRangeStart"), qn("w:moveToRangeStart"), qn("w:trPrChange"), qn("w:tcPrChange"),
-                  qn("w:tblPrChange"))  # fmt: skip
-
-
-def _edge_inserted(p: Any, last: bool) -> bool:
-    from .wml.revisions import paragraph_runs
-
-    runs = list(paragraph_runs(p))
-    if not runs:
-        return False
-    run = runs[-1] if last else runs[0]
-    return any(a.tag in _WRAPPERS_IN for a in run.iterancestors() if a is not p) and run.getparent() is not p
-
-
-def separate_touching_insertions(root: Any, revisions: Revisions) -> int:
-    """LibreOffice (7.4) merges two insertions by the same author made close in time when one
-    ends a paragraph and the other starts the next, and the merged insertion then takes the
-    paragraph break between them along: rejecting it joins the two paragraphs. Where that can
-    happen (a paragraph whose own mark stays, ending with inserted text, followed by one starting
-    with inserted text), the second paragraph's revisions go without a date (``w:date`` is
-    optional), alternating with the dated ones. Returns the number of paragraphs left undated."""
-    date_attr = qn("w:date")
-    inserted = {_owner_paragraph(wrapper) for wrapper in root.iter(*_WRAPPERS_IN)}
-    inserted.discard(None)
-    if not inserted:
-        return 0
-    previous = None
-    previous_dated = True
-    undated = 0
-    for p in root.iter(W_P):
-        dated = True
-        if (
-            previous in inserted
-            and p in inserted
-            and not (paragraph_mark_state(previous) & {"ins", "moveTo"})
-            and _edge_inserted(previous, last=True)
-            and _edge_inserted(p, last=False)
-        ):
-            dated = not previous_dated
-            for element in p.iter(*_REVISION_TAGS):
-                if _owner_paragraph(element) is p:
-                    if dated:
-                        element.set(date_attr, revisions.date)
-                    elif date_attr in element.attrib:
-                        del element.attrib[date_attr]
-            undated += not dated
-        previous, previous_dated = p, dated
-    return undated
-
-
-def _owner_paragraph(element: Any) -> Any:
-    node = element.getparent()
-    while node is not None and node.tag != W_P:
-        node = node.getparent()
-    return node
 
 
 def _unmatched(previous: dict | None, current: dict | None) -> dict[str, Any]:

@@ -48,9 +48,7 @@ def libreoffice_views():
 
 def _reason(path, ours: list[str], theirs: list[str]) -> str:
     if [t for t in ours if t] == [t for t in theirs if t]:
-        return (
-            "only blank paragraphs differ (LibreOffice keeps or folds some empty section-break paragraphs)"
-        )
+        return "only blank paragraphs differ (LibreOffice keeps or folds some empty section-break paragraphs)"
     xml = DocxDocument.open(path).package.read_bytes("word/document.xml")
     if b" DATE " in xml or b" TIME " in xml or b'"DATE' in xml:
         return "LibreOffice recomputes date and time fields when it loads the file"

@@ -106,6 +106,14 @@ NEIGHBOUR_BATCHES = {
     "delete-and-insert-after-it": [_DELETE, {"type": "insertAfterBlock", "blockId": "275E59D9", "text": "After"}],
     "delete-and-insert-blank-after-it": [_DELETE, {"type": "insertAfterBlock", "blockId": "275E59D9", "text": ""}],
     "delete-and-insert-before-it": [_DELETE, {"type": "insertBeforeBlock", "blockId": "275E59D9", "text": "Before"}],
+    # Text inserted at the end of one paragraph, then a paragraph with no text whose inserted
+    # mark opens the next: LibreOffice would merge the two insertions and the break between them
+    # (touching_insertions). 46856986 is "MERIDIAN STUDIO LTD", 14CB8EEC the empty paragraph
+    # after it, before the key terms table.
+    "insertions-touching-across-a-break": [
+        {"type": "insertAfterBlock", "blockId": "46856986", "text": "ščř x"},
+        {"type": "splitBlock", "blockId": "14CB8EEC", "offset": 0},
+    ],
 }
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..comment_edits import CommentWriter
 from ..revisions import story_parts
+from ..touching_insertions import separate_touching_insertions
 from ..wml.revisions import IdAllocator, Revisions, revision_date
 from . import registry
 from .context import ApplyContext, ResolveContext, check_precondition
@@ -239,6 +240,9 @@ def _apply(doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome
                 receipt[key] = op.get(key)
         outcome.receipts[op.index] = receipt
         applied.append(op)
+    if revisions is not None:
+        for root in roots:
+            separate_touching_insertions(root, revisions, own_only=True)
     outcome.applied.extend(applied)
     record.add(sorted(applied, key=lambda op: op.index), outcome.date)
     doc.package.mark_dirty(doc.main_part)
