@@ -4,13 +4,14 @@ LibreOffice (7.4) merges two insertions by the same author made close in time wh
 paragraph and the other starts the next, and the merged insertion then takes the paragraph break
 between them along: rejecting it joins the two paragraphs. Word keeps them apart. The second
 insertion may be text at the start of the next paragraph or, when that paragraph has no text of
-its own, its inserted paragraph mark.
+its own, its inserted paragraph mark; the first may likewise be the inserted mark of the
+paragraph before an empty one.
 
-``separate_touching_insertions`` finds such pairs (a paragraph whose own mark stays, ending with
-inserted text, followed by one starting with an insertion) and leaves the second paragraph's
-revisions without a date (``w:date`` is optional), alternating with the dated ones, so that no two
-neighbours can be merged. The redline (whose revisions are all its own) and tracked
-``suggest_changes`` (only the revisions of the call itself) both use it.
+``separate_touching_insertions`` finds such pairs (an insertion, a paragraph mark that stays,
+another insertion; a paragraph without text counts as nothing but its mark) and leaves the
+second insertion's paragraph's revisions without a date (``w:date`` is optional), alternating
+with the dated ones, so that no two neighbours can be merged. The redline (whose revisions are
+all its own) and tracked ``suggest_changes`` (only the revisions of the call itself) use it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from .wml.ns import W_P, qn
 from .wml.properties import mark_properties
-from .wml.revisions import paragraph_mark_state, paragraph_runs
+from .wml.revisions import paragraph_runs
 
 _WRAPPERS_IN = (qn("w:ins"), qn("w:moveTo"))
 _REVISION_TAGS = (qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo"), qn("w:rPrChange"), qn("w:pPrChange"),
@@ -27,43 +28,43 @@ _REVISION_TAGS = (qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo"), qn
                   qn("w:tblPrChange"))  # fmt: skip
 _EMPTY_TEXT = (qn("w:t"), qn("w:delText"), qn("w:instrText"))
 _RPR = qn("w:rPr")
+_MARK_REVISIONS = (qn("w:ins"), qn("w:del"), qn("w:moveFrom"), qn("w:moveTo"))
 _AUTHOR, _DATE = qn("w:author"), qn("w:date")
 
 
 def separate_touching_insertions(root: Any, revisions: Any, *, own_only: bool = False) -> int:
-    """Undate, in alternation, the revisions of paragraphs whose first insertion touches the
-    previous paragraph's last one (see the module docstring). ``own_only``: consider and change
-    only the revisions of ``revisions``' author and date. Returns the number of paragraphs left
-    undated."""
+    """Undate, in alternation, the revisions of paragraphs whose first insertion touches an
+    earlier insertion across a paragraph break that stays (see the module docstring). The
+    document is read as one stream of pieces: each paragraph's runs that show something, then
+    its mark; the pattern is an inserted piece, a kept mark, an inserted piece. ``own_only``:
+    consider and change only the revisions of ``revisions``' author and date. Returns the number
+    of paragraphs left undated."""
 
     def ours(element: Any) -> bool:
         return not own_only or (element.get(_AUTHOR) == revisions.author and element.get(_DATE) == revisions.date)
 
-    inserted = {_owner_paragraph(wrapper) for wrapper in root.iter(*_WRAPPERS_IN) if ours(wrapper)}
-    inserted.discard(None)
-    if not inserted:
+    if not any(ours(wrapper) for wrapper in root.iter(*_WRAPPERS_IN)):
         return 0
-    previous = None
-    previous_dated = True
+    dated: dict[Any, bool] = {}
     undated = 0
+    before_last: tuple[str, Any] | None = None  # the two pieces before the current one
+    last: tuple[str, Any] | None = None
     for p in root.iter(W_P):
-        dated = True
-        if (
-            previous in inserted
-            and p in inserted
-            and not (paragraph_mark_state(previous) & {"ins", "moveTo"})
-            and _ends_inserted(previous, ours)
-            and _starts_inserted(p, ours)
-        ):
-            dated = not previous_dated
+        pieces = [("ins" if _inserted_run(r, p, ours) else "text", p) for r in _content_runs(p)]
+        pieces.append((_mark_piece(p, ours), p))
+        first = pieces[0]
+        if first[0] == "ins" and last is not None and last[0] == "kept" and before_last and before_last[0] == "ins":
+            owner = before_last[1]
+            dated[p] = not dated.get(owner, True)
             for element in p.iter(*_REVISION_TAGS):
                 if _owner_paragraph(element) is p and ours(element):
-                    if dated:
+                    if dated[p]:
                         element.set(_DATE, revisions.date)
                     elif _DATE in element.attrib:
                         del element.attrib[_DATE]
-            undated += not dated
-        previous, previous_dated = p, dated
+            undated += not dated[p]
+        for piece in pieces:
+            before_last, last = last, piece
     return undated
 
 
@@ -75,29 +76,22 @@ def _content_runs(p: Any) -> list[Any]:
     ]  # fmt: skip
 
 
-def _insertion_around(run: Any, p: Any) -> Any | None:
+def _inserted_run(run: Any, p: Any, ours) -> bool:
     for ancestor in run.iterancestors():
         if ancestor is p:
-            return None
+            return False
         if ancestor.tag in _WRAPPERS_IN:
-            return ancestor
-    return None
+            return ours(ancestor)
+    return False
 
 
-def _ends_inserted(p: Any, ours) -> bool:
-    runs = _content_runs(p)
-    wrapper = _insertion_around(runs[-1], p) if runs else None
-    return wrapper is not None and ours(wrapper)
-
-
-def _starts_inserted(p: Any, ours) -> bool:
-    """``p`` begins with an insertion: its first text, or its mark when it has no text."""
-    runs = _content_runs(p)
-    if runs:
-        wrapper = _insertion_around(runs[0], p)
-        return wrapper is not None and ours(wrapper)
+def _mark_piece(p: Any, ours) -> str:
+    """ "ins" for a mark inserted (by us), "kept" for a mark no revision touches, else "other"."""
     rpr = mark_properties(p)
-    return rpr is not None and any(c.tag in _WRAPPERS_IN and ours(c) for c in rpr)
+    marks = [c for c in rpr if c.tag in _MARK_REVISIONS] if rpr is not None else []
+    if not marks:
+        return "kept"
+    return "ins" if any(c.tag in _WRAPPERS_IN and ours(c) for c in marks) else "other"
 
 
 def _owner_paragraph(element: Any) -> Any:

@@ -117,6 +117,26 @@ NEIGHBOUR_BATCHES = {
 }
 
 
+# Empty paragraphs added next to empty paragraphs (pandoc/track_changes_move.docx ends with the
+# empty 583AD4A3 and 63FC637B; 242DE2B2 is empty too): the inserted marks of two new paragraphs
+# with a kept empty paragraph between them touch across its break (touching_insertions).
+EMPTY_SOURCE = "pandoc/track_changes_move.docx"
+EMPTY_BATCHES = {
+    "split-two-empty-paragraphs-at-0": [
+        {"type": "splitBlock", "blockId": "63FC637B", "offset": 0},
+        {"type": "splitBlock", "blockId": "583AD4A3", "offset": 0},
+    ],
+    "insert-empty-after-and-split-the-next": [
+        {"type": "insertAfterBlock", "blockId": "583AD4A3", "text": ""},
+        {"type": "splitBlock", "blockId": "63FC637B", "offset": 0},
+    ],
+    "insert-empty-before-and-split-it": [
+        {"type": "insertBeforeBlock", "blockId": "242DE2B2", "text": ""},
+        {"type": "splitBlock", "blockId": "242DE2B2", "offset": 0},
+    ],
+}
+
+
 def _starts_with_table(path) -> bool:
     body = DocxDocument.open(path).package.xml("word/document.xml").find(W_BODY)
     first = next((child for child in body), None)
@@ -148,6 +168,8 @@ def cases(tmp_path_factory):
         both(f"rich-{kind}", rich, ops)
     for label, ops in NEIGHBOUR_BATCHES.items():
         both(f"neighbours-{label}", CORPUS / NEIGHBOUR_SOURCE, ops)
+    for label, ops in EMPTY_BATCHES.items():
+        both(f"empty-{label}", CORPUS / EMPTY_SOURCE, ops)
     for number, name in enumerate(CORPUS_DOCUMENTS):
         source = CORPUS / name
         doc = DocxDocument.open(source)
