@@ -24,6 +24,7 @@ from ..output.emit import emit_result, emit_value
 DOCX_OPTIONS = (
     "author",
     "mode",
+    "table_revisions",
     "operation_types",
     "review_meta",
     "max_operations",
@@ -159,7 +160,15 @@ def compare(
     raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
 
 
-SCHEMA_OPTIONS = ("mode", "operation_types", "review_meta", "max_operations", "require_document_version", "author")
+SCHEMA_OPTIONS = (
+    "mode",
+    "table_revisions",
+    "operation_types",
+    "review_meta",
+    "max_operations",
+    "require_document_version",
+    "author",
+)
 CapabilitiesOpt = Annotated[
     bool,
     typer.Option(
@@ -180,6 +189,7 @@ def _docx_options(context: ContextOptions):
     options = DocxOptions(
         author=context.author,
         mode=context.mode,
+        table_revisions=context.table_revisions,
         operation_types=context.operation_types,
         review_meta=context.review_meta,
         max_operations=context.max_operations,
