@@ -38,6 +38,7 @@ TABLE_TYPES = (
 ENABLED = TABLE_TYPES + tuple(t for t in TEXT_TYPES if t != "commentOnBlock") + ("commentOnBlock",)
 WORDS = ("alpha", "Beta", "ščř", "日本", "\U0001f600", "x", "", "42 days")
 CORPUS_DOCUMENTS = ("pandoc/table_header_rowspan.docx", "pandoc/tables.docx", "pandoc/table_variable_width.docx")
+ROW_REPLACED = {"insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell"}
 # Batches holding these may differ in LibreOffice by blank paragraphs (see the module docstring).
 BLANK_TOLERANT = {"insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell", "insertTable"}
 
@@ -94,9 +95,9 @@ def table_batch(doc: DocxDocument, rnd: random.Random, size: int) -> list[dict]:
     return batch
 
 
-def _run(source, target, ops, mode):
+def _run(source, target, ops, mode, table_revisions="cells"):
     shutil.copy(source, target)
-    result = suggest(target, ops, mode=mode, operation_types=ENABLED)
+    result = suggest(target, ops, mode=mode, operation_types=ENABLED, table_revisions=table_revisions)
     assert result.ok, result.error
     return result.value
 
@@ -112,12 +113,12 @@ def sources(tmp_path_factory):
     return out
 
 
-def check_batch(source, folder, number: int, ops) -> tuple:
-    """Apply ``ops`` in tracked mode, then what it applied in direct mode; check the properties.
-    Returns (tracked path, direct path, the applied operations)."""
+def check_batch(source, folder, number: int, ops, table_revisions: str = "cells") -> tuple:
+    """Apply ``ops`` in tracked mode (with ``table_revisions``), then what it applied in direct
+    mode; check the properties. Returns (tracked path, direct path, the applied operations)."""
     tracked, direct = folder / f"b{number}-tracked.docx", folder / f"b{number}-direct.docx"
     ids = [dict(op, id=f"op{index}") for index, op in enumerate(ops)]
-    value = _run(source, tracked, ids, "tracked-changes")
+    value = _run(source, tracked, ids, "tracked-changes", table_revisions)
     applied = {entry["id"] for entry in value["applied"]}
     kept = [op for op in ids if op["id"] in applied]
     if not kept:
@@ -148,6 +149,26 @@ def test_random_table_batches(tmp_path, sources):
 
     check()
     assert sum(seen) > 60  # the batches are not all skipped
+
+
+def test_random_table_batches_written_as_row_replacements(tmp_path, sources):
+    """The same properties with ``tableRevisions: "rows"``, on examples of its own."""
+    seen: list[int] = []
+    replaced: list[int] = []
+
+    @settings(max_examples=60, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
+    @given(document=st.integers(0, len(sources) - 1), seed=st.integers(0, 2**32 - 1), size=st.integers(1, 8))
+    def check(document, seed, size):
+        source = sources[document]
+        ops = table_batch(DocxDocument.open(source), random.Random(seed), size)
+        _, _, kept = check_batch(source, tmp_path, len(seen), ops, "rows")
+        seen.append(len(kept))
+        replaced.append(sum(1 for op in kept if op["type"] in ROW_REPLACED))
+
+    check()
+    assert sum(seen) > 60
+    assert sum(replaced) > 20  # column, merge and split operations did apply as row replacements
 
 
 def _starts_with_table(source) -> bool:

@@ -132,8 +132,9 @@ class ApplyContext:
         self.table_revisions = table_revisions
         # Tables whose rows this call replaces, with their rows as they were (row_replacement).
         self.replacements: dict[Any, Any] = {}
-        # Comments of table operations as point comments (row_replacement's direct view).
-        self.point_comments = False
+        # True in row_replacement's direct view: table operations write the rows they change as
+        # direct mode does, read cells as they are once accepted, and comment on a point.
+        self.replacing_rows = False
         self.para_ids = ParaIdAllocator(doc.package)
         self.comments = None  # a CommentWriter, created on the first comment
         # Paragraphs whose mark an operation of this call deletes (see insert_block.mark_new_paragraph).

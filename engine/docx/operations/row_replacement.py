@@ -17,7 +17,8 @@ How it runs, per call:
 2. before the first of them changes a table, its rows, properties and grid are copied
    (``Snapshot``); after each one, the rows it has changed so far are checked for what cannot be
    duplicated (``_obstacle``): an operation that would need to duplicate a comment anchor, a
-   bookmark, a note reference, a permission or move range or a VML shape, or that meets a row
+   bookmark (Word's ``_GoBack`` edit marker excepted: the copy goes without it), a note
+   reference, a permission range, a tracked move or a VML shape, or that meets a row
    or cell carrying a pending row or cell revision, is skipped with unsupportedBlock (rolled
    back like any skipped operation);
 3. at the end of the call (``finish``) each changed table gets its old rows back, from the
@@ -56,6 +57,9 @@ _W_TRPR = qn("w:trPr")
 _W_SDTPR = qn("w:sdtPr")
 _WP_DOCPR = "{" + NS["wp"] + "}docPr"
 _VML = "urn:schemas-microsoft-com:vml"
+_W_BOOKMARKSTART = qn("w:bookmarkStart")
+_W_BOOKMARKEND = qn("w:bookmarkEnd")
+GO_BACK = "_GoBack"
 
 # Revision records whose w:id only has to be fresh in a copy.
 _RENUMBERED = frozenset(
@@ -178,7 +182,7 @@ def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
         return _delete_table(ctx, plan, tbl, snapshot)
     view = copy.copy(ctx)
     view.edit = Edit(ctx.ids, None)
-    view.point_comments = True  # the comment goes into the new rows as Word stores a point comment
+    view.replacing_rows = True
     result = spec.apply(view, plan)
     span = snapshot.changed_span(tbl)
     if span is not None:
@@ -219,15 +223,29 @@ def _delete_table(ctx: Any, plan: Plan, tbl: Any, snapshot: Snapshot) -> Applied
     return with_comment(ctx, plan.op, [target], content_span(inside), "del")
 
 
+def _edit_marks(rows: list[Any]) -> set[str]:
+    """The ids of Word's ``_GoBack`` bookmarks in the rows: it only remembers where the last edit
+    was (Word moves it on every save), so a copy goes without it rather than duplicating it."""
+    return {
+        element.get(W_ID, "")
+        for tr in rows
+        for element in tr.iter(_W_BOOKMARKSTART)
+        if element.get(qn("w:name")) == GO_BACK
+    }
+
+
 def _anchored(rows: list[Any]) -> dict[tuple[str, str], str]:
     """What the rows hold that may appear only once in a document: {(kind, id): description}."""
     found: dict[tuple[str, str], str] = {}
+    skipped = _edit_marks(rows)
     for tr in rows:
         for element in tr.iter():
             tag = element.tag
             if not isinstance(tag, str):
                 continue
             kind = _ANCHORED_ONCE.get(tag)
+            if kind == "bookmark" and element.get(W_ID) in skipped:
+                continue
             if kind is not None:
                 value = element.get(W_ID) or element.get(qn("w:name")) or ""
                 name = element.get(qn("w:name"))
@@ -277,8 +295,9 @@ def finish(ctx: Any) -> None:
         old_first, old_last, new_first, new_last = span
         new_rows = _rows(tbl)[new_first : new_last + 1]
         old_rows = [deepcopy(tr) for tr in snapshot.rows[old_first : old_last + 1]]
+        marks = _edit_marks(old_rows)
         for number, tr in enumerate(old_rows):
-            _refresh_ids(ctx, tr, numbers, f"rows:{number}")
+            _refresh_ids(ctx, tr, numbers, marks, f"rows:{number}")
             mark_row(tr, "del", ctx.revisions)
             _delete_content(tr, ctx.revisions)
         for tr in new_rows:
@@ -357,9 +376,12 @@ def _number(value: str | None) -> int:
         return 0
 
 
-def _refresh_ids(ctx: Any, tr: Any, numbers: _IdSource, seed: str) -> None:
+def _refresh_ids(ctx: Any, tr: Any, numbers: _IdSource, marks: set[str], seed: str) -> None:
     """Give the copy ``tr`` its own paragraph and row ids, revision ids, drawing and
-    content-control ids."""
+    content-control ids; drop the ``_GoBack`` bookmarks ``marks`` names (see ``_edit_marks``)."""
+    for element in list(tr.iter(_W_BOOKMARKSTART, _W_BOOKMARKEND)):
+        if element.get(W_ID) in marks:
+            _remove_keeping_tail(element)
     for element in tr.iter():
         tag = element.tag
         if not isinstance(tag, str):
@@ -377,6 +399,18 @@ def _refresh_ids(ctx: Any, tr: Any, numbers: _IdSource, seed: str) -> None:
             identity = sdtpr.find(W_ID) if sdtpr is not None else None
             if identity is not None:
                 identity.set(W_VAL, numbers.next_control())
+
+
+def _remove_keeping_tail(element: Any) -> None:
+    parent = element.getparent()
+    tail = element.tail
+    previous = element.getprevious()
+    parent.remove(element)
+    if tail:
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
 
 
 def _record_grid(tbl: Any, snapshot: Snapshot, ids: Any) -> None:

@@ -204,9 +204,9 @@ def _apply_merge(ctx: ApplyContext, plan: Plan) -> Applied:
         for cell in row.cells:
             if start <= cell.start and cell.end <= end and cell is not origin:
                 region = grid.region_of(cell.tc)
-                if region.origin is cell and not cell_is_empty(cell.tc):
+                if region.origin is cell and not cell_is_empty(cell.tc, accepted=ctx.replacing_rows):
                     movers.append(cell.tc)
-    if movers and cell_is_empty(origin.tc):
+    if movers and cell_is_empty(origin.tc, accepted=ctx.replacing_rows):
         for child in [c for c in origin.tc if c.tag != W_TCPR]:
             origin.tc.remove(child)
     for tc in movers:
