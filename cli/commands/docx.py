@@ -160,15 +160,8 @@ def compare(
     raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
 
 
-SCHEMA_OPTIONS = (
-    "mode",
-    "table_revisions",
-    "operation_types",
-    "review_meta",
-    "max_operations",
-    "require_document_version",
-    "author",
-)
+# The options that shape the tool definitions (not where or whether a call writes).
+SCHEMA_OPTIONS = tuple(name for name in DOCX_OPTIONS if name not in ("output", "dry_run", "queue"))
 CapabilitiesOpt = Annotated[
     bool,
     typer.Option(

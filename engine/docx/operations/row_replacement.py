@@ -156,9 +156,11 @@ def _rows(tbl: Any) -> list[Any]:
 
 
 def _key(element: Any) -> bytes:
+    """The element's content, comparable between a live element and a detached copy (exclusive
+    canonical XML: only the namespaces it uses, whatever its ancestors declare)."""
     from lxml import etree
 
-    return etree.tostring(element)
+    return etree.tostring(element, method="c14n", exclusive=True, with_comments=True)
 
 
 def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
@@ -247,9 +249,10 @@ def _anchored(rows: list[Any]) -> dict[tuple[str, str], str]:
             if kind == "bookmark" and element.get(W_ID) in skipped:
                 continue
             if kind is not None:
-                value = element.get(W_ID) or element.get(qn("w:name")) or ""
+                value = element.get(W_ID) or ""
                 name = element.get(qn("w:name"))
-                found[(kind, value)] = f"{kind} {name!r}" if kind == "bookmark" and name else f"{kind} {value}"
+                shown = f"{kind} {name!r}" if kind == "bookmark" and name else f"{kind} {value}"
+                found.setdefault((kind, value), shown)  # a bookmark's start (with its name) comes first
             elif tag.startswith("{" + _VML + "}") and element.get("id"):
                 found[("VML shape", element.get("id"))] = f"the VML shape {element.get('id')!r}"
     return found
