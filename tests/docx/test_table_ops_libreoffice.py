@@ -78,6 +78,10 @@ def built_batches() -> dict[str, list[dict]]:
             {"type": "deleteTableColumn", "blockId": "0C000111"},
             {"type": "deleteTableColumn", "blockId": "0C000511"},
         ],
+        "deleteTableColumn every column": [
+            {"type": "deleteTableColumn", "blockId": "0C000311", "comment": "First."},
+            {"type": "deleteTableColumn", "blockId": "0C000312", "comment": "Second."},
+        ],
         "mergeTableCells": [{"type": "mergeTableCells", "blockId": "0C000311", "rowCount": 3, "comment": "One."}],
         "splitTableCell": [{"type": "splitTableCell", "blockId": "0C000222"}],
         "insertTable": [

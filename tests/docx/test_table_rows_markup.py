@@ -298,12 +298,18 @@ def test_deleting_every_column_deletes_the_table_as_it_was(tmp_path, tables):
 
 
 def test_deleting_every_column_in_several_operations(tmp_path, tables):
-    ops = [{"type": "deleteTableColumn", "blockId": "0C000311"}, {"type": "deleteTableColumn", "blockId": "0C000312"}]
+    ops = [
+        {"type": "deleteTableColumn", "blockId": "0C000311", "comment": "First."},
+        {"type": "deleteTableColumn", "blockId": "0C000312", "comment": "Second."},
+    ]
     tracked, direct, _ = rows_and_direct(tmp_path, tables, ops)
     assert len(tables_of(direct)) == len(tables_of(tables)) - 1
     emptied = tables_of(tracked)[2]
     assert row_marks(emptied) == ["del"] * 3
     assert [row_text(tr) for tr in rows_of(emptied)] == ["TopX1", "X2", "X3"]  # as it was, both columns
+    # Both comments keep an anchor, the one written before the table went as a whole included.
+    comments = docx_toolset(tracked).call("read_comments", {}).value["comments"]
+    assert sorted((c["text"], c["blockId"] is not None) for c in comments) == [("First.", True), ("Second.", True)]
 
 
 # -- what rows mode refuses -----------------------------------------------------------------------

@@ -30,7 +30,8 @@ How it runs, per call:
    pending table may be irregular until the change is accepted or rejected.
 
 Deleting every column of a table is recorded as tracked deleteTable records it: the table as
-it was, every row marked deleted.
+it was, every row marked deleted (comments earlier operations of the call put in its rows move
+to its first paragraph, so they keep an anchor).
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ from typing import Any
 
 from ..table_layout import W_TBLGRID
 from ..walk import table_children
-from ..wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_ID, W_INS, W_P, W_SDT, W_TBL, W_TR, W_VAL, qn
+from ..wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_ID, W_INS, W_P, W_R, W_SDT, W_TBL, W_TR, W_VAL, qn
 from ..wml.properties import insert_ordered
-from ..wml.revisions import MAX_ID, mark_paragraph, mark_row, wrap_inserted
+from ..wml.revisions import MAX_ID, delete_runs, mark_paragraph, mark_row, wrap_inserted
 from .spec import Applied, Claim, Plan, Skip
 from .textmap import Edit
 
@@ -60,6 +61,8 @@ _VML = "urn:schemas-microsoft-com:vml"
 _W_BOOKMARKSTART = qn("w:bookmarkStart")
 _W_BOOKMARKEND = qn("w:bookmarkEnd")
 GO_BACK = "_GoBack"
+_W_COMMENTREFERENCE = qn("w:commentReference")
+_COMMENT_MARKERS = (qn("w:commentRangeStart"), qn("w:commentRangeEnd"), _W_COMMENTREFERENCE)
 
 # Revision records whose w:id only has to be fresh in a copy.
 _RENUMBERED = frozenset(
@@ -206,6 +209,7 @@ def _delete_table(ctx: Any, plan: Plan, tbl: Any, snapshot: Snapshot) -> Applied
     from .table_insert import keep_a_paragraph
     from .table_markup import content_span, delete_content, with_comment
 
+    carried = _new_comment_markers(tbl, snapshot)
     for child in list(tbl):
         tbl.remove(child)
     if snapshot.tblpr is not None:
@@ -218,6 +222,10 @@ def _delete_table(ctx: Any, plan: Plan, tbl: Any, snapshot: Snapshot) -> Applied
     for tr in _rows(tbl):
         mark_row(tr, "del", ctx.revisions)
     delete_content(tbl, ctx.revisions)
+    # Comments earlier operations of the call put in the rows, now at the table's first paragraph.
+    if carried and inside:
+        inside[0].extend(carried)
+        delete_runs([run for run in carried if run.tag == W_R], ctx.revisions)
     keep_a_paragraph(ctx, tbl, f"deleted:{plan.op.id}")
     block = plan.data["block"]
     target = {"type": "tableColumn", "story": "main", "anchorBlockId": block.id, "effect": "deleted"}
@@ -234,6 +242,19 @@ def _edit_marks(rows: list[Any]) -> set[str]:
         for element in tr.iter(_W_BOOKMARKSTART)
         if element.get(qn("w:name")) == GO_BACK
     }
+
+
+def _new_comment_markers(tbl: Any, snapshot: Snapshot) -> list[Any]:
+    """The comment markers (range ends and reference runs) in ``tbl`` that its snapshot does not
+    hold: comments of earlier operations of this call, which must not lose their anchor."""
+    old = {e.get(W_ID) for tr in snapshot.rows for e in tr.iter(*_COMMENT_MARKERS)}
+    carried = []
+    for element in tbl.iter(*_COMMENT_MARKERS):
+        if element.get(W_ID) in old:
+            continue
+        parent = element.getparent()
+        carried.append(parent if element.tag == _W_COMMENTREFERENCE and parent.tag == W_R else element)
+    return carried
 
 
 def _anchored(rows: list[Any]) -> dict[tuple[str, str], str]:
