@@ -448,3 +448,9 @@ def test_a_queued_batch_applies_with_the_option_it_was_queued_with(tmp_path, tab
     run_cli("docx", "queue", "apply", str(queue), str(tables))
     assert row_marks(tables_of(tables)[0]) == ["del"] * 3 + ["ins"] * 3
     assert resolved_texts(tables, "reject") == ORIGINAL
+
+
+def test_the_repl_passes_the_option_on(tables):
+    script = f"call suggest_changes {_ops_json(COLUMN)}\nsave\n"
+    run_cli("repl", "--docx", str(tables), "--table-revisions", "rows", "--operation-types", TYPES, stdin=script)
+    assert row_marks(tables_of(tables)[0]) == ["del"] * 3 + ["ins"] * 3
