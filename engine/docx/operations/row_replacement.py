@@ -40,21 +40,28 @@ import copy
 from copy import deepcopy
 from typing import Any
 
-from ..table_layout import W_TBLGRID
+from ..table_layout import W_GRIDCOL, W_TBLGRID
 from ..walk import table_children
-from ..wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_ID, W_INS, W_P, W_R, W_SDT, W_TBL, W_TR, W_VAL, qn
+from ..wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_ID, W_INS, W_P, W_R, W_SDT, W_TBL, W_TR, W_TRPR, W_VAL, qn
 from ..wml.properties import insert_ordered
-from ..wml.revisions import MAX_ID, delete_runs, mark_paragraph, mark_row, wrap_inserted
+from ..wml.revisions import MAX_ID, delete_runs, mark_paragraph, mark_row, paragraph_runs, wrap_inserted
 from .spec import Applied, Claim, Plan, Skip
+from .table_columns import column_cut
+from .table_grid import spot_or_skip
+from .table_insert import keep_a_paragraph
+from .table_markup import (
+    TBLPR_ORDER,
+    W_TBLGRIDCHANGE,
+    W_TBLPR,
+    W_TBLPRCHANGE,
+    content_span,
+    delete_content,
+    with_comment,
+)
 from .textmap import Edit
 
 REPLACED_TYPES = frozenset({"insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell"})
 
-_W_TBLPR = qn("w:tblPr")
-_W_TBLPRCHANGE = qn("w:tblPrChange")
-_W_TBLGRIDCHANGE = qn("w:tblGridChange")
-_W_GRIDCOL = qn("w:gridCol")
-_W_TRPR = qn("w:trPr")
 _W_SDTPR = qn("w:sdtPr")
 _WP_DOCPR = "{" + NS["wp"] + "}docPr"
 _VML = "urn:schemas-microsoft-com:vml"
@@ -139,7 +146,7 @@ class Snapshot:
     def __init__(self, tbl: Any) -> None:
         self.rows = [deepcopy(tr) for tr in _rows(tbl)]
         self.keys = [_key(tr) for tr in self.rows]
-        self.tblpr = deepcopy(tbl.find(_W_TBLPR))
+        self.tblpr = deepcopy(tbl.find(W_TBLPR))
         self.grid = deepcopy(tbl.find(W_TBLGRID))
 
     def changed_span(self, tbl: Any) -> tuple[int, int, int, int] | None:
@@ -168,8 +175,6 @@ def _key(element: Any) -> bytes:
 
 def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
     """Apply a replaced operation as direct mode does, remembering the table as it was."""
-    from .table_grid import spot_or_skip
-
     spot = spot_or_skip(ctx, plan)
     tbl = spot.tbl
     if any(tr.getparent() is not tbl for tr in _rows(tbl)):
@@ -198,17 +203,12 @@ def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
 
 
 def _empties_table(spot: Any) -> bool:
-    from .table_columns import column_cut
-
     cut = column_cut(spot.grid, spot.region.start, spot.region.end)
     return len(cut.emptied) == len([row for row in spot.grid.rows if row.cells])
 
 
 def _delete_table(ctx: Any, plan: Plan, tbl: Any, snapshot: Snapshot) -> Applied:
     """Deleting every column: the table as it was when the call began, every row deleted."""
-    from .table_insert import keep_a_paragraph
-    from .table_markup import content_span, delete_content, with_comment
-
     carried = _new_comment_markers(tbl, snapshot)
     for child in list(tbl):
         tbl.remove(child)
@@ -282,7 +282,7 @@ def _anchored(rows: list[Any]) -> dict[tuple[str, str], str]:
 def _obstacle(old_rows: list[Any], new_rows: list[Any]) -> str | None:
     """Why the old rows cannot be copied next to the new ones, or None."""
     for number, tr in enumerate(old_rows, start=1):
-        trpr = tr.find(_W_TRPR)
+        trpr = tr.find(W_TRPR)
         if (trpr is not None and any(child.tag in _ROW_REVISIONS for child in trpr)) or any(
             True for _ in tr.iter(*_CELL_REVISIONS)
         ):
@@ -323,7 +323,7 @@ def finish(ctx: Any) -> None:
         for number, tr in enumerate(old_rows):
             _refresh_ids(ctx, tr, numbers, marks, f"rows:{number}")
             mark_row(tr, "del", ctx.revisions)
-            _delete_content(tr, ctx.revisions)
+            delete_content(tr, ctx.revisions)
         for tr in new_rows:
             mark_row(tr, "ins", ctx.revisions)
             insert_content(tr, ctx.revisions)
@@ -338,18 +338,10 @@ def _attached(element: Any, body: Any) -> bool:
     return any(node is body for node in element.iterancestors())
 
 
-def _delete_content(tr: Any, revisions: Any) -> None:
-    from .table_markup import delete_content
-
-    delete_content(tr, revisions)
-
-
 def insert_content(tr: Any, revisions: Any) -> None:
     """Mark everything in row ``tr`` inserted: runs not yet inside an insertion (a deletion
     pending in the row is wrapped whole: inserted, then deleted, as Word writes it), paragraph
     marks, and the rows of tables nested in it."""
-    from ..wml.revisions import paragraph_runs
-
     for nested in tr.iter(W_TR):
         if nested is not tr:
             mark_row(nested, "ins", revisions)
@@ -443,11 +435,11 @@ def _record_grid(tbl: Any, snapshot: Snapshot, ids: Any) -> None:
     grid = tbl.find(W_TBLGRID)
     if grid is None or snapshot.grid is None or _key(grid) == _key(snapshot.grid):
         return
-    if grid.find(_W_TBLGRIDCHANGE) is not None:
+    if grid.find(W_TBLGRIDCHANGE) is not None:
         return
-    change = grid.makeelement(_W_TBLGRIDCHANGE, {W_ID: str(ids.take())})
+    change = grid.makeelement(W_TBLGRIDCHANGE, {W_ID: str(ids.take())})
     original = change.makeelement(W_TBLGRID, {})
-    original.extend(deepcopy(col) for col in snapshot.grid if col.tag == _W_GRIDCOL)
+    original.extend(deepcopy(col) for col in snapshot.grid if col.tag == W_GRIDCOL)
     change.append(original)
     grid.append(change)
 
@@ -455,15 +447,13 @@ def _record_grid(tbl: Any, snapshot: Snapshot, ids: Any) -> None:
 def _record_table_properties(tbl: Any, snapshot: Snapshot, revisions: Any) -> None:
     """Table properties direct mode changed (a fixed width), the old ones kept in
     ``w:tblPrChange``."""
-    from .table_markup import TBLPR_ORDER
-
-    tblpr = tbl.find(_W_TBLPR)
+    tblpr = tbl.find(W_TBLPR)
     if tblpr is None or snapshot.tblpr is None or _key(tblpr) == _key(snapshot.tblpr):
         return
-    if tblpr.find(_W_TBLPRCHANGE) is not None:
+    if tblpr.find(W_TBLPRCHANGE) is not None:
         return
     change = revisions.element("w:tblPrChange", tblpr)
-    original = change.makeelement(_W_TBLPR, {})
-    original.extend(deepcopy(child) for child in snapshot.tblpr if child.tag != _W_TBLPRCHANGE)
+    original = change.makeelement(W_TBLPR, {})
+    original.extend(deepcopy(child) for child in snapshot.tblpr if child.tag != W_TBLPRCHANGE)
     change.append(original)
     insert_ordered(tblpr, change, TBLPR_ORDER)
