@@ -40,7 +40,7 @@ import pytest
 
 from tests.conftest import CORPUS
 from tests.docx.edit_helpers import applied, lo_oracle, lo_texts, our_stream, tracked_and_direct
-from tests.docx.test_table_ops import ALL_TYPES, CORPUS_CASES, build_tables
+from tests.docx.test_table_ops import ALL_TYPES, CORPUS_CASES, block_at, build_tables
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -118,6 +118,28 @@ DIRECT_ONLY = {
 }  # fmt: skip
 
 
+# Cases only row replacements run (compared exactly): vertically merged header cells whose
+# column count changes (LibreOffice lays out the old rows by the new grid only when their cells
+# carry no width), and comments other operations of the call put in rows that are replaced.
+ROWS_ONLY_CASES = {
+    "pandoc/table_header_rowspan.docx:insertTableColumn rows": (
+        "pandoc/table_header_rowspan.docx",
+        lambda path: [{"type": "insertTableColumn", "blockId": block_at(path, 0, 2, 0)}],
+    ),
+    "pandoc/table_header_rowspan.docx:deleteTableColumn rows": (
+        "pandoc/table_header_rowspan.docx",
+        lambda path: [{"type": "deleteTableColumn", "blockId": block_at(path, 0, 2, 5)}],
+    ),
+    "mergeTableCells with a comment in the rows": (
+        None,
+        lambda path: [
+            {"type": "replaceInBlock", "blockId": "0C000122", "find": "B2", "replace": "Bee", "comment": "Why."},
+            {"type": "mergeTableCells", "blockId": "0C000112", "rowCount": 3},
+        ],
+    ),
+}
+
+
 def _kind(label: str) -> str:
     return label.split(" ")[0].split(":")[-1]
 
@@ -157,6 +179,15 @@ def cases(tmp_path_factory):
         direct_only.append((label, target))
         if _kind(label) in CELL_REVISIONS:
             as_rows(label, built, ops, target)
+    for label, (name, make) in ROWS_ONLY_CASES.items():
+        source = built if name is None else folder / Path(name).name
+        if not source.exists():
+            shutil.copy(CORPUS / name, source)
+        ops = make(source)
+        direct = folder / f"{_stem(label)}-direct.docx"
+        shutil.copy(source, direct)
+        applied(direct, ops, mode="direct", operation_types=ALL_TYPES)
+        as_rows(label, source, ops, direct)
     return out, direct_only, rows
 
 
@@ -169,6 +200,7 @@ def views(cases):
     pairs, direct_only, rows = cases
     tracked = [c[2] for c in pairs] + [c[2] for c in rows]
     direct = [c[3] for c in pairs] + [d for _, d in direct_only]
+    direct += [c[3] for c in rows if c[3] not in direct]
     sources = sorted({c[1] for c in pairs})
     return {"accept": lo_oracle("accept", tracked + direct), "reject": lo_oracle("reject", tracked + sources)}
 

@@ -157,6 +157,14 @@ def test_a_column_insertion_writes_every_row_as_it_was_then_as_it_becomes(tmp_pa
     assert len(change.find(qn("w:tblGrid")).findall(qn("w:gridCol"))) == 3
     # No cell revisions: the change is recorded in rows only.
     assert not list(tbl.iter(qn("w:cellIns"), qn("w:cellDel"), qn("w:cellMerge")))
+    # Under the new grid the old rows' cells go by grid columns: their widths are kept for
+    # rejecting only (LibreOffice misplaces merged cells of rows that do not fit the grid).
+    for tr in old:
+        for tcpr in tr.iter(qn("w:tcPr")):
+            if tcpr.getparent().tag == qn("w:tc"):
+                assert tcpr.find(qn("w:tcW")) is None
+                assert tcpr.find(f"{qn('w:tcPrChange')}/{qn('w:tcPr')}/{qn('w:tcW')}").get(qn("w:w")) == "1500"
+    assert all(tcpr.find(qn("w:tcW")) is not None for tr in new for tcpr in tr.iter(qn("w:tcPr")))
 
 
 ORIGINAL_IDS = [f"0C0001{row}{col}" for row in (1, 2, 3) for col in (1, 2, 3)]
@@ -171,6 +179,25 @@ def test_only_the_rows_from_the_first_change_to_the_last_are_replaced(tmp_path, 
     assert tbl.find(f"{qn('w:tblPr')}/{qn('w:tblPrChange')}") is None
     # The other tables are untouched.
     assert all(mark is None for other in tables_of(tracked)[1:] for mark in row_marks(other))
+
+
+def test_the_call_s_own_text_changes_in_replaced_rows_go_into_the_inserted_rows(tmp_path, tables):
+    ops = [
+        {"type": "replaceInBlock", "blockId": "0C000122", "find": "B2", "replace": "Bee", "comment": "Why."},
+        {"type": "mergeTableCells", "blockId": "0C000112", "rowCount": 3},
+    ]
+    tracked, _, _ = rows_and_direct(tmp_path, tables, ops)
+    tbl = tables_of(tracked)[0]
+    assert row_marks(tbl) == ["del"] * 3 + ["ins"] * 3
+    old, new = rows_of(tbl)[:3], rows_of(tbl)[3:]
+    assert row_text(old[1]) == "A2B2C2"  # as the call found it
+    assert "Bee" in row_text(new[0]) and "B2" not in row_text(new[0])
+    assert not [d for tr in new for d in tr.iter(qn("w:del")) if d.getparent().tag != qn("w:rPr")]
+    # The comment stays, as a point comment (its range would keep the row in LibreOffice).
+    root = document_xml(tracked)
+    assert not list(root.iter(qn("w:commentRangeStart"))) and len(list(root.iter(qn("w:commentReference")))) == 1
+    comments = docx_toolset(tracked).call("read_comments", {}).value["comments"]
+    assert [(c["text"], c["blockId"] is not None) for c in comments] == [("Why.", True)]
 
 
 def test_revision_ids_stay_unique_when_rows_holding_pending_changes_are_copied(tmp_path):

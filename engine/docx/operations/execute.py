@@ -215,6 +215,7 @@ def _apply(
     )
     writer = CommentWriter(doc, author, outcome.date, ctx.para_ids)
     ctx.comments = writer
+    row_replacement.begin(ctx, plans)
     ordered = sorted(plans, key=lambda plan: (plan.order, plan.op.index if plan.reverse_ties else -plan.op.index))
     applied: list[Operation] = []
     for plan in reversed(ordered):

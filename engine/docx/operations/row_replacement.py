@@ -10,24 +10,29 @@ change keeps the new rows, which are exactly the direct-mode result; rejecting k
 
 How it runs, per call:
 
-1. the operations resolve and apply as in direct mode (``resolve_view`` / ``apply``), so every
+1. before anything applies (``begin``), every table a replaced operation targets is copied as
+   the call found it (``Snapshot``: rows, properties, grid, the ids of its revisions);
+2. the operations resolve and apply as in direct mode (``resolve_view`` / ``apply``), so every
    structure direct mode supports is supported (rectangle merges, splits of cells spanning
    columns, columns a merged cell reaches into); the operation's comment becomes a point comment
-   in the new rows (see ``table_markup.with_comment``);
-2. before the first of them changes a table, its rows, properties and grid are copied
-   (``Snapshot``); after each one, the rows it has changed so far are checked for what cannot be
-   duplicated (``_obstacle``): an operation that would need to duplicate a comment anchor, a
-   bookmark (Word's ``_GoBack`` edit marker excepted: the copy goes without it), a note
-   reference, a permission range, a tracked move or a VML shape, or that meets a row
-   or cell carrying a pending row or cell revision, is skipped with unsupportedBlock (rolled
-   back like any skipped operation);
+   in the new rows (see ``table_markup.with_comment``). After each one, the rows changed so far
+   are checked for what cannot be duplicated (``_obstacle``): an operation that would need to
+   duplicate a comment anchor, a bookmark (Word's ``_GoBack`` edit marker excepted: the copy
+   goes without it), a note reference, a permission range, a tracked move or a VML shape, or
+   that meets a row or cell carrying a pending row or cell revision, is skipped with
+   unsupportedBlock (rolled back like any skipped operation);
 3. at the end of the call (``finish``) each changed table gets its old rows back, from the
-   first changed row to the last (the whole table when the row count changed), before the new
-   ones: the copies get fresh paragraph ids (the new rows keep the ids ``read_document`` gave),
-   fresh revision ids, drawing ids and content-control ids. The grid becomes the new one with the
-   old kept in ``w:tblGridChange``, and changed table properties (a fixed width) are kept in
-   ``w:tblPrChange``, so rejecting restores them. The old rows keep their cells and widths: a
-   pending table may be irregular until the change is accepted or rejected.
+   first row a replaced operation changed to the last (the whole table when the row count
+   changed), before the new ones. The old rows are the rows as the call found them, with fresh
+   paragraph, revision, drawing and content-control ids (the new rows keep the ids
+   ``read_document`` gave). In the new rows the call's own tracked text changes are taken into
+   the row insertion (accepted there: the old row holds the text as it was) and comments other
+   operations put there become point comments. The grid becomes the new one with the old kept
+   in ``w:tblGridChange``, and changed table properties (a fixed width) are kept in
+   ``w:tblPrChange``, so rejecting restores them. When the grid changed, the old rows' cells
+   lose their widths (kept in ``w:tcPrChange``) so that editors place them by grid columns:
+   LibreOffice places a row that does not fit the grid by its cell widths and then misaligns
+   the parts of a vertically merged cell.
 
 Deleting every column of a table is recorded as tracked deleteTable records it: the table as
 it was, every row marked deleted (comments earlier operations of the call put in its rows move
@@ -40,9 +45,27 @@ import copy
 from copy import deepcopy
 from typing import Any
 
+from ..revisions import resolve_within
 from ..table_layout import W_GRIDCOL, W_TBLGRID
 from ..walk import table_children
-from ..wml.ns import NS, W14_PARAID, W14_TEXTID, W_DEL, W_ID, W_INS, W_P, W_R, W_SDT, W_TBL, W_TR, W_TRPR, W_VAL, qn
+from ..wml.ns import (
+    NS,
+    W14_PARAID,
+    W14_TEXTID,
+    W_DEL,
+    W_ID,
+    W_INS,
+    W_P,
+    W_R,
+    W_SDT,
+    W_TBL,
+    W_TC,
+    W_TCPR,
+    W_TR,
+    W_TRPR,
+    W_VAL,
+    qn,
+)
 from ..wml.properties import insert_ordered
 from ..wml.revisions import MAX_ID, delete_runs, mark_paragraph, mark_row, paragraph_runs, wrap_inserted
 from .spec import Applied, Claim, Plan, Skip
@@ -54,8 +77,10 @@ from .table_markup import (
     W_TBLGRIDCHANGE,
     W_TBLPR,
     W_TBLPRCHANGE,
+    W_TCW,
     content_span,
     delete_content,
+    record_cell_properties,
     with_comment,
 )
 from .textmap import Edit
@@ -141,24 +166,52 @@ def _contains(outer: Any, inner: Any) -> bool:
 
 
 class Snapshot:
-    """A table's rows, properties and grid before the call's first replaced operation on it."""
+    """A table as the call found it: its rows (the old copies are made from them), properties,
+    grid and the ids of the revisions it held; and, once the call's first replaced operation on
+    it is about to apply, its rows at that point (``keys``: other operations of the call have
+    made their tracked text changes in it by then, and only rows a replaced operation changes
+    after that are replaced)."""
 
     def __init__(self, tbl: Any) -> None:
         self.rows = [deepcopy(tr) for tr in _rows(tbl)]
-        self.keys = [_key(tr) for tr in self.rows]
         self.tblpr = deepcopy(tbl.find(W_TBLPR))
         self.grid = deepcopy(tbl.find(W_TBLGRID))
+        self.revision_ids = {element.get(W_ID) for element in tbl.iter() if element.get(W_ID) is not None}
+        self.keys: list[bytes] | None = None
+        self.applied = False  # a replaced operation did apply to the table
+
+    def start(self, tbl: Any) -> None:
+        if self.keys is None:
+            self.keys = [_key(tr) for tr in _rows(tbl)]
 
     def changed_span(self, tbl: Any) -> tuple[int, int, int, int] | None:
         """(first, last) old rows and (first, last) new rows to replace, or None when no row
-        changed. When the row count changed, the whole table."""
+        changed since ``start``. When the row count changed, the whole table."""
         current = [_key(tr) for tr in _rows(tbl)]
-        if len(current) != len(self.keys):
-            return 0, len(self.keys) - 1, 0, len(current) - 1
-        changed = [index for index, (old, new) in enumerate(zip(self.keys, current, strict=True)) if old != new]
+        keys = self.keys or []
+        if len(current) != len(keys) or len(keys) != len(self.rows):
+            return 0, len(self.rows) - 1, 0, len(current) - 1
+        changed = [index for index, (old, new) in enumerate(zip(keys, current, strict=True)) if old != new]
         if not changed:
             return None
         return changed[0], changed[-1], changed[0], changed[-1]
+
+    def is_own(self, element: Any) -> bool:
+        """Whether revision ``element`` was made by this call (the table did not hold it)."""
+        return element.get(W_ID) not in self.revision_ids
+
+
+def begin(ctx: Any, plans: list[Plan]) -> None:
+    """Before anything of the call applies: a snapshot of every table a replaced operation
+    targets."""
+    from .table_grid import live_spot
+
+    for plan in plans:
+        if not replaces_rows(ctx, plan.op.type):
+            continue
+        spot = live_spot(ctx, plan.data["block"], plan.data.get("tc"))
+        if spot is not None and spot.tbl not in ctx.replacements:
+            ctx.replacements[spot.tbl] = Snapshot(spot.tbl)
 
 
 def _rows(tbl: Any) -> list[Any]:
@@ -186,8 +239,9 @@ def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
             ),
         )
     snapshot = ctx.replacements.get(tbl)
-    if snapshot is None:
+    if snapshot is None:  # not met by ``begin`` (cannot happen: the table was there when the call began)
         snapshot = ctx.replacements[tbl] = Snapshot(tbl)
+    snapshot.start(tbl)
     if plan.op.type == "deleteTableColumn" and _empties_table(spot):
         return _delete_table(ctx, plan, tbl, snapshot)
     view = copy.copy(ctx)
@@ -199,6 +253,7 @@ def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
         reason = _obstacle(snapshot.rows[span[0] : span[1] + 1], _rows(tbl)[span[2] : span[3] + 1])
         if reason is not None:
             raise Skip("unsupportedBlock", what=reason)
+    snapshot.applied = True
     return result
 
 
@@ -311,7 +366,7 @@ def finish(ctx: Any) -> None:
     body = ctx.doc.body
     numbers = _IdSource(body)
     for tbl, snapshot in ctx.replacements.items():
-        if not _attached(tbl, body):
+        if not snapshot.applied or not _attached(tbl, body):
             continue
         span = snapshot.changed_span(tbl)
         if span is None:
@@ -320,11 +375,19 @@ def finish(ctx: Any) -> None:
         new_rows = _rows(tbl)[new_first : new_last + 1]
         old_rows = [deepcopy(tr) for tr in snapshot.rows[old_first : old_last + 1]]
         marks = _edit_marks(old_rows)
+        grid = tbl.find(W_TBLGRID)
+        regridded = grid is not None and snapshot.grid is not None and _key(grid) != _key(snapshot.grid)
         for number, tr in enumerate(old_rows):
             _refresh_ids(ctx, tr, numbers, marks, f"rows:{number}")
             mark_row(tr, "del", ctx.revisions)
             delete_content(tr, ctx.revisions)
+            if regridded:
+                _lay_out_on_the_grid(tr, ctx.revisions)
         for tr in new_rows:
+            # The call's own text changes in a new row go into its insertion: the old row
+            # holds the text as it was, so rejecting gives it back whatever they were.
+            resolve_within(tr, "accept", snapshot.is_own)
+            _point_comments(tr, snapshot)
             mark_row(tr, "ins", ctx.revisions)
             insert_content(tr, ctx.revisions)
         for tr in old_rows:
@@ -332,6 +395,29 @@ def finish(ctx: Any) -> None:
         _record_grid(tbl, snapshot, ctx.ids)
         _record_table_properties(tbl, snapshot, ctx.revisions)
     ctx.replacements.clear()
+
+
+def _lay_out_on_the_grid(tr: Any, revisions: Any) -> None:
+    """An old row kept under the new grid, which does not fit it: its cells lose their widths
+    (kept in ``w:tcPrChange``, so rejecting restores them), so that editors place them by grid
+    columns. LibreOffice places the cells of a row whose columns do not add up to the grid by
+    their widths, and then no longer lines up the parts of a vertically merged cell."""
+    for tc in table_children(tr, W_TC):
+        tcpr = tc.find(W_TCPR)
+        if tcpr is None or tcpr.find(W_TCW) is None:
+            continue
+        record_cell_properties(tc, revisions)
+        tcpr.remove(tcpr.find(W_TCW))
+
+
+def _point_comments(tr: Any, snapshot: Snapshot) -> None:
+    """Comments other operations of the call put in a new row become point comments (their
+    reference run stays, and is marked inserted with the row): LibreOffice keeps a row holding
+    anything untracked, a comment's range included, when the row's insertion is rejected."""
+    known = {e.get(W_ID) for row in snapshot.rows for e in row.iter(*_COMMENT_MARKERS)}
+    for element in list(tr.iter(*_COMMENT_MARKERS[:2])):
+        if element.get(W_ID) not in known:
+            _remove_keeping_tail(element)
 
 
 def _attached(element: Any, body: Any) -> bool:
