@@ -93,5 +93,5 @@ class SuggestOptions(NamedTuple):
             options.max_operations,
             options.require_document_version,
             options.mode,
-            getattr(options, "table_revisions", "cells"),
+            options.table_revisions,
         )
