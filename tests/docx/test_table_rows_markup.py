@@ -481,3 +481,10 @@ def test_the_repl_passes_the_option_on(tables):
     script = f"call suggest_changes {_ops_json(COLUMN)}\nsave\n"
     run_cli("repl", "--docx", str(tables), "--table-revisions", "rows", "--operation-types", TYPES, stdin=script)
     assert row_marks(tables_of(tables)[0]) == ["del"] * 3 + ["ins"] * 3
+
+
+def test_a_bad_value_from_python_is_refused_and_writes_nothing(tables):
+    before = tables.read_bytes()
+    result = suggest(tables, COLUMN, table_revisions="diagonal", operation_types=ALL_TYPES)
+    assert not result.ok and "tableRevisions must be one of cells, rows" in result.error
+    assert tables.read_bytes() == before
