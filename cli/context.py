@@ -35,6 +35,7 @@ class ContextOptions:
     timeout: float = 30.0
     # docx reviews
     mode: str = "tracked-changes"
+    table_revisions: str = "cells"
     operation_types: tuple[str, ...] = ()
     review_meta: str = "optional"
     max_operations: int = 50
@@ -70,6 +71,7 @@ class ContextOptions:
 
 
 MODES = ("tracked-changes", "direct")
+TABLE_REVISIONS = ("cells", "rows")
 REVIEW_META = ("required", "optional")
 
 
@@ -87,6 +89,7 @@ def build_context(
     identity: str | None = None,
     timeout: float = 30.0,
     mode: str = "tracked-changes",
+    table_revisions: str = "cells",
     operation_types: str | None = None,
     review_meta: str = "optional",
     max_operations: int = 50,
@@ -100,6 +103,8 @@ def build_context(
     form or docx verb), with the checks a parser cannot express."""
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}.")
+    if table_revisions not in TABLE_REVISIONS:
+        raise UsageError(f"--table-revisions must be one of {', '.join(TABLE_REVISIONS)}, not {table_revisions!r}.")
     if review_meta not in REVIEW_META:
         raise UsageError(f"--review-meta must be one of {', '.join(REVIEW_META)}, not {review_meta!r}.")
     for line in header or ():
@@ -120,6 +125,7 @@ def build_context(
         identity=identity,
         timeout=timeout,
         mode=mode,
+        table_revisions=table_revisions,
         operation_types=types,
         review_meta=review_meta,
         max_operations=max_operations,
@@ -156,6 +162,7 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
             DocxOptions(
                 author=opts.author,
                 mode=opts.mode,
+                table_revisions=opts.table_revisions,
                 operation_types=opts.operation_types,
                 review_meta=opts.review_meta,
                 max_operations=opts.max_operations,

@@ -20,6 +20,7 @@ from .plain_line import Option, read_plain_line, run_guarded
 # (the test compares the two).
 SPELLINGS: dict[str, Option] = {
     "--mode": Option("mode"),
+    "--table-revisions": Option("table_revisions"),
     "--operation-types": Option("operation_types"),
     "--review-meta": Option("review_meta"),
     "--max-operations": Option("max_operations"),

@@ -65,6 +65,16 @@ ModeOpt = Annotated[
     str,
     typer.Option("--mode", help="tracked-changes (default) or direct.", rich_help_panel=REVIEW),
 ]
+TableRevisionsOpt = Annotated[
+    str,
+    typer.Option(
+        "--table-revisions",
+        help="How tracked column inserts/deletes, merges and splits are written: cells (default: cell "
+        "revisions, read by Word) or rows (each changed row deleted and re-inserted, read by Word and "
+        "LibreOffice).",
+        rich_help_panel=REVIEW,
+    ),
+]
 OperationTypesOpt = Annotated[
     str | None,
     typer.Option(
@@ -129,6 +139,7 @@ _CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
     ("identity", IdentityOpt, None),
     ("timeout", TimeoutOpt, 30.0),
     ("mode", ModeOpt, "tracked-changes"),
+    ("table_revisions", TableRevisionsOpt, "cells"),
     ("operation_types", OperationTypesOpt, None),
     ("review_meta", ReviewMetaOpt, "optional"),
     ("max_operations", MaxOperationsOpt, 50),

@@ -24,6 +24,7 @@ from ..tool_call import call_tool
 DOCX_OPTIONS = (
     "author",
     "mode",
+    "table_revisions",
     "operation_types",
     "review_meta",
     "max_operations",
@@ -155,7 +156,8 @@ def compare(
     raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
 
 
-SCHEMA_OPTIONS = ("mode", "operation_types", "review_meta", "max_operations", "require_document_version", "author")
+# The options that shape the tool definitions (not where or whether a call writes).
+SCHEMA_OPTIONS = tuple(name for name in DOCX_OPTIONS if name not in ("output", "dry_run", "queue"))
 CapabilitiesOpt = Annotated[
     bool,
     typer.Option(
@@ -176,6 +178,7 @@ def _docx_options(context: ContextOptions):
     options = DocxOptions(
         author=context.author,
         mode=context.mode,
+        table_revisions=context.table_revisions,
         operation_types=context.operation_types,
         review_meta=context.review_meta,
         max_operations=context.max_operations,

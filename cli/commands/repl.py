@@ -31,6 +31,7 @@ REPL_OPTIONS = (
     "identity",
     "timeout",
     "mode",
+    "table_revisions",
     "operation_types",
     "max_operations",
     "require_document_version",

@@ -65,6 +65,7 @@ class ReviewMode:
         options = DocxOptions(
             author=self.context.author,
             mode=self.context.mode,
+            table_revisions=self.context.table_revisions,
             operation_types=self.operation_types,
             max_operations=self.context.max_operations,
             require_document_version=self.context.require_document_version,

@@ -78,6 +78,7 @@ def run_batch(
     normalizations: list[dict[str, Any]],
     document_version: str | None,
     queue: Any = None,
+    table_revisions: str = "cells",
 ) -> dict[str, Any] | ToolResult:
     """Run decoded operations on the session's file and build the result envelope."""
     from .operations.execute import ReplayConflict, run_operations
@@ -85,7 +86,13 @@ def run_batch(
     doc = _open(session)
     try:
         outcome = run_operations(
-            doc, operations, mode=mode, author=author, document_version=document_version, apply=True
+            doc,
+            operations,
+            mode=mode,
+            author=author,
+            document_version=document_version,
+            apply=True,
+            table_revisions=table_revisions,
         )
     except ReplayConflict as exc:
         return fail(str(exc), code="replayConflict")
@@ -95,7 +102,7 @@ def run_batch(
         from .operations.queue import park
 
         queued = [op for op in outcome.applied]
-        entry = park(queue, session.path, queued, outcome, mode=mode, author=author)
+        entry = park(queue, session.path, queued, outcome, mode=mode, author=author, table_revisions=table_revisions)
         result["status"] = "queued"
         result["queued"] = body.pop("applied")
         result["batchId"] = entry["batchId"]
@@ -129,6 +136,7 @@ def suggest_changes(session, args: dict[str, Any]) -> dict[str, Any] | ToolResul
         normalizations=batch.normalizations,
         document_version=batch.document_version,
         queue=session.options.queue,
+        table_revisions=options.table_revisions,
     )
 
 

@@ -12,7 +12,7 @@ from .operations import registry
 from .operations.decode import decode_operation
 from .operations.fields import DecodeError, Decoding
 from .operations.limits import MAX_OPERATIONS
-from .operations.options import SuggestOptions
+from .operations.options import TABLE_REVISIONS, SuggestOptions
 from .operations.queue import STATUS_QUEUED, pending_operations, read_queue, record_results, write_queue
 
 
@@ -42,12 +42,16 @@ def apply_queue(
         )
     if not found:
         return fail(f"the queue holds no pending operations for {docx}.", code="nothingQueued")
-    modes = {entry.get("mode", "tracked-changes") for entry, _ in found}
+    modes = {(entry.get("mode", "tracked-changes"), entry.get("tableRevisions", "cells")) for entry, _ in found}
     authors = {entry.get("author") for entry, _ in found}
     if len(modes) > 1:
         return fail(
-            "the pending operations were queued in different modes; apply them with --only, one mode at a time."
+            "the pending operations were queued in different modes (or table revisions); apply them with --only, "
+            "one mode at a time."
         )
+    mode, table_revisions = modes.pop()
+    if table_revisions not in TABLE_REVISIONS:
+        return fail(f"a queued batch names an unknown tableRevisions {table_revisions!r}.", code="badQueue")
     options = SuggestOptions.build(registry.available_types(), max_operations=MAX_OPERATIONS)
     state = Decoding()
     operations = []
@@ -62,8 +66,8 @@ def apply_queue(
     author = authors.pop() if len(authors) == 1 else None
     session = _Session(Path(docx), output, dry_run, author)
     result = run_batch(
-        session, operations, mode=modes.pop(), author=author or "deskcheck", normalizations=state.normalizations,
-        document_version=None,
+        session, operations, mode=mode, author=author or "deskcheck", normalizations=state.normalizations,
+        document_version=None, table_revisions=table_revisions,
     )  # fmt: skip
     if isinstance(result, ToolResult) or dry_run:
         return result
@@ -92,6 +96,7 @@ def list_queue(queue: Path) -> dict[str, Any]:
                 "file": entry.get("file"),
                 "queuedAt": entry.get("queuedAt"),
                 "mode": entry.get("mode"),
+                "tableRevisions": entry.get("tableRevisions", "cells"),
                 "operations": [
                     {
                         "id": item.get("id"),

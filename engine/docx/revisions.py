@@ -160,6 +160,17 @@ def resolve_changes(
     return dict(sorted(counts.items()))
 
 
+def resolve_within(element: Any, mode: str, select: Callable[[Any], bool]) -> dict[str, int]:
+    """Accept or reject the tracked changes inside ``element`` that ``select`` picks, as
+    ``resolve_all`` does for a whole story (for an edit that rewrites part of a document: a row
+    replacement takes the call's own changes into the rows it inserts). Returns counts by kind."""
+    if mode not in ("accept", "reject"):
+        raise ValueError("mode must be accept or reject")
+    counts: Counter[str] = Counter()
+    _resolve_tree(element, mode, select, counts)
+    return dict(sorted(counts.items()))
+
+
 def _by(element: Any, author: str | None) -> bool:
     return author is None or element.get(qn("w:author")) == author
 

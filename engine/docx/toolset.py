@@ -23,6 +23,9 @@ class DocxOptions(NamedTuple):
 
     author: str | None = None
     mode: str = "tracked-changes"
+    # How tracked column, merge and split changes are written: "cells" (cell revisions) or
+    # "rows" (row replacements, see operations.row_replacement).
+    table_revisions: str = "cells"
     operation_types: tuple[str, ...] = ()
     review_meta: str = "optional"
     max_operations: int = 50

@@ -46,7 +46,8 @@ def fast_reading(argv: list[str]):
 
 
 VALUES = st.sampled_from(
-    ["out.docx", "dir/q.jsonl", "x", "", "-", "-x", "--mode", "direct", "tracked-changes", "bogus", "required",
+    ["out.docx", "dir/q.jsonl", "x", "", "-", "-x", "--mode", "direct", "tracked-changes", "bogus", "rows", "cells",
+     "required",
      "optional", "replaceInBlock,deleteBlock", "0", "1", "50", "200", "201", " 5", "+5", "5_0", "007", "\u0665",
      "Ada Lovelace", "=", "a=b"]
 )  # fmt: skip
@@ -98,7 +99,7 @@ COMMON = [
     ["call", "--docx", "c.docx", "read_document"],
     ["call", "read_changes", "--docx=c.docx", "{}"],
     ["call", "--docx", "c.docx", "suggest_changes", "@ops.json", "-o", "out.docx", "--mode", "direct",
-     "--max-operations", "10", "--dry-run"],
+     "--max-operations", "10", "--dry-run", "--table-revisions", "rows"],
     ["call", "--docx", "c.docx", "no_such_tool"],
 ]  # fmt: skip
 

@@ -7,6 +7,11 @@ build and on corpus tables:
 - accepting all gives the same paragraphs as the same batch applied in direct mode;
 - our own accept-all / reject-all views agree with LibreOffice's.
 
+Every batch of the four types LibreOffice 7.4 cannot follow as cell revisions (column
+insertions and deletions, merges, splits), on the built document and the corpus, and the
+structures only row replacements record in tracked mode, also runs with ``tableRevisions:
+"rows"``: those outputs are compared exactly (no blank-paragraph tolerance) in both views.
+
 All files go through two oracle calls (accept, reject).
 
 What LibreOffice 7.4 does differently, found while building this, and how it is compared:
@@ -35,7 +40,7 @@ import pytest
 
 from tests.conftest import CORPUS
 from tests.docx.edit_helpers import applied, lo_oracle, lo_texts, our_stream, tracked_and_direct
-from tests.docx.test_table_ops import ALL_TYPES, CORPUS_CASES, build_tables
+from tests.docx.test_table_ops import ALL_TYPES, CORPUS_CASES, block_at, build_tables
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -73,6 +78,10 @@ def built_batches() -> dict[str, list[dict]]:
             {"type": "deleteTableColumn", "blockId": "0C000111"},
             {"type": "deleteTableColumn", "blockId": "0C000511"},
         ],
+        "deleteTableColumn every column": [
+            {"type": "deleteTableColumn", "blockId": "0C000311", "comment": "First."},
+            {"type": "deleteTableColumn", "blockId": "0C000312", "comment": "Second."},
+        ],
         "mergeTableCells": [{"type": "mergeTableCells", "blockId": "0C000311", "rowCount": 3, "comment": "One."}],
         "splitTableCell": [{"type": "splitTableCell", "blockId": "0C000222"}],
         "insertTable": [
@@ -109,21 +118,52 @@ DIRECT_ONLY = {
 }  # fmt: skip
 
 
+# Cases only row replacements run (compared exactly): vertically merged header cells whose
+# column count changes (LibreOffice lays out the old rows by the new grid only when their cells
+# carry no width), and comments other operations of the call put in rows that are replaced.
+ROWS_ONLY_CASES = {
+    "pandoc/table_header_rowspan.docx:insertTableColumn rows": (
+        "pandoc/table_header_rowspan.docx",
+        lambda path: [{"type": "insertTableColumn", "blockId": block_at(path, 0, 2, 0)}],
+    ),
+    "pandoc/table_header_rowspan.docx:deleteTableColumn rows": (
+        "pandoc/table_header_rowspan.docx",
+        lambda path: [{"type": "deleteTableColumn", "blockId": block_at(path, 0, 2, 5)}],
+    ),
+    "mergeTableCells with a comment in the rows": (
+        None,
+        lambda path: [
+            {"type": "replaceInBlock", "blockId": "0C000122", "find": "B2", "replace": "Bee", "comment": "Why."},
+            {"type": "mergeTableCells", "blockId": "0C000112", "rowCount": 3},
+        ],
+    ),
+}
+
+
 def _kind(label: str) -> str:
     return label.split(" ")[0].split(":")[-1]
 
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory):
-    """(label, source, tracked output, direct output) for every batch, and the direct-only ones."""
+    """(label, source, tracked output, direct output) for every batch, the direct-only ones, and
+    (label, source, output with row replacements, direct output) for the batches of the four
+    types that rows mode writes differently."""
     folder = tmp_path_factory.mktemp("table-lo")
     built = build_tables(folder / "built-tables.docx", grid_before=False)
-    out, direct_only = [], []
+    out, direct_only, rows = [], [], []
+
+    def as_rows(label, source, ops, direct):
+        target = folder / f"{_stem(label)}-rows.docx"
+        shutil.copy(source, target)
+        applied(target, ops, mode="tracked-changes", table_revisions="rows", operation_types=ALL_TYPES)
+        rows.append((label, source, target, direct))
 
     def both(label, source, ops):
-        stem = label.replace(" ", "-").replace("/", "-").replace(":", "-")
-        tracked, direct = tracked_and_direct(folder, stem, source, ops, ALL_TYPES)
+        tracked, direct = tracked_and_direct(folder, _stem(label), source, ops, ALL_TYPES)
         out.append((label, source, tracked, direct))
+        if _kind(label) in CELL_REVISIONS:
+            as_rows(label, source, ops, direct)
 
     for label, ops in built_batches().items():
         both(label, built, ops)
@@ -137,14 +177,30 @@ def cases(tmp_path_factory):
         shutil.copy(built, target)
         applied(target, ops, mode="direct", operation_types=ALL_TYPES)
         direct_only.append((label, target))
-    return out, direct_only
+        if _kind(label) in CELL_REVISIONS:
+            as_rows(label, built, ops, target)
+    for label, (name, make) in ROWS_ONLY_CASES.items():
+        source = built if name is None else folder / Path(name).name
+        if not source.exists():
+            shutil.copy(CORPUS / name, source)
+        ops = make(source)
+        direct = folder / f"{_stem(label)}-direct.docx"
+        shutil.copy(source, direct)
+        applied(direct, ops, mode="direct", operation_types=ALL_TYPES)
+        as_rows(label, source, ops, direct)
+    return out, direct_only, rows
+
+
+def _stem(label: str) -> str:
+    return label.replace(" ", "-").replace("/", "-").replace(":", "-")
 
 
 @pytest.fixture(scope="module")
 def views(cases):
-    pairs, direct_only = cases
-    tracked = [c[2] for c in pairs]
+    pairs, direct_only, rows = cases
+    tracked = [c[2] for c in pairs] + [c[2] for c in rows]
     direct = [c[3] for c in pairs] + [d for _, d in direct_only]
+    direct += [c[3] for c in rows if c[3] not in direct]
     sources = sorted({c[1] for c in pairs})
     return {"accept": lo_oracle("accept", tracked + direct), "reject": lo_oracle("reject", tracked + sources)}
 
@@ -167,7 +223,7 @@ def _same(label: str, ours: list[str], theirs: list[str], view: str) -> bool:
 
 
 def test_every_type_is_covered(cases):
-    pairs, direct_only = cases
+    pairs, direct_only, _ = cases
     kinds = {_kind(label) for label, *_ in pairs} | {_kind(label) for label, _ in direct_only}
     assert kinds >= {
         "insertTable", "deleteTable", "insertTableRow", "deleteTableRow", "insertTableColumn", "deleteTableColumn",
@@ -179,8 +235,9 @@ def test_every_type_is_covered(cases):
 
 
 def test_libreoffice_opens_every_output(cases, views):
-    pairs, direct_only = cases
-    rows = [(label, views["accept"][str(t)]) for label, _, t, _ in pairs]
+    pairs, direct_only, replaced = cases
+    rows = [(label, views["accept"][str(t)]) for label, _, t, _ in pairs + replaced]
+    rows += [(label, views["reject"][str(t)]) for label, _, t, _ in replaced]
     rows += [(label, views["accept"][str(d)]) for label, _, _, d in pairs]
     rows += [(label, views["reject"][str(t)]) for label, _, t, _ in pairs]
     rows += [(label, views["accept"][str(d)]) for label, d in direct_only]
@@ -188,7 +245,7 @@ def test_libreoffice_opens_every_output(cases, views):
 
 
 def test_rejecting_in_libreoffice_gives_the_input(cases, views):
-    pairs, _ = cases
+    pairs, _, _ = cases
     mismatches = [
         label
         for label, source, tracked, _ in pairs
@@ -198,7 +255,7 @@ def test_rejecting_in_libreoffice_gives_the_input(cases, views):
 
 
 def test_accepting_in_libreoffice_gives_the_direct_result(cases, views):
-    pairs, _ = cases
+    pairs, _, _ = cases
     mismatches = [
         label
         for label, _, tracked, direct in pairs
@@ -210,7 +267,7 @@ def test_accepting_in_libreoffice_gives_the_direct_result(cases, views):
 def test_row_and_table_operations_match_libreoffice_exactly(cases, views):
     """The comparisons above allow blank differences for some types; rows and whole tables get
     none (beyond the U+200D LibreOffice adds)."""
-    pairs, _ = cases
+    pairs, _, _ = cases
     exact = [
         c
         for c in pairs
@@ -226,7 +283,7 @@ def test_row_and_table_operations_match_libreoffice_exactly(cases, views):
 
 @pytest.mark.parametrize("view", ["accept", "reject"])
 def test_our_views_agree_with_libreoffice(cases, views, view):
-    pairs, _ = cases
+    pairs, _, _ = cases
     mismatches = [
         label
         for label, _, tracked, _ in pairs
@@ -236,8 +293,45 @@ def test_our_views_agree_with_libreoffice(cases, views, view):
 
 
 def test_direct_only_results_read_the_same_in_libreoffice(cases, views):
-    _, direct_only = cases
+    _, direct_only, _ = cases
     mismatches = [
         label for label, path in direct_only if _texts(our_stream(path, "accept")) != _texts(views["accept"][str(path)])
     ]
+    assert mismatches == []
+
+
+# -- tableRevisions "rows" ------------------------------------------------------------------------
+
+
+def test_row_replacements_cover_the_four_types(cases):
+    _, _, rows = cases
+    assert {_kind(label) for label, *_ in rows} == CELL_REVISIONS
+    assert {_kind(label) for label, *_ in rows if ":" in label} == CELL_REVISIONS  # corpus tables
+    assert {label for label, *_ in rows} >= {label for label in DIRECT_ONLY if _kind(label) in CELL_REVISIONS}
+
+
+@pytest.mark.parametrize("view", ["accept", "reject"])
+def test_row_replacements_match_libreoffice_exactly(cases, views, view):
+    """Rejecting a row replacement in LibreOffice gives the input and accepting it the direct
+    result, with no blank-paragraph tolerance (beyond the U+200D LibreOffice adds)."""
+    _, _, rows = cases
+    mismatches = []
+    for label, source, replaced, direct in rows:
+        expected = views["reject"][str(source)] if view == "reject" else views["accept"][str(direct)]
+        if _texts(views[view][str(replaced)]) != _texts(expected):
+            mismatches.append(label)
+    assert mismatches == []
+
+
+@pytest.mark.parametrize("view", ["accept", "reject"])
+def test_our_views_of_row_replacements_agree_with_libreoffice(cases, views, view):
+    """Exactly, except in the document whose empty grid space LibreOffice shows as a cell."""
+    _, _, rows = cases
+    mismatches = []
+    for label, _, replaced, _ in rows:
+        ours, theirs = _texts(our_stream(replaced, view)), _texts(views[view][str(replaced)])
+        if label.startswith(GRID_SPACE):
+            ours, theirs = [t for t in ours if t], [t for t in theirs if t]
+        if ours != theirs:
+            mismatches.append(label)
     assert mismatches == []

@@ -11,7 +11,8 @@ and, in one LibreOffice call per view for a sample of the batches (slow): LibreO
 outputs, its reject-all gives the input and its accept-all the direct output (without blank
 paragraphs where LibreOffice 7.4 cannot follow cell revisions, see test_table_ops_libreoffice, and
 for comments in a document that starts with a table, before which LibreOffice then shows a blank
-paragraph).
+paragraph). The same properties hold with ``tableRevisions: "rows"`` on examples of their own,
+and in LibreOffice exactly unless a batch inserts or deletes a whole table.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ TABLE_TYPES = (
 ENABLED = TABLE_TYPES + tuple(t for t in TEXT_TYPES if t != "commentOnBlock") + ("commentOnBlock",)
 WORDS = ("alpha", "Beta", "ščř", "日本", "\U0001f600", "x", "", "42 days")
 CORPUS_DOCUMENTS = ("pandoc/table_header_rowspan.docx", "pandoc/tables.docx", "pandoc/table_variable_width.docx")
+ROW_REPLACED = {"insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell"}
+# With row replacements only these (a blank paragraph by a new table, a deleted nested table).
+ROWS_BLANK_TOLERANT = {"insertTable", "deleteTable"}
+ROWS_MODE_TYPES = tuple(t for t in TABLE_TYPES if t not in ("insertTableRow", "deleteTableRow"))
 # Batches holding these may differ in LibreOffice by blank paragraphs (see the module docstring).
 BLANK_TOLERANT = {"insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell", "insertTable"}
 
@@ -79,14 +84,14 @@ def table_operation(doc: DocxDocument, kind: str, rnd: random.Random) -> dict | 
     return op
 
 
-def table_batch(doc: DocxDocument, rnd: random.Random, size: int) -> list[dict]:
-    """Mostly table operations, some text and block operations among them."""
+def table_batch(doc: DocxDocument, rnd: random.Random, size: int, types: tuple[str, ...] = TABLE_TYPES) -> list[dict]:
+    """Mostly table operations (of ``types``), some text and block operations among them."""
     batch = []
     for _ in range(size * 3):
         if len(batch) == size:
             break
         if rnd.random() < 0.75:
-            op = table_operation(doc, rnd.choice(TABLE_TYPES), rnd)
+            op = table_operation(doc, rnd.choice(types), rnd)
         else:
             op = operation_for(doc, rnd.choice(TEXT_TYPES), rnd)
         if op is not None:
@@ -94,9 +99,9 @@ def table_batch(doc: DocxDocument, rnd: random.Random, size: int) -> list[dict]:
     return batch
 
 
-def _run(source, target, ops, mode):
+def _run(source, target, ops, mode, table_revisions="cells"):
     shutil.copy(source, target)
-    result = suggest(target, ops, mode=mode, operation_types=ENABLED)
+    result = suggest(target, ops, mode=mode, operation_types=ENABLED, table_revisions=table_revisions)
     assert result.ok, result.error
     return result.value
 
@@ -112,12 +117,12 @@ def sources(tmp_path_factory):
     return out
 
 
-def check_batch(source, folder, number: int, ops) -> tuple:
-    """Apply ``ops`` in tracked mode, then what it applied in direct mode; check the properties.
-    Returns (tracked path, direct path, the applied operations)."""
+def check_batch(source, folder, number: int, ops, table_revisions: str = "cells") -> tuple:
+    """Apply ``ops`` in tracked mode (with ``table_revisions``), then what it applied in direct
+    mode; check the properties. Returns (tracked path, direct path, the applied operations)."""
     tracked, direct = folder / f"b{number}-tracked.docx", folder / f"b{number}-direct.docx"
     ids = [dict(op, id=f"op{index}") for index, op in enumerate(ops)]
-    value = _run(source, tracked, ids, "tracked-changes")
+    value = _run(source, tracked, ids, "tracked-changes", table_revisions)
     applied = {entry["id"] for entry in value["applied"]}
     kept = [op for op in ids if op["id"] in applied]
     if not kept:
@@ -134,20 +139,37 @@ def check_batch(source, folder, number: int, ops) -> tuple:
     return tracked, direct, kept
 
 
-def test_random_table_batches(tmp_path, sources):
-    seen: list[int] = []
+def random_batches(folder, sources, types: tuple[str, ...], table_revisions: str) -> list[list[dict]]:
+    """Hypothesis draws documents and batches (of ``types``, text operations among them) and
+    checks each with ``check_batch``; returns the operations each batch applied."""
+    kept_batches: list[list[dict]] = []
 
     @settings(max_examples=60, deadline=None, database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
     @given(document=st.integers(0, len(sources) - 1), seed=st.integers(0, 2**32 - 1), size=st.integers(1, 8))
     def check(document, seed, size):
         source = sources[document]
-        ops = table_batch(DocxDocument.open(source), random.Random(seed), size)
-        _, _, kept = check_batch(source, tmp_path, len(seen), ops)
-        seen.append(len(kept))
+        ops = table_batch(DocxDocument.open(source), random.Random(seed), size, types)
+        _, _, kept = check_batch(source, folder, len(kept_batches), ops, table_revisions)
+        kept_batches.append(kept)
 
     check()
-    assert sum(seen) > 60  # the batches are not all skipped
+    return kept_batches
+
+
+def test_random_table_batches(tmp_path, sources):
+    kept = random_batches(tmp_path, sources, TABLE_TYPES, "cells")
+    assert sum(map(len, kept)) > 60  # the batches are not all skipped
+
+
+def test_random_table_batches_written_as_row_replacements(tmp_path, sources):
+    """The same properties with ``tableRevisions: "rows"``, on examples of its own. Row
+    insertions and deletions are left out: the option does not change them (and a row operation
+    cannot share a table with a column, merge or split operation of the same call)."""
+    kept = random_batches(tmp_path, sources, ROWS_MODE_TYPES, "rows")
+    assert sum(map(len, kept)) > 60
+    # Column, merge and split operations did apply as row replacements.
+    assert sum(1 for batch in kept for op in batch if op["type"] in ROW_REPLACED) > 20
 
 
 def _starts_with_table(source) -> bool:
@@ -169,12 +191,23 @@ def test_random_table_batches_in_libreoffice(tmp_path, sources):
         ops = table_batch(DocxDocument.open(source), rnd, rnd.randint(1, 6))
         tracked, direct, kept = check_batch(source, tmp_path, number, ops)
         if kept:
-            produced.append((source, tracked, direct, kept))
+            produced.append((source, tracked, direct, kept, BLANK_TOLERANT))
     assert len(produced) >= 15
-    accepted = lo_oracle("accept", [p for _, t, d, _ in produced for p in (t, d)])
-    rejected = lo_oracle("reject", [t for _, t, _, _ in produced] + list(sources))
+    # Row replacements: exact, but for what LibreOffice cannot follow in new and deleted tables.
+    replaced = 0
+    for number in range(24, 48):
+        rnd = random.Random(1000 + number)
+        source = sources[number % len(sources)]
+        ops = table_batch(DocxDocument.open(source), rnd, rnd.randint(1, 6), ROWS_MODE_TYPES)
+        tracked, direct, kept = check_batch(source, tmp_path, number, ops, "rows")
+        if any(op["type"] in ROW_REPLACED for op in kept):
+            produced.append((source, tracked, direct, kept, ROWS_BLANK_TOLERANT))
+            replaced += 1
+    assert replaced >= 12
+    accepted = lo_oracle("accept", [p for _, t, d, _, _ in produced for p in (t, d)])
+    rejected = lo_oracle("reject", [t for _, t, _, _, _ in produced] + list(sources))
     failures = []
-    for source, tracked, direct, kept in produced:
+    for source, tracked, direct, kept, blank_tolerant in produced:
         rows = (accepted[str(tracked)], accepted[str(direct)], rejected[str(tracked)], rejected[str(source)])
         if not all(row["ok"] for row in rows):
             failures.append(("does not open", kept))
@@ -182,7 +215,7 @@ def test_random_table_batches_in_libreoffice(tmp_path, sources):
         texts = [[text.replace("\u200d", "") for text in lo_texts(row)] for row in rows]
         # With comments, LibreOffice moves a blank paragraph in front of a table that starts the
         # document (its own reading, whatever the operations).
-        tolerant = any(op["type"] in BLANK_TOLERANT for op in kept) or (
+        tolerant = any(op["type"] in blank_tolerant for op in kept) or (
             _starts_with_table(source) and _has_comment(kept)
         )
         if tolerant:

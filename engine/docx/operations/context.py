@@ -19,10 +19,12 @@ if TYPE_CHECKING:
 
 
 class ResolveContext:
-    def __init__(self, doc: DocxDocument, mode: str) -> None:
+    def __init__(self, doc: DocxDocument, mode: str, table_revisions: str = "cells") -> None:
         self.doc = doc
         self.mode = mode
         self.tracked = mode == "tracked-changes"
+        # How tracked column, merge and split changes are written (see row_replacement).
+        self.table_revisions = table_revisions
 
     def block(self, block_id: str) -> Block:
         block = self.doc.block(block_id)
@@ -123,10 +125,16 @@ def stamp_hash(block: Block) -> str:
 
 
 class ApplyContext:
-    def __init__(self, doc: DocxDocument, edit: Edit, author: str) -> None:
+    def __init__(self, doc: DocxDocument, edit: Edit, author: str, table_revisions: str = "cells") -> None:
         self.doc = doc
         self.edit = edit
         self.author = author
+        self.table_revisions = table_revisions
+        # Tables whose rows this call replaces, with their rows as they were (row_replacement).
+        self.replacements: dict[Any, Any] = {}
+        # True in row_replacement's direct view: table operations write the rows they change as
+        # direct mode does, read cells as they are once accepted, and comment on a point.
+        self.replacing_rows = False
         self.para_ids = ParaIdAllocator(doc.package)
         self.comments = None  # a CommentWriter, created on the first comment
         # Paragraphs whose mark an operation of this call deletes (see insert_block.mark_new_paragraph).

@@ -26,7 +26,7 @@ from ..comment_edits import CommentWriter
 from ..revisions import story_parts
 from ..touching_insertions import separate_touching_insertions
 from ..wml.revisions import IdAllocator, Revisions, revision_date
-from . import registry
+from . import registry, row_replacement
 from .context import ApplyContext, ResolveContext, check_precondition
 from .explain import explain
 from .replay import ReplayRecord, fingerprint
@@ -111,6 +111,7 @@ def run_operations(
     author: str,
     document_version: str | None = None,
     apply: bool = True,
+    table_revisions: str = "cells",
 ) -> Outcome:
     outcome = Outcome()
     outcome.version_before = doc.version
@@ -132,16 +133,19 @@ def run_operations(
         for op in pending:
             outcome.skip(op, "documentVersionMismatch", {"given": document_version, "current": outcome.version_before})
         return outcome
-    plans = _resolve(doc, pending, mode, outcome)
+    plans = _resolve(doc, pending, mode, outcome, table_revisions)
     if apply and plans:
-        _apply(doc, plans, mode, author, outcome, record)
+        _apply(doc, plans, mode, author, outcome, record, table_revisions)
     elif plans:
         outcome.applied.extend(plan.op for plan in plans)
     return outcome
 
 
-def _resolve(doc: DocxDocument, pending: list[Operation], mode: str, outcome: Outcome) -> list[Plan]:
-    ctx = ResolveContext(doc, mode)
+def _resolve(
+    doc: DocxDocument, pending: list[Operation], mode: str, outcome: Outcome, table_revisions: str
+) -> list[Plan]:
+    ctx = ResolveContext(doc, mode, table_revisions)
+    rows_view = row_replacement.resolve_view(ctx)
     claimed: dict[tuple, list[tuple[Claim, Operation]]] = {}  # by key: only equal keys conflict
     plans: list[Plan] = []
     for op in pending:
@@ -156,7 +160,11 @@ def _resolve(doc: DocxDocument, pending: list[Operation], mode: str, outcome: Ou
                 block = ctx.block(target)
                 check_precondition(op, block)
                 outcome.stamped[op.index] = block.hash
-            plan = spec.resolve(ctx, op, block)
+            if row_replacement.replaces_rows(ctx, op.type):
+                plan = spec.resolve(rows_view, op, block)
+                plan.claims.append(row_replacement.nesting_claim(plan))
+            else:
+                plan = spec.resolve(ctx, op, block)
             for claim in plan.claims:
                 for earlier_claim, earlier in claimed.get(claim.key, ()):
                     if claim.conflicts(earlier_claim):
@@ -194,18 +202,21 @@ class _Backup:
             parent[:] = children
 
 
-def _apply(doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome: Outcome, record) -> None:
+def _apply(
+    doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome: Outcome, record, table_revisions: str
+) -> None:
     doc.stamp_minted_ids()  # existing blocks keep the ids the caller read, whatever gets inserted
     roots = [doc.package.xml(part) for part in story_parts(doc)]
     ids = IdAllocator.scan(roots)
     revisions = Revisions(ids, author, outcome.date) if mode == "tracked-changes" else None
-    ctx = ApplyContext(doc, Edit(ids, revisions), author)
+    ctx = ApplyContext(doc, Edit(ids, revisions), author, table_revisions)
     ctx.declare_w14()
     ctx.marks_deleted = frozenset(
         plan.data["deletes_mark"] for plan in plans if plan.data.get("deletes_mark") is not None
     )
     writer = CommentWriter(doc, author, outcome.date, ctx.para_ids)
     ctx.comments = writer
+    row_replacement.begin(ctx, plans)
     ordered = sorted(plans, key=lambda plan: (plan.order, plan.op.index if plan.reverse_ties else -plan.op.index))
     applied: list[Operation] = []
     for plan in reversed(ordered):
@@ -214,7 +225,10 @@ def _apply(doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome
         backup = _Backup(plan.data.get("touches") or [], plan.data.get("keeps_siblings", False))
         checkpoint = writer.checkpoint()
         try:
-            result = spec.apply(ctx, plan)
+            if row_replacement.replaces_rows(ctx, op.type):
+                result = row_replacement.apply(ctx, plan, spec)
+            else:
+                result = spec.apply(ctx, plan)
             affected = list(result.affected)
             comment = op.get("comment")
             if comment is not None and spec.comment:
@@ -240,6 +254,7 @@ def _apply(doc: DocxDocument, plans: list[Plan], mode: str, author: str, outcome
                 receipt[key] = op.get(key)
         outcome.receipts[op.index] = receipt
         applied.append(op)
+    row_replacement.finish(ctx)
     if revisions is not None:
         for root in roots:
             separate_touching_insertions(root, revisions, own_only=True)

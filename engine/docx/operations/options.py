@@ -11,6 +11,8 @@ from . import registry
 from .limits import DEFAULT_MAX_OPERATIONS, MAX_OPERATIONS, MIN_OPERATIONS
 from .spec import MODES
 
+TABLE_REVISIONS = ("cells", "rows")  # see row_replacement (kept here: the CLI imports no lxml)
+
 REVIEW_META = ("optional", "required")
 
 
@@ -21,6 +23,8 @@ class SuggestOptions(NamedTuple):
     max_operations: int = DEFAULT_MAX_OPERATIONS
     require_document_version: bool = False
     mode: str = "tracked-changes"
+    # How tracked column, merge and split changes are written: "cells" or "rows" (row_replacement).
+    table_revisions: str = "cells"
 
     @property
     def operation_types(self) -> tuple[str, ...]:
@@ -41,11 +45,17 @@ class SuggestOptions(NamedTuple):
         max_operations: int = DEFAULT_MAX_OPERATIONS,
         require_document_version: bool = False,
         mode: str = "tracked-changes",
+        table_revisions: str = "cells",
     ) -> SuggestOptions:
         """Checked options; ``InputError`` (bad usage) names the value to fix. An empty
         ``operation_types`` means the defaults."""
         if mode not in MODES:
             raise InputError(f"the mode must be one of {', '.join(MODES)}, not {mode!r}.", code="badOption")
+        if table_revisions not in TABLE_REVISIONS:
+            raise InputError(
+                f"tableRevisions must be one of {', '.join(TABLE_REVISIONS)}, not {table_revisions!r}.",
+                code="badOption",
+            )
         if review_meta not in REVIEW_META:
             raise InputError(
                 f"reviewMeta must be one of {', '.join(REVIEW_META)}, not {review_meta!r}.", code="badOption"
@@ -72,7 +82,7 @@ class SuggestOptions(NamedTuple):
             if name not in chosen:
                 chosen.append(name)
         types = tuple(t for t in registry.CONTRACT_TYPES if t in chosen)
-        return cls(types, review_meta, max_operations, require_document_version, mode)
+        return cls(types, review_meta, max_operations, require_document_version, mode, table_revisions)
 
     @classmethod
     def from_docx_options(cls, options) -> SuggestOptions:
@@ -83,4 +93,5 @@ class SuggestOptions(NamedTuple):
             options.max_operations,
             options.require_document_version,
             options.mode,
+            options.table_revisions,
         )

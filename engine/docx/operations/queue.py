@@ -2,8 +2,8 @@
 
 ``suggest_changes --queue QUEUE.jsonl`` validates and resolves a batch against the document
 and, instead of applying it, appends one line to the queue: the batch id, the document's path and
-version, mode and author, and the operations (as decoded, each with the hash its target block
-had, ``stampedBlockTextHash``). A person reviews the queue; ``queue apply QUEUE.jsonl FILE
+version, mode, ``tableRevisions`` and author, and the operations (as decoded, each with the hash
+its target block had, ``stampedBlockTextHash``). A person reviews the queue; ``queue apply QUEUE.jsonl FILE
 [--only ID ...]`` then applies the approved operations. An operation whose block changed since
 it was queued is skipped with ``changedBlock``; one already applied comes back as ``replayed``.
 Each applied, skipped or replayed operation is recorded in its batch's line (``results``), and
@@ -57,7 +57,9 @@ def write_queue(path: Path, entries: list[dict[str, Any]]) -> None:
     write_atomically(path, text.encode("utf-8"))
 
 
-def park(queue: Path, docx: Path, operations: list[Operation], outcome, *, mode: str, author: str) -> dict[str, Any]:
+def park(
+    queue: Path, docx: Path, operations: list[Operation], outcome, *, mode: str, author: str, table_revisions: str
+) -> dict[str, Any]:
     """Append a batch of resolved operations to the queue; returns its entry."""
     import os
 
@@ -80,6 +82,7 @@ def park(queue: Path, docx: Path, operations: list[Operation], outcome, *, mode:
         "documentVersion": outcome.version_before,
         "queuedAt": outcome.date,
         "mode": mode,
+        "tableRevisions": table_revisions,
         "author": author,
         "operations": parked,
         "receipts": [outcome.receipts[index] for index in sorted(outcome.receipts)],

@@ -33,6 +33,28 @@ def _mode_sentence(options: SuggestOptions) -> str:
     return "Every edit lands as a tracked change (or a comment) for a person to accept or reject; nothing is finalized."
 
 
+_TABLE_SHAPE_TYPES = ("insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell")
+
+
+def _table_revisions_sentence(options: SuggestOptions) -> str:
+    """How tracked column, merge and split changes are written (the host's tableRevisions)."""
+    if options.mode == "direct" or not any(options.allows(name) for name in _TABLE_SHAPE_TYPES):
+        return ""
+    if options.table_revisions == "rows":
+        return (
+            "Table columns inserted or deleted and cells merged or split are recorded row by row: every table row "
+            "they change shows up twice, first as it was (marked deleted), then as it becomes (marked inserted), "
+            "which Word and LibreOffice both accept or reject exactly. Here tracked mode takes every column, merge "
+            "and split that direct mode takes (the tracked-mode limits in the summaries below do not apply); a "
+            "change whose rows hold a comment anchor, bookmark or note reference that would have to be copied is "
+            "skipped (unsupportedBlock)."
+        )
+    return (
+        "Table columns inserted or deleted and cells merged or split are recorded as cell revisions, which Word "
+        "reads; some editors (LibreOffice 7.4) show such changes as already made."
+    )
+
+
 def capabilities_text(options: SuggestOptions) -> str:
     """What suggest_changes accepts under ``options``, as plain text for a system prompt."""
     lines = [
@@ -49,6 +71,9 @@ def capabilities_text(options: SuggestOptions) -> str:
             "You may echo `documentVersion` from your last read: if the document changed since, nothing is "
             "applied (documentVersionMismatch)."
         )
+    table_sentence = _table_revisions_sentence(options)
+    if table_sentence:
+        lines.append(table_sentence)
     if options.review_meta == "required":
         lines.append("Every operation must carry `severity` (low, medium or high) and `area` (a review area).")
     else:

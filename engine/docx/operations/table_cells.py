@@ -19,7 +19,10 @@ merged vertically only. Anything else is refused with unsupportedBlock and a rea
 cell keeps its earlier properties in ``w:tcPrChange``; the cells below carry ``w:cellMerge``
 (``vMerge="cont" vMergeOrig="rest"`` for a merge, ``vMergeOrig="cont"`` for a split), so
 rejecting restores the cells as they were. LibreOffice 7.4 does not read ``w:cellMerge``: it shows
-the merged (split) state in every view.
+the merged (split) state in every view. With ``tableRevisions: "rows"`` tracked mode merges and
+splits as direct mode does and records the rows that change as row replacements
+(``row_replacement``), so none of these restrictions apply; there a cell whose text the call
+deletes counts as empty, as it does in direct mode.
 """
 
 from __future__ import annotations
@@ -204,9 +207,9 @@ def _apply_merge(ctx: ApplyContext, plan: Plan) -> Applied:
         for cell in row.cells:
             if start <= cell.start and cell.end <= end and cell is not origin:
                 region = grid.region_of(cell.tc)
-                if region.origin is cell and not cell_is_empty(cell.tc):
+                if region.origin is cell and not cell_is_empty(cell.tc, accepted=ctx.replacing_rows):
                     movers.append(cell.tc)
-    if movers and cell_is_empty(origin.tc):
+    if movers and cell_is_empty(origin.tc, accepted=ctx.replacing_rows):
         for child in [c for c in origin.tc if c.tag != W_TCPR]:
             origin.tc.remove(child)
     for tc in movers:

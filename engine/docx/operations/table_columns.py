@@ -27,7 +27,10 @@ reference system. Rejecting (Word, deskcheck) gives the table back as it was. A 
 deletion leaves ``w:tblGrid`` as it is, since the deleted cells stay in the table until the
 change is accepted; accepting it (``revisions``) removes the grid column with the cells.
 LibreOffice 7.4 does not read cell revisions: it shows the text changes but keeps the inserted
-(rejected) or deleted (accepted) cells, empty.
+(rejected) or deleted (accepted) cells, empty. With ``tableRevisions: "rows"`` tracked mode
+applies these operations as direct mode does and records the rows they change as row
+replacements instead (``row_replacement``), which LibreOffice reads, without the restriction
+above.
 """
 
 from __future__ import annotations

@@ -141,14 +141,20 @@ def _attached(element: Any, body: Any) -> bool:
     return node is body
 
 
-def cell_is_empty(tc: Any) -> bool:
-    """The cell shows nothing: only paragraphs without content (no text, picture, field, ...)."""
+def cell_is_empty(tc: Any, *, accepted: bool = False) -> bool:
+    """The cell shows nothing: only paragraphs without content (no text, picture, field, ...).
+    ``accepted``: as it reads once its pending changes are accepted (deleted runs count nothing;
+    for row replacements, whose new rows are read that way)."""
+    from ..wml.revisions import is_deleted
+
     for child in tc:
         if child.tag == W_TCPR:
             continue
         if child.tag != W_P:
             return False
         for run in child.iter(W_R):
+            if accepted and is_deleted(run, child):
+                continue
             if any(grand.tag != W_RPR for grand in run):
                 return False
     return True

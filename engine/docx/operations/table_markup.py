@@ -464,16 +464,18 @@ def with_comment(ctx: Any, op: Any, targets: list[dict[str, Any]], span: Any, re
     In tracked mode, for content inserted or deleted as a whole (``revision`` "ins" or "del"),
     the comment is a point comment at the end of the first paragraph whose reference run is
     marked like the content: LibreOffice keeps a row that holds anything untracked, a comment's
-    range included, when the row's insertion is rejected or its deletion accepted."""
+    range included, when the row's insertion is rejected or its deletion accepted. Rows written
+    as row replacements (``ctx.replacing_rows``, see ``row_replacement``) get a point comment
+    too; its reference run is marked inserted with the rest of the new row."""
     text = op.get("comment")
     if text is None or span is None:
         return Applied(targets)
-    if ctx.tracked and revision is not None:
+    if (ctx.tracked and revision is not None) or ctx.replacing_rows:
         first = span[0] if isinstance(span, tuple) else span
         p = first if first.tag == W_P else next(first.iterancestors(W_P))
         comment_id = ctx.comments.add_at_end(text, p)
         run = p[-1]
-        if run.tag == W_R:
+        if run.tag == W_R and ctx.tracked and revision is not None:
             if revision == "ins":
                 wrap_inserted([run], ctx.revisions)
             else:
