@@ -271,6 +271,24 @@ def test_a_row_inserted_through_a_merge_whose_last_row_the_call_deletes_still_co
     assert rows[2] == [(0, 1, None, "n0"), (1, 1, "continue", ""), (2, 1, None, "n2"), (3, 1, None, "n3")]
 
 
+@pytest.mark.parametrize("delete_first", [False, True])
+def test_a_row_inserted_next_to_a_row_the_call_deletes_copies_the_row_that_stays(tmp_path, delete_first):
+    """pandoc/table_header_rowspan.docx: row 1 continues the header's vertical merges and has
+    three cells under "E"; a row goes in before row 2 while row 1 goes. The new row copies the
+    nearest row that stays, row 0, in both modes and whichever operation applies first (it used
+    to copy row 1 when it was still there: in tracked mode, where it stays until accepted, and in
+    direct mode when the insertion applied first)."""
+    source = CORPUS / "pandoc" / "table_header_rowspan.docx"
+    insert = {"type": "insertTableRow", "blockId": block_at(source, 0, 2, 2), "position": "before",
+              "cellTexts": ["a", "b", "c", "d"]}  # fmt: skip
+    delete = {"type": "deleteTableRow", "blockId": block_at(source, 0, 1, 4)}
+    ops = [delete, insert] if delete_first else [insert, delete]
+    _, direct, _, _ = both(tmp_path, source, ops)
+    new_row = shape(tables_of(direct)[0])[1]
+    assert [cell[:2] for cell in new_row] == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 3), (7, 1)]
+    assert [cell[3] for cell in new_row] == ["a", "b", "c", "d", "", ""]
+
+
 def test_deleting_the_only_row_deletes_the_table(tmp_path, tables):
     ops = [{"type": "deleteTableRow", "blockId": "0C000413"}]
     tracked, direct, result, _ = both(tmp_path, tables, ops, with_texts((31, 36, [])))

@@ -139,6 +139,8 @@ class ApplyContext:
         self.comments = None  # a CommentWriter, created on the first comment
         # Paragraphs whose mark an operation of this call deletes (see insert_block.mark_new_paragraph).
         self.marks_deleted: frozenset = frozenset()
+        # Table rows (w:tr) a deleteTableRow of this call deletes (see table_rows.row_layout).
+        self.rows_deleted: frozenset = frozenset()
         self._hidden_by_style: dict[str | None, bool] = {}
 
     @property

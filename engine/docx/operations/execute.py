@@ -214,6 +214,7 @@ def _apply(
     ctx.marks_deleted = frozenset(
         plan.data["deletes_mark"] for plan in plans if plan.data.get("deletes_mark") is not None
     )
+    ctx.rows_deleted = frozenset(plan.data["deletes_row"] for plan in plans if "deletes_row" in plan.data)
     writer = CommentWriter(doc, author, outcome.date, ctx.para_ids)
     ctx.comments = writer
     row_replacement.begin(ctx, plans)

@@ -72,30 +72,38 @@ def _is_header(row: Row) -> bool:
     return trpr is not None and trpr.find(W_TBLHEADER) is not None
 
 
-def row_layout(grid: Grid, gap: int, continuing: frozenset[int] = frozenset()) -> tuple[Row, list[NewCell]]:
+def row_layout(
+    grid: Grid, gap: int, continuing: frozenset[int] = frozenset(), gone: frozenset = frozenset()
+) -> tuple[Row, list[NewCell]]:
     """The row a new row at ``gap`` (before row ``gap``) copies, and its cells. ``continuing``:
     the grid columns where a vertical merge crossed the gap when the call read the document; such
     a merge still grows through the new row when another operation of the call has deleted the
-    row below it since (a call's operations all address the document as it was read)."""
-    above = grid.rows[gap - 1] if gap > 0 else None
-    below = grid.rows[gap] if gap < len(grid.rows) else None
+    row below it since (a call's operations all address the document as it was read). ``gone``:
+    the rows (``w:tr``) the call deletes: the new row copies a row that stays, whether the
+    deletion applies first or not and whether it removes the row (direct) or marks it (tracked)."""
+    kept = [row for row in grid.rows if row.tr not in gone]
+    place = sum(1 for row in grid.rows[:gap] if row.tr not in gone)
+    above = kept[place - 1] if place > 0 else None
+    below = kept[place] if place < len(kept) else None
     like = above if above is not None else below
+    if like is None:  # every row is going: copy the one the new row is placed against
+        like = grid.rows[gap - 1] if gap > 0 else grid.rows[gap]
     if above is not None and below is not None and _is_header(above) and not _is_header(below):
         like = below
     cells = [
         NewCell(
             cell,
             grid.continues_across(gap, cell.start, cell.span)
-            or (cell.start in continuing and _merged_above(grid, gap, cell.start, cell.span)),
+            or (cell.start in continuing and _merged_above(above, cell.start, cell.span)),
         )
         for cell in like.cells
     ]
     return like, cells
 
 
-def _merged_above(grid: Grid, gap: int, start: int, span: int) -> bool:
-    above = grid.rows[gap - 1].cell_starting(start) if gap > 0 else None
-    return above is not None and above.span == span and above.merge is not None
+def _merged_above(above: Row | None, start: int, span: int) -> bool:
+    cell = above.cell_starting(start) if above is not None else None
+    return cell is not None and cell.span == span and cell.merge is not None
 
 
 def _gap(row_index: int, position: str) -> int:
@@ -128,7 +136,7 @@ def _apply_insert(ctx: ApplyContext, plan: Plan) -> Applied:
     texts = list(op.get("cellTexts") or [])
     grid = spot.grid
     gap = _gap(spot.row.index, position)
-    like, cells = row_layout(grid, gap, plan.data["continuing"])
+    like, cells = row_layout(grid, gap, plan.data["continuing"], ctx.rows_deleted)
     fillable = sum(1 for cell in cells if not cell.continues)
     if len(texts) > fillable:
         raise too_many_texts(texts, fillable, "the new row", _MERGED_ROW if fillable < len(cells) else "")
@@ -195,7 +203,7 @@ def _resolve_delete(ctx: ResolveContext, op: Operation, block) -> Plan:
     for cell in row.cells:
         if cell.tc not in kept:
             claims += deletion_claims(cell.tc)
-    return structure_plan(ctx, op, block, spot, -1, claims)
+    return structure_plan(ctx, op, block, spot, -1, claims, deletes_row=row.tr)
 
 
 def _apply_delete(ctx: ApplyContext, plan: Plan) -> Applied:
