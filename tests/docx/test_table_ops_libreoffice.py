@@ -47,9 +47,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 # Cases whose LibreOffice views may differ by blank paragraphs only (see the module docstring).
 CELL_REVISIONS = {"insertTableColumn", "deleteTableColumn", "mergeTableCells", "splitTableCell"}
 SEPARATORS = {"insertTable"}
-# LibreOffice shows the empty grid space of w:gridBefore / w:gridAfter as a cell of its own, which
-# our paragraph list does not have: this document's own views are compared without blanks.
-GRID_SPACE = "pandoc/table_gridbefore.docx"
 NESTED_ROW = {"deleteTableRow only row"}  # the row holds a nested table
 
 
@@ -212,12 +209,7 @@ def _texts(texts: list[str] | dict) -> list[str]:
 
 def _same(label: str, ours: list[str], theirs: list[str], view: str) -> bool:
     kind = _kind(label)
-    if (
-        kind in CELL_REVISIONS
-        or (kind in SEPARATORS and view == "reject")
-        or label.startswith(GRID_SPACE)
-        or label in NESTED_ROW
-    ):
+    if kind in CELL_REVISIONS or (kind in SEPARATORS and view == "reject") or label in NESTED_ROW:
         return [t for t in ours if t] == [t for t in theirs if t]
     return ours == theirs
 
@@ -271,9 +263,7 @@ def test_row_and_table_operations_match_libreoffice_exactly(cases, views):
     exact = [
         c
         for c in pairs
-        if _kind(c[0]) in ("insertTableRow", "deleteTableRow", "deleteTable", "mixed")
-        and c[0] not in NESTED_ROW
-        and not c[0].startswith(GRID_SPACE)
+        if _kind(c[0]) in ("insertTableRow", "deleteTableRow", "deleteTable", "mixed") and c[0] not in NESTED_ROW
     ]
     assert len(exact) >= 10
     for label, source, tracked, direct in exact:
@@ -325,13 +315,10 @@ def test_row_replacements_match_libreoffice_exactly(cases, views, view):
 
 @pytest.mark.parametrize("view", ["accept", "reject"])
 def test_our_views_of_row_replacements_agree_with_libreoffice(cases, views, view):
-    """Exactly, except in the document whose empty grid space LibreOffice shows as a cell."""
     _, _, rows = cases
-    mismatches = []
-    for label, _, replaced, _ in rows:
-        ours, theirs = _texts(our_stream(replaced, view)), _texts(views[view][str(replaced)])
-        if label.startswith(GRID_SPACE):
-            ours, theirs = [t for t in ours if t], [t for t in theirs if t]
-        if ours != theirs:
-            mismatches.append(label)
+    mismatches = [
+        label
+        for label, _, replaced, _ in rows
+        if _texts(our_stream(replaced, view)) != _texts(views[view][str(replaced)])
+    ]
     assert mismatches == []
