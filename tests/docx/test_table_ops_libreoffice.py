@@ -117,7 +117,8 @@ DIRECT_ONLY = {
 
 # Cases only row replacements run (compared exactly): vertically merged header cells whose
 # column count changes (LibreOffice lays out the old rows by the new grid only when their cells
-# carry no width), and comments other operations of the call put in rows that are replaced.
+# carry no width) or that continue below the changed row, and comments other operations of the
+# call put in rows that are replaced.
 ROWS_ONLY_CASES = {
     "pandoc/table_header_rowspan.docx:insertTableColumn rows": (
         "pandoc/table_header_rowspan.docx",
@@ -126,6 +127,12 @@ ROWS_ONLY_CASES = {
     "pandoc/table_header_rowspan.docx:deleteTableColumn rows": (
         "pandoc/table_header_rowspan.docx",
         lambda path: [{"type": "deleteTableColumn", "blockId": block_at(path, 0, 2, 5)}],
+    ),
+    # Splitting the header's column-spanning "E" changes row 0 only, but the header's vertical
+    # merges continue into row 1: both rows are replaced (a merge lies wholly inside or outside).
+    "pandoc/table_header_rowspan.docx:splitTableCell rows": (
+        "pandoc/table_header_rowspan.docx",
+        lambda path: [{"type": "splitTableCell", "blockId": block_at(path, 0, 0, 4)}],
     ),
     "mergeTableCells with a comment in the rows": (
         None,

@@ -81,6 +81,7 @@ from .table_markup import (
     content_span,
     delete_content,
     record_cell_properties,
+    vmerge_state,
     with_comment,
 )
 from .textmap import Edit
@@ -194,7 +195,16 @@ class Snapshot:
         changed = [index for index, (old, new) in enumerate(zip(keys, current, strict=True)) if old != new]
         if not changed:
             return None
-        return changed[0], changed[-1], changed[0], changed[-1]
+        # A vertically merged cell must lie wholly inside or outside the replaced rows: rejecting
+        # (or accepting) would otherwise leave the continuing part of a merge whose top is gone,
+        # which LibreOffice then shows as cells of their own.
+        first, last = changed[0], changed[-1]
+        versions = (self.rows, _rows(tbl))
+        while first > 0 and any(_continues_merge(rows[first]) for rows in versions):
+            first -= 1
+        while last + 1 < len(current) and any(_continues_merge(rows[last + 1]) for rows in versions):
+            last += 1
+        return first, last, first, last
 
     def is_own(self, element: Any) -> bool:
         """Whether revision ``element`` was made by this call (the table did not hold it)."""
@@ -216,6 +226,11 @@ def begin(ctx: Any, plans: list[Plan]) -> None:
 
 def _rows(tbl: Any) -> list[Any]:
     return list(table_children(tbl, W_TR))
+
+
+def _continues_merge(tr: Any) -> bool:
+    """Whether a cell of row ``tr`` continues a vertical merge from the row above."""
+    return any(vmerge_state(tc) == "continue" for tc in table_children(tr, W_TC))
 
 
 def _key(element: Any) -> bytes:
