@@ -8,7 +8,8 @@ The reference file is folio's performance-1500-paragraphs.docx. Batches:
 2. 200 such operations (target under 0.6 s), with --max-operations 200;
 3. the same 50 in direct mode, and 50 without comments, to show what each part costs.
 
-The CLI floor is `deskcheck call --docx FILE no_such_tool` (Python, Typer, the CLI, no document).
+The CLI floor is `deskcheck call --docx FILE no_such_tool` (Python and the CLI, no document; such a
+plain line is read without Typer).
 Each run writes to an output file, so the input stays the same from run to run. Median and best of
 N runs after a warm-up run, and the median CPU time (user + system) of each process, which a busy
 machine disturbs less; bytecode caching on, as for an installed deskcheck.
