@@ -407,8 +407,7 @@ class StoryRedliner:
         b = step.current
         if isinstance(b, Table):
             copy = self.paragraphs.insert_copy(b.element)
-            for tr in _rows(copy):
-                mark_row(tr, "ins", self.revisions)
+            self._mark_rows(copy, "ins")
             self._mark_cell_paragraphs(copy, "ins")
         elif step.move is not None:
             copy = self.paragraphs.move_in(b.element, step.move[0])
@@ -427,10 +426,15 @@ class StoryRedliner:
     # -- tables -------------------------------------------------------------------------------------
 
     def delete_table(self, tbl: Any) -> None:
-        for tr in _rows(tbl):
-            mark_row(tr, "del", self.revisions)
+        self._mark_rows(tbl, "del")
         self.paragraphs.delete_content(tbl)
         self._mark_cell_paragraphs(tbl, "del")
+
+    def _mark_rows(self, element: Any, kind: str) -> None:
+        """Mark the rows of a table or row that comes or goes, nested tables' rows included (as
+        Word marks them, so that an editor resolving rows one by one takes them along)."""
+        for tr in element.iter(W_TR):
+            mark_row(tr, kind, self.revisions)
 
     def _mark_cell_paragraphs(self, element: Any, kind: str) -> None:
         """Mark the paragraph marks of a row or table that comes or goes, all but each cell's last
@@ -454,14 +458,14 @@ class StoryRedliner:
                     self.container(inner, cell_a.element)
                 last_row = row.previous.element
             elif row.previous is not None:
-                mark_row(row.previous.element, "del", self.revisions)
+                self._mark_rows(row.previous.element, "del")
                 self.paragraphs.delete_content(row.previous.element)
                 self._mark_cell_paragraphs(row.previous.element, "del")
                 self.counts["deleted"] += sum(1 for c in row.previous.cells for i in c.items for _ in paragraphs_of(i))
                 last_row = row.previous.element
             else:
                 copy = self.paragraphs.insert_copy(row.current.element)
-                mark_row(copy, "ins", self.revisions)
+                self._mark_rows(copy, "ins")
                 self._mark_cell_paragraphs(copy, "ins")
                 self.counts["added"] += sum(1 for c in row.current.cells for i in c.items for _ in paragraphs_of(i))
                 if last_row is not None:
@@ -561,17 +565,6 @@ def _remove_marks(p: Any) -> None:
     for child in list(rpr):
         if child.tag in _MARK_TAGS.values():
             rpr.remove(child)
-
-
-def _rows(tbl: Any) -> list[Any]:
-    return [tr for tr in tbl.iter(W_TR) if _owner_table(tr) is tbl]
-
-
-def _owner_table(tr: Any) -> Any:
-    node = tr.getparent()
-    while node is not None and node.tag != W_TBL:
-        node = node.getparent()
-    return node
 
 
 def _text_boxes(p: Any) -> list[Any]:

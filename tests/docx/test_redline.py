@@ -349,3 +349,31 @@ def test_section_breaks_are_kept_as_the_previous_version_has_them(tmp_path):
     redline_files(sectioned, plain, out)
     assert texts(resolved(out, "reject")) == texts(accepted(sectioned))
     assert texts(resolved(out, "accept")) == ["First part.", "", "Second part."]
+
+
+def _table(*rows: str) -> str:
+    return ('<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid><w:gridCol w:w="3000"/>'
+            f"</w:tblGrid>{''.join(rows)}</w:tbl>")  # fmt: skip
+
+
+def _row(content: str) -> str:
+    return f'<w:tr><w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>{content}</w:tc></w:tr>'
+
+
+@pytest.mark.parametrize("direction", ["inserted", "deleted"])
+def test_a_row_holding_a_nested_table_comes_or_goes_with_the_nested_rows(tmp_path, direction):
+    """A row that comes or goes marks the rows of a table nested in it as well, as Word does:
+    an editor resolving rows one by one (LibreOffice) then takes the nested table along."""
+    nested = _row(p("Outer") + _table(_row(p("In1")), _row(p("In2"))) + p(""))
+    short = make_docx(tmp_path / "short.docx", p("Before") + _table(_row(p("Kept"))) + p("After"))
+    long = make_docx(tmp_path / "long.docx", p("Before") + _table(_row(p("Kept")), nested) + p("After"))
+    previous, current = (short, long) if direction == "inserted" else (long, short)
+    out = tmp_path / "r.docx"
+    redline_files(previous, current, out)
+    kind = "ins" if direction == "inserted" else "del"
+    outer = next(DocxDocument.open(out).body.iter(qn("w:tbl")))
+    rows = list(outer.iter(qn("w:tr")))
+    marks = [tr.find(f"{qn('w:trPr')}/{qn('w:' + kind)}") is not None for tr in rows]
+    assert marks == [False, True, True, True]  # the kept row; the row that changes and its two nested rows
+    assert texts(resolved(out, "accept")) == texts(accepted(current))
+    assert texts(resolved(out, "reject")) == texts(accepted(previous))
