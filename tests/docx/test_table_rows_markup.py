@@ -200,6 +200,31 @@ def test_the_call_s_own_text_changes_in_replaced_rows_go_into_the_inserted_rows(
     assert [(c["text"], c["blockId"] is not None) for c in comments] == [("Why.", True)]
 
 
+@pytest.mark.parametrize(
+    "outer",
+    [
+        {"type": "deleteTableRow", "blockId": "0C000413"},
+        {"type": "deleteTable", "blockId": "0C000411"},
+    ],
+)
+@pytest.mark.parametrize(
+    "inner",
+    [
+        {"type": "insertTableColumn", "blockId": "0C000511"},
+        {"type": "mergeTableCells", "blockId": "0C000511", "rowCount": 2},
+    ],
+)
+def test_replacing_rows_of_a_nested_table_the_call_also_deletes_keeps_it(tmp_path, tables, outer, inner):
+    """The nested table's new rows carry the outer deletion's own row marks: they are inserted
+    and deleted, not taken out with it (rejecting gave the outer row without its nested table)."""
+    tracked, _, result = rows_and_direct(tmp_path, tables, [outer, inner])
+    assert len(result["applied"]) == 2
+    texts = (qn("w:t"), qn("w:delText"))
+    tables = [tbl for tbl in document_xml(tracked).iter(qn("w:tbl")) if any(t.text == "In1" for t in tbl.iter(*texts))]
+    nested = tables[-1]  # the innermost table holding "In1": its old and new rows, all marked
+    assert len(rows_of(nested)) == 4 and None not in row_marks(nested)
+
+
 def test_revision_ids_stay_unique_when_rows_holding_pending_changes_are_copied(tmp_path):
     pending = (
         '<w:ins w:id="901" w:author="Other" w:date="2025-01-01T00:00:00Z"><w:r><w:t>new</w:t></w:r></w:ins>'

@@ -41,8 +41,8 @@ to its first paragraph, so they keep an anchor).
 
 from __future__ import annotations
 
-import copy
-from copy import deepcopy
+from collections.abc import Callable
+from copy import copy, deepcopy
 from typing import Any
 
 from ..revisions import resolve_within
@@ -127,7 +127,7 @@ def replaces_rows(ctx: Any, op_type: str) -> bool:
 
 def resolve_view(ctx: Any) -> Any:
     """The resolve context seen by a replaced operation: direct mode's rules."""
-    view = copy.copy(ctx)
+    view = copy(ctx)
     view.mode = "direct"
     view.tracked = False
     return view
@@ -228,6 +228,18 @@ def _rows(tbl: Any) -> list[Any]:
     return list(table_children(tbl, W_TR))
 
 
+def _own_text_changes(snapshot: Snapshot) -> Callable[[Any], bool]:
+    """The call's own revisions in a new row, row marks aside: a row the call deletes (in a
+    nested table inside a row or table the call deletes) is then inserted and deleted, as Word
+    writes it, instead of being taken out with the nested table's content."""
+
+    def own(element: Any) -> bool:
+        parent = element.getparent()
+        return snapshot.is_own(element) and not (parent is not None and parent.tag == W_TRPR)
+
+    return own
+
+
 def _continues_merge(tr: Any) -> bool:
     """Whether a cell of row ``tr`` continues a vertical merge from the row above."""
     return any(vmerge_state(tc) == "continue" for tc in table_children(tr, W_TC))
@@ -259,7 +271,7 @@ def apply(ctx: Any, plan: Plan, spec: Any) -> Applied:
     snapshot.start(tbl)
     if plan.op.type == "deleteTableColumn" and _empties_table(spot):
         return _delete_table(ctx, plan, tbl, snapshot)
-    view = copy.copy(ctx)
+    view = copy(ctx)
     view.edit = Edit(ctx.ids, None)
     view.replacing_rows = True
     result = spec.apply(view, plan)
@@ -398,10 +410,11 @@ def finish(ctx: Any) -> None:
             delete_content(tr, ctx.revisions)
             if regridded:
                 _lay_out_on_the_grid(tr, ctx.revisions)
+        own_text_changes = _own_text_changes(snapshot)
         for tr in new_rows:
             # The call's own text changes in a new row go into its insertion: the old row
             # holds the text as it was, so rejecting gives it back whatever they were.
-            resolve_within(tr, "accept", snapshot.is_own)
+            resolve_within(tr, "accept", own_text_changes)
             _point_comments(tr, snapshot)
             mark_row(tr, "ins", ctx.revisions)
             insert_content(tr, ctx.revisions)
