@@ -291,9 +291,10 @@ def _word_count(text: str) -> int:
     return sum(1 for token in tokenize(text) if not token.isspace() and token.strip())
 
 
-def _first_paragraph(cell: Cell) -> Para | None:
-    """The first block paragraph of a cell."""
-    return next((p for item in cell.items for p in paragraphs_of(item) if p.block is not None), None)
+def _first_paragraph(holder: Cell | Table) -> Para | None:
+    """The first block paragraph of a cell or table."""
+    items = holder.items if isinstance(holder, Cell) else [holder]
+    return next((p for item in items for p in paragraphs_of(item) if p.block is not None), None)
 
 
 def _whole(kind: str, row: Any) -> list[_Entry]:
@@ -372,6 +373,10 @@ class Comparison:
                 left = self._carried.pop(id(first[0]), None)
                 if left:  # the first paragraph was not paired: the change stands on its own
                     out.append(_Entry("formatChanged", *first, changedProperties=left))
+        if waiting:  # no paired cell with a paragraph on both sides came after the change
+            first = _first_paragraph(event.previous), _first_paragraph(event.current)
+            if None not in first:
+                out.append(_Entry("formatChanged", *first, changedProperties=waiting))
         return unchanged
 
     def _paragraph_pair(self, a: Para, b: Para, out: list[_Entry]) -> int:

@@ -164,3 +164,16 @@ def test_compare_leaves_them_out_when_formatting_is_not_asked_for(pair):
     assert [c["changedProperties"] for c in diff["changes"]] == [
         ["tableProperties", "tableGrid", "rowProperties", "cellProperties"]
     ]
+
+
+def test_compare_keeps_a_table_change_when_no_row_pairs(tmp_path):
+    """Every row changed shape (a column went): the table's own change still has an entry."""
+    previous = make_docx(tmp_path / "previous.docx", PREVIOUS, styles=STYLES)
+    one_column = CURRENT.replace('<w:gridCol w:w="2000"/>', "").replace(
+        '<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>' + p("Cell B") + "</w:tc>", ""
+    )
+    current = make_docx(tmp_path / "current.docx", one_column, styles=STYLES + FANCY)
+    diff = compare_versions(previous, current)
+    assert {"tableProperties", "tableGrid"} <= {
+        name for c in diff["changes"] for name in c.get("changedProperties", [])
+    }
