@@ -46,7 +46,7 @@ from copy import copy, deepcopy
 from typing import Any
 
 from ..revisions import resolve_within
-from ..table_layout import W_GRIDCOL, W_TBLGRID
+from ..table_layout import W_TBLGRID
 from ..walk import table_children
 from ..wml.ns import (
     NS,
@@ -66,21 +66,19 @@ from ..wml.ns import (
     W_VAL,
     qn,
 )
-from ..wml.properties import insert_ordered
 from ..wml.revisions import MAX_ID, delete_runs, mark_paragraph, mark_row, paragraph_runs, wrap_inserted
 from .spec import Applied, Claim, Plan, Skip
 from .table_columns import column_cut
 from .table_grid import spot_or_skip
 from .table_insert import keep_a_paragraph
 from .table_markup import (
-    TBLPR_ORDER,
-    W_TBLGRIDCHANGE,
     W_TBLPR,
-    W_TBLPRCHANGE,
     W_TCW,
     content_span,
     delete_content,
     record_cell_properties,
+    record_grid,
+    record_table_properties,
     vmerge_state,
     with_comment,
 )
@@ -547,27 +545,13 @@ def _record_grid(tbl: Any, snapshot: Snapshot, ids: Any) -> None:
     """The new grid, the old one kept in ``w:tblGridChange`` (an existing record already holds
     the grid rejecting must restore)."""
     grid = tbl.find(W_TBLGRID)
-    if grid is None or snapshot.grid is None or _key(grid) == _key(snapshot.grid):
-        return
-    if grid.find(W_TBLGRIDCHANGE) is not None:
-        return
-    change = grid.makeelement(W_TBLGRIDCHANGE, {W_ID: str(ids.take())})
-    original = change.makeelement(W_TBLGRID, {})
-    original.extend(deepcopy(col) for col in snapshot.grid if col.tag == W_GRIDCOL)
-    change.append(original)
-    grid.append(change)
+    if grid is not None and snapshot.grid is not None and _key(grid) != _key(snapshot.grid):
+        record_grid(grid, ids, source=snapshot.grid)
 
 
 def _record_table_properties(tbl: Any, snapshot: Snapshot, revisions: Any) -> None:
     """Table properties direct mode changed (a fixed width), the old ones kept in
     ``w:tblPrChange``."""
     tblpr = tbl.find(W_TBLPR)
-    if tblpr is None or snapshot.tblpr is None or _key(tblpr) == _key(snapshot.tblpr):
-        return
-    if tblpr.find(W_TBLPRCHANGE) is not None:
-        return
-    change = revisions.element("w:tblPrChange", tblpr)
-    original = change.makeelement(W_TBLPR, {})
-    original.extend(deepcopy(child) for child in snapshot.tblpr if child.tag != W_TBLPRCHANGE)
-    change.append(original)
-    insert_ordered(tblpr, change, TBLPR_ORDER)
+    if tblpr is not None and snapshot.tblpr is not None and _key(tblpr) != _key(snapshot.tblpr):
+        record_table_properties(tbl, revisions, source=snapshot.tblpr)

@@ -252,12 +252,16 @@ def cell_marker(tc: Any) -> str | None:
 # -- property-change records -------------------------------------------------------------------
 
 
-def _record(owner: Any, change_tag: str, inner_tag: str, order: dict[str, int], skip: frozenset, revisions) -> Any:
+def _record(
+    owner: Any, change_tag: str, inner_tag: str, order: dict[str, int], skip: frozenset, revisions, source: Any = None
+) -> Any:
+    """Save ``owner``'s children (or ``source``'s: the element as it was earlier) in a change
+    record, unless one exists."""
     if owner.find(change_tag) is not None:
         return owner
     change = revisions.element(change_tag, owner)
     original = change.makeelement(inner_tag, {})
-    for child in owner:
+    for child in owner if source is None else source:
         if child.tag not in skip and child.tag != change_tag:
             original.append(deepcopy(child))
     change.append(original)
@@ -286,20 +290,23 @@ def table_properties(tbl: Any) -> Any:
     return found
 
 
-def record_table_properties(tbl: Any, revisions: Any) -> Any:
-    """Save the table's properties in a ``w:tblPrChange``; returns its ``w:tblPr``."""
-    return _record(table_properties(tbl), W_TBLPRCHANGE, W_TBLPR, TBLPR_ORDER, frozenset(), revisions)
+def record_table_properties(tbl: Any, revisions: Any, source: Any = None) -> Any:
+    """Save the table's properties (or ``source``, its ``w:tblPr`` as it was earlier) in a
+    ``w:tblPrChange``; returns its ``w:tblPr``."""
+    return _record(table_properties(tbl), W_TBLPRCHANGE, W_TBLPR, TBLPR_ORDER, frozenset(), revisions, source)
 
 
-def record_grid(grid: Any, ids: Any) -> None:
-    """Save the column grid (``w:tblGrid``) in a ``w:tblGridChange`` unless one exists. The
-    record carries only an id: the schema gives it no author or date."""
+def record_grid(grid: Any, ids: Any, source: Any = None) -> None:
+    """Save the column grid (``w:tblGrid``, or ``source``, the grid as it was earlier) in a
+    ``w:tblGridChange`` unless one exists. The record carries only an id: the schema gives it no
+    author or date."""
     if grid.find(W_TBLGRIDCHANGE) is not None:
         return
     change = grid.makeelement(W_TBLGRIDCHANGE, {qn("w:id"): str(ids.take())})
     original = change.makeelement(qn("w:tblGrid"), {})
-    for child in grid:
-        original.append(deepcopy(child))
+    for child in grid if source is None else source:
+        if child.tag != W_TBLGRIDCHANGE:
+            original.append(deepcopy(child))
     change.append(original)
     grid.append(change)
 
