@@ -36,36 +36,55 @@ def separate_touching_insertions(root: Any, revisions: Any, *, own_only: bool = 
     """Undate, in alternation, the revisions of paragraphs whose first insertion touches an
     earlier insertion across a paragraph break that stays (see the module docstring). The
     document is read as one stream of pieces: each paragraph's runs that show something, then
-    its mark; the pattern is an inserted piece, a kept mark, an inserted piece. ``own_only``:
+    its mark; the pattern is an inserted piece, a kept mark, an inserted piece (looked for only
+    where an insertion starts a paragraph). ``own_only``:
     consider and change only the revisions of ``revisions``' author and date. Returns the number
     of paragraphs left undated."""
 
     def ours(element: Any) -> bool:
         return not own_only or (element.get(_AUTHOR) == revisions.author and element.get(_DATE) == revisions.date)
 
-    if not any(ours(wrapper) for wrapper in root.iter(*_WRAPPERS_IN)):
+    # Only a paragraph holding one of the insertions can start the second one; the pieces
+    # before it come from the paragraph before it (and, when that one shows nothing, the one
+    # before that).
+    candidates = {next(w.iterancestors(W_P), None) for w in root.iter(*_WRAPPERS_IN) if ours(w)}
+    candidates.discard(None)
+    if not candidates:
         return 0
+    paragraphs = list(root.iter(W_P))
     dated: dict[Any, bool] = {}
     undated = 0
-    before_last: tuple[str, Any] | None = None  # the two pieces before the current one
-    last: tuple[str, Any] | None = None
-    for p in root.iter(W_P):
-        pieces = [("ins" if _inserted_run(r, p, ours) else "text", p) for r in _content_runs(p)]
-        pieces.append((_mark_piece(p, ours), p))
-        first = pieces[0]
-        if first[0] == "ins" and last is not None and last[0] == "kept" and before_last and before_last[0] == "ins":
-            owner = before_last[1]
-            dated[p] = not dated.get(owner, True)
-            for element in p.iter(*_REVISION_TAGS):
-                if _owner_paragraph(element) is p and ours(element):
-                    if dated[p]:
-                        element.set(_DATE, revisions.date)
-                    elif _DATE in element.attrib:
-                        del element.attrib[_DATE]
-            undated += not dated[p]
-        for piece in pieces:
-            before_last, last = last, piece
+    for index, p in enumerate(paragraphs):
+        if p not in candidates or index == 0 or _first_piece(p, ours) != "ins":
+            continue
+        before = paragraphs[index - 1]
+        if _mark_piece(before, ours) != "kept":
+            continue
+        runs = _content_runs(before)
+        if runs:
+            owner, touching = before, _inserted_run(runs[-1], before, ours)
+        else:
+            owner = paragraphs[index - 2] if index > 1 else None
+            touching = owner is not None and _mark_piece(owner, ours) == "ins"
+        if not touching:
+            continue
+        dated[p] = not dated.get(owner, True)
+        for element in p.iter(*_REVISION_TAGS):
+            if next(element.iterancestors(W_P), None) is p and ours(element):
+                if dated[p]:
+                    element.set(_DATE, revisions.date)
+                elif _DATE in element.attrib:
+                    del element.attrib[_DATE]
+        undated += not dated[p]
     return undated
+
+
+def _first_piece(p: Any, ours) -> str:
+    """ "ins" when ``p`` begins with an insertion: its first text, or its mark when it has none."""
+    runs = _content_runs(p)
+    if runs:
+        return "ins" if _inserted_run(runs[0], p, ours) else "text"
+    return _mark_piece(p, ours)
 
 
 def _content_runs(p: Any) -> list[Any]:
@@ -92,10 +111,3 @@ def _mark_piece(p: Any, ours) -> str:
     if not marks:
         return "kept"
     return "ins" if any(c.tag in _WRAPPERS_IN and ours(c) for c in marks) else "other"
-
-
-def _owner_paragraph(element: Any) -> Any:
-    node = element.getparent()
-    while node is not None and node.tag != W_P:
-        node = node.getparent()
-    return node
