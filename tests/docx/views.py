@@ -32,6 +32,7 @@ from deskcheck.engine.docx.blocks import paragraph_mark
 from deskcheck.engine.docx.numfmt import roman
 from deskcheck.engine.docx.revisions import next_block_sibling
 from deskcheck.engine.docx.scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
+from deskcheck.engine.docx.wml.attrs import int_attr
 from deskcheck.engine.docx.wml.ns import W_PPR, qn
 
 _FOOTNOTE = qn("w:footnoteReference")
@@ -132,8 +133,4 @@ class _OpenRows:
 def _grid_space(tr, tag: str) -> int:
     """How many grid columns ``tr`` leaves empty before (after) its cells."""
     trpr = tr.find(_TRPR)
-    found = trpr.find(tag) if trpr is not None else None
-    try:
-        return max(int(found.get(qn("w:val"), "0")), 0) if found is not None else 0
-    except ValueError:
-        return 0
+    return max(int_attr(trpr.find(tag) if trpr is not None else None, qn("w:val"), 0) or 0, 0)
