@@ -94,7 +94,7 @@ def _apply_split(ctx: ApplyContext, plan: Plan) -> Applied:
     if text.text != block.text:
         raise Skip("invalidResult", what="the block's text did not read as expected when the split was applied")
     boundary = _boundary(text, offset, ctx.ids)
-    head = ctx.new_paragraph(p, f"split:{plan.op.id}")
+    head = ctx.new_paragraph(p, f"split:{plan.op.id}", history=True)
     children = [child for child in p if child.tag != W_PPR]
     if boundary is None:
         moving = children
