@@ -28,7 +28,17 @@ def block_text(block: dict[str, Any], limit: int = TEXT_CHARS) -> str:
     label = block.get("displayLabel")  # a list marker, or a numbered heading's number
     if label:
         text = f"{label} {text}"
-    return fold(text, limit) if text else "(blank)"
+    shown = fold(text, limit) if text else "(blank)"
+    return shown + pending_note(block)
+
+
+def pending_note(found: dict[str, Any]) -> str:
+    """What accepting every change does to a block (or a match in it), as the reads flag it."""
+    if found.get("pendingDeletion"):
+        return "  [pending deletion]"
+    if found.get("joinsNext"):
+        return "  [joins the next block]"
+    return ""
 
 
 def block_lines(blocks: Sequence[dict[str, Any]], first_number: int) -> list[str]:
@@ -44,7 +54,7 @@ def match_lines(result: dict[str, Any], numbers: dict[str, int]) -> list[str]:
     for found in result.get("matches", []):
         block_id = found.get("blockId", "")
         where = f"#{numbers[block_id]} " if block_id in numbers else ""
-        lines.append(f"{where}{block_id}  {fold(found.get('context', ''), TEXT_CHARS)}")
+        lines.append(f"{where}{block_id}  {fold(found.get('context', ''), TEXT_CHARS)}{pending_note(found)}")
     total, shown = result.get("totalMatches", len(lines)), len(lines)
     lines.append(
         f"{total} match(es)" + (f", the first {shown} shown" if result.get("truncated") or total > shown else "")

@@ -24,7 +24,11 @@ Each block has:
   level of a list paragraph, None for a paragraph in no list (numId 0, or an instance
   numbering.xml does not define).
 - ``style_id``; ``cell``: ``(table, row, column)`` for a table-cell paragraph; ``in_text_box``.
-- ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0).
+- ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0);
+  ``row_flags``: the tracked state of its table row or cell (see ``walk``). A paragraph whose
+  row or cell is deleted reads as blank: accepting leaves nothing of it.
+- ``pending_deletion``: accepting every change removes the paragraph; ``joins_next``: accepting
+  runs its text into the next block (its mark is deleted, the text stays).
 """
 
 from __future__ import annotations
@@ -47,9 +51,11 @@ from .wml.ns import (
     W_NUMID,
     W_NUMPR,
     W_OUTLINELVL,
+    W_P,
     W_PPR,
     W_PSTYLE,
     W_RPR,
+    W_SECTPR,
     W_VAL,
 )
 
@@ -113,9 +119,24 @@ class Block:
 
     @property
     def pending_deletion(self) -> bool:
-        """The paragraph disappears on accept-all: its mark (or its row) is deleted and no text
-        of it survives."""
+        """The paragraph disappears on accept-all: its mark is deleted and no text of it
+        survives, or its table row or cell is deleted."""
         return bool((self.mark & (DEL | MOVE_FROM)) or (self.row_flags & DEL)) and not self.text
+
+    @property
+    def joins_next(self) -> bool:
+        """Accepting every change runs this paragraph into the next block: its mark is deleted
+        (or moved away), it carries no section break and a paragraph follows it in the same
+        place. (A paragraph whose row or cell is deleted goes whole instead.)"""
+        if not self.mark & (DEL | MOVE_FROM) or self.row_flags & DEL:
+            return False
+        from .revisions import next_block_sibling
+
+        ppr = self.element[0] if len(self.element) and self.element[0].tag == W_PPR else None
+        if ppr is not None and ppr.find(W_SECTPR) is not None:
+            return False
+        following = next_block_sibling(self.element)
+        return following is not None and following.tag == W_P
 
 
 class ParagraphIds(NamedTuple):
@@ -184,6 +205,9 @@ def build_blocks(
             original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
         else:
             text = original = "".join([t for t, _, _ in pieces])
+        if walked.row_flags & DEL:
+            # Its table row or cell is deleted: once accepted, none of it is left.
+            text = ""
         ppr = p[0] if len(p) and p[0].tag == W_PPR else None
         style_id = num_id = None
         ilvl = outline = None

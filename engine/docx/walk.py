@@ -5,7 +5,11 @@ cells at any depth (row by row, cell by cell), paragraphs of content controls an
 the paragraphs of text boxes, which follow the paragraph that anchors them. Each walked paragraph
 carries its scanned pieces (see ``scan``), its cell coordinates when it sits in a table (the
 table's index in document order, counting nested tables; the row index; the grid column, which
-counts ``w:gridBefore`` and the spans of earlier cells), and the tracked state of its row.
+counts ``w:gridBefore`` and the spans of earlier cells), and the tracked state of its row or
+cell (``row_flags``): ``scan.DEL`` when its row (``w:trPr/w:del``) or cell (``w:cellDel``) is
+deleted, ``scan.INS`` when inserted (``w:trPr/w:ins``, ``w:cellIns``), including the rows and
+cells around the table it sits in: accepting the deletion of a row takes the tables nested in it
+along.
 
 Cells that continue a vertical merge (``w:vMerge`` without ``restart``) are skipped: Word shows
 the merged cell's content from its first cell only.
@@ -40,10 +44,12 @@ from .wml.ns import (
     W_TRPR,
     W_VAL,
     W_VMERGE,
+    qn,
 )
 from .wml.text import choose_alternate
 
 _BLOCK_WRAPPERS = frozenset({W_CUSTOMXML, W_INS, W_DEL})
+_CELL_FLAGS = {qn("w:cellDel"): DEL, qn("w:cellIns"): INS}
 
 
 class WalkedParagraph(NamedTuple):
@@ -69,7 +75,7 @@ class _Walker:
             if tag == W_P:
                 self.paragraph(child, cell, in_box, hidden, row, row_flags)
             elif tag == W_TBL:
-                self.table(child, in_box, hidden)
+                self.table(child, in_box, hidden, row_flags)
             elif tag == W_SDT:
                 content = child.find(W_SDTCONTENT)
                 if content is not None:
@@ -100,13 +106,13 @@ class _Walker:
         for box in boxes:
             self.container(box, None, True, hidden, None, 0)
 
-    def table(self, tbl: Any, in_box: bool, hidden: bool) -> None:
+    def table(self, tbl: Any, in_box: bool, hidden: bool, outer_flags: int) -> None:
         index = self.tables
         self.tables += 1
         for row_index, tr in enumerate(table_children(tbl, W_TR)):
             trpr = tr.find(W_TRPR)
             row_hidden = hidden
-            row_flags = 0
+            row_flags = outer_flags
             if trpr is not None:
                 row_hidden = hidden or is_on(trpr.find(W_HIDDEN))
                 if trpr.find(W_INS) is not None:
@@ -119,7 +125,8 @@ class _Walker:
                 if not continued:
                     # A cell continuing a vertical merge shows nothing of its own: Word draws the
                     # merged cell from the first one.
-                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, row_flags)
+                    flags = row_flags | cell_revision(tc)
+                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, flags)
                 column += span
 
 
@@ -141,6 +148,18 @@ def table_children(parent: Any, tag: str):
 def grid_before(trpr: Any | None) -> int:
     """The grid column a row's first cell starts at: the row's ``w:gridBefore`` (0 without one)."""
     return int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0 if trpr is not None else 0
+
+
+def cell_revision(tc: Any) -> int:
+    """``scan.DEL`` for a cell marked deleted (``w:tcPr/w:cellDel``), ``scan.INS`` for one marked
+    inserted (``w:cellIns``), else 0."""
+    tcpr = tc.find(W_TCPR)
+    if tcpr is None:
+        return 0
+    flags = 0
+    for child in tcpr:
+        flags |= _CELL_FLAGS.get(child.tag, 0)
+    return flags
 
 
 def cell_span(tc: Any) -> tuple[int, bool]:
