@@ -478,9 +478,11 @@ def resolve_file(
     given) and write the result atomically to ``output`` (default: in place). With ``dry_run``
     nothing is written. Raises ``InputError`` for an unusable input or output path."""
     from .document import DocxDocument, forget_document
+    from .strict_ooxml import refuse_writing
 
     source = Path(path)
     doc = DocxDocument.open(source)  # a private copy: the per-process cache stays untouched
+    refuse_writing(doc.package)
     counts = resolve_all(doc, mode, author)
     total = sum(counts.values())
     target = Path(output) if output is not None else source
