@@ -33,12 +33,16 @@ def block_text(block: dict[str, Any], limit: int = TEXT_CHARS) -> str:
 
 
 def pending_note(found: dict[str, Any]) -> str:
-    """What accepting every change does to a block (or a match in it), as the reads flag it."""
+    """What the reads flag on a block (or a match in it): what accepting every change does to it,
+    and text that is only an empty content control's placeholder."""
+    notes = []
     if found.get("pendingDeletion"):
-        return "  [pending deletion]"
-    if found.get("joinsNext"):
-        return "  [joins the next block]"
-    return ""
+        notes.append("[pending deletion]")
+    elif found.get("joinsNext"):
+        notes.append("[joins the next block]")
+    if found.get("placeholder"):
+        notes.append("[placeholder]")
+    return "".join("  " + note for note in notes)
 
 
 def block_lines(blocks: Sequence[dict[str, Any]], first_number: int) -> list[str]:

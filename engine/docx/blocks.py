@@ -29,6 +29,9 @@ Each block has:
   row or cell is deleted reads as blank: accepting leaves nothing of it.
 - ``pending_deletion``: accepting every change removes the paragraph; ``joins_next``: accepting
   runs its text into the next block (its mark is deleted, the text stays).
+- ``placeholders``: (start, end) code-point offsets of the text that is an empty content
+  control's placeholder ("Choose an item."), shown like text but not content (see
+  ``scan.shows_placeholder``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any, NamedTuple
 
 from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_ids
 from .numbering import Numbering
-from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
+from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO, PLACEHOLDER
 from .styles import Styles, heading_level_from_style_id
 from .walk import WalkedParagraph
 from .wml.attrs import int_attr
@@ -68,7 +71,7 @@ class Block:
 
     __slots__ = (
         "_hash", "cell", "display_label", "element", "heading_level", "id", "ilvl", "in_text_box", "index",
-        "kind", "mark", "num_id", "original_text", "row_flags", "style_id", "text",
+        "kind", "mark", "num_id", "original_text", "placeholders", "row_flags", "style_id", "text",
     )  # fmt: skip
 
     def __init__(
@@ -89,6 +92,7 @@ class Block:
         row_flags: int,
         num_id: str | None,
         ilvl: int | None,
+        placeholders: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.id = id
         self.index = index
@@ -105,6 +109,7 @@ class Block:
         self.row_flags = row_flags
         self.num_id = num_id
         self.ilvl = ilvl
+        self.placeholders = placeholders
         self._hash: str | None = None
 
     def __repr__(self) -> str:
@@ -208,6 +213,10 @@ def build_blocks(
         if walked.row_flags & DEL:
             # Its table row or cell is deleted: once accepted, none of it is left.
             text = ""
+        if walked.placeholder:
+            placeholders = ((0, len(text)),) if text else ()
+        else:
+            placeholders = placeholder_spans(pieces) if text else ()
         ppr = p[0] if len(p) and p[0].tag == W_PPR else None
         style_id = num_id = None
         ilvl = outline = None
@@ -280,6 +289,25 @@ def build_blocks(
                 row_flags=walked.row_flags,
                 num_id=num_id,
                 ilvl=ilvl if num_id is not None else None,
+                placeholders=placeholders,
             )
         )
     return blocks
+
+
+def placeholder_spans(pieces: list) -> tuple[tuple[int, int], ...]:
+    """Where the as-accepted text of ``pieces`` shows a content control's placeholder, as
+    (start, end) code-point offsets."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for text, flags, _ in pieces:
+        if flags & DROP_ACCEPTED:
+            continue
+        end = position + len(text)
+        if flags & PLACEHOLDER and text:
+            if spans and spans[-1][1] == position:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((position, end))
+        position = end
+    return tuple(spans)

@@ -87,6 +87,12 @@ def block_json(block: Block) -> dict[str, Any]:
     if block.in_text_box:
         out["inTextBox"] = True
     out.update(_block_flags(block))
+    if block.placeholders:
+        out["placeholder"] = True
+        out["placeholderRanges"] = [
+            {"startOffset": to_utf16(block.text, start), "endOffset": to_utf16(block.text, end)}
+            for start, end in block.placeholders
+        ]
     return out
 
 
@@ -398,6 +404,8 @@ def find_text(session, args: dict) -> dict[str, Any] | ToolResult:
                         **_block_flags(block),
                     }
                 )
+                if any(start < last and first < end for first, last in block.placeholders):
+                    matches[-1]["placeholder"] = True
     return {
         "documentVersion": doc.version,
         "matches": matches,

@@ -105,7 +105,10 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "removes (its text and paragraph mark are deleted, or its table row or cell is) reads "
             "blank with pendingDeletion: true, so do not take it as in force; joinsNext: true marks a "
             "block whose paragraph mark is deleted, so that accepting runs its text into the next "
-            "block. Text offsets count UTF-16 code units." + VERSION_NOTE
+            "block. placeholder: true marks a block showing the prompt of an empty content control "
+            '(such as "Choose an item."), with placeholderRanges saying where in its text: that '
+            "prompt is not content, and edits that would change it are refused. Text offsets count "
+            "UTF-16 code units." + VERSION_NOTE
         ),
         input_schema=_object(
             {
@@ -196,7 +199,8 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "selectedTextHash) to copy unchanged into an edit such as replaceRange. Deleted text, "
             "including the text of table rows and cells pending deletion, is not searched; a match "
             "in a block whose paragraph mark is deleted has joinsNext: true (accepting runs the block "
-            "into the next one). At most 200 matches are returned; totalMatches counts all." + VERSION_NOTE
+            "into the next one), and a match in an empty content control's prompt has placeholder: true. "
+            "At most 200 matches are returned; totalMatches counts all." + VERSION_NOTE
         ),
         input_schema=_object(
             {

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .scan import DEL, INS, ScanContext, scan_paragraph
+from .scan import DEL, INS, ScanContext, scan_paragraph, shows_placeholder
 from .wml.attrs import int_attr, is_on
 from .wml.ns import (
     MC_ALTERNATECONTENT,
@@ -60,6 +60,8 @@ class WalkedParagraph(NamedTuple):
     hidden_row: bool
     row: Any | None
     row_flags: int
+    # Inside a block-level content control that shows its placeholder (see scan.shows_placeholder).
+    placeholder: bool = False
 
 
 class _Walker:
@@ -68,6 +70,7 @@ class _Walker:
         self.out: list[WalkedParagraph] = []
         self.tables = 0
         self.hidden_by_style: dict[str | None, bool] = {}
+        self.placeholders = 0  # how many placeholder-showing controls enclose the current block
 
     def container(self, parent: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
         for child in parent:
@@ -79,7 +82,10 @@ class _Walker:
             elif tag == W_SDT:
                 content = child.find(W_SDTCONTENT)
                 if content is not None:
+                    showing = shows_placeholder(child)
+                    self.placeholders += showing
                     self.container(content, cell, in_box, hidden, row, row_flags)
+                    self.placeholders -= showing
             elif tag in _BLOCK_WRAPPERS:
                 self.container(child, cell, in_box, hidden, row, row_flags)
             elif tag == MC_ALTERNATECONTENT:
@@ -102,7 +108,7 @@ class _Walker:
             flag = styles.paragraph(effective).hidden if effective else None
             style_hidden = self.hidden_by_style[style_id] = flag if flag is not None else styles.default_hidden
         pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
-        self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags))
+        self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags, self.placeholders > 0))
         for box in boxes:
             self.container(box, None, True, hidden, None, 0)
 

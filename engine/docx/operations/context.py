@@ -9,7 +9,20 @@ from ..blocks import Block
 from ..hashing import block_text_hash, text_hash
 from ..offsets import from_utf16, splits_cluster, to_utf16
 from ..para_ids import ParaIdAllocator
-from ..wml.ns import W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_P, W_RPR, W_SECTPR, qn
+from ..scan import shows_placeholder
+from ..wml.ns import (
+    W14_PARAID,
+    W14_TEXTID,
+    W_DEL,
+    W_INS,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_P,
+    W_RPR,
+    W_SDTCONTENT,
+    W_SECTPR,
+    qn,
+)
 from ..wml.properties import paragraph_properties
 from ..wml.revisions import restamp_copies, strip_annotations
 from .spec import Skip
@@ -110,6 +123,42 @@ class ResolveContext:
                 name = style.find(qn("w:name"))
                 out.append((style_id, (name.get(qn("w:val")) if name is not None else None) or style_id))
         return out
+
+
+def check_placeholder(block: Block, start: int | None = None, end: int | None = None) -> None:
+    """Skip with placeholderText when the change touches text an empty content control shows
+    as its placeholder: the UTF-16 range ``start``..``end`` overlaps it, or (an insertion point,
+    ``start == end``) sits in it or at its edge, where new text would land inside the control.
+    Without offsets, the whole block is the change."""
+    for first, last in block.placeholders:
+        first16, last16 = to_utf16(block.text, first), to_utf16(block.text, last)
+        if start is None or end is None:
+            touched = True
+        elif start == end:
+            touched = first16 <= start <= last16
+        else:
+            touched = start < last16 and first16 < end
+        if touched:
+            raise Skip("placeholderText", blockId=block.id, placeholder=repr(block.text[first:last]))
+
+
+def in_placeholder_control(p: Any) -> bool:
+    """Whether paragraph ``p`` sits in a block-level content control showing its placeholder."""
+    return any(
+        ancestor.tag == W_SDTCONTENT and shows_placeholder(ancestor.getparent()) for ancestor in p.iterancestors()
+    )
+
+
+def outside_placeholder_controls(anchor: Any) -> Any:
+    """What new content placed next to ``anchor`` goes next to: the anchor, or the outermost
+    block-level content control around it that shows its placeholder. Content put inside such a
+    control would become part of the placeholder (the control is empty: all it holds is the
+    prompt)."""
+    place = anchor
+    for ancestor in anchor.iterancestors(qn("w:sdt")):
+        if shows_placeholder(ancestor):
+            place = ancestor
+    return place
 
 
 def check_precondition(op, block: Block) -> None:

@@ -36,6 +36,11 @@ SKIP_CODES: dict[str, str] = {
         "after re-reading the document."
     ),
     "pendingDeletion": "block {blockId} is pending deletion ({what}); reject that deletion first, or {instead}.",
+    "placeholderText": (
+        "block {blockId} shows the placeholder of an empty content control ({placeholder}) where this "
+        "operation would change text; that prompt is not document content, so it is left alone. Change the "
+        "text around it, insert a new block next to it, or fill the control in a word processor."
+    ),
     "missingStyle": (
         "{styleId} is not a paragraph style of this document; use one of its paragraph styles ({styles}), "
         "or null to clear the style."

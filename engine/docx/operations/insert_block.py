@@ -1,6 +1,7 @@
 """insertAfterBlock and insertBeforeBlock: a new paragraph next to a block.
 
-The new paragraph sits in the same container as the anchor (the body, a table cell, a text box),
+The new paragraph sits in the same container as the anchor (the body, a table cell, a text box;
+outside a content control that shows its placeholder, which the paragraph would otherwise join),
 copies the anchor's paragraph properties (style, list membership, alignment, ...; not its
 section break) unless ``styleId`` is given, and gets a fresh paragraph id, reported in the
 receipt. Text may be empty: a blank paragraph is a real edit. Tabs and line feeds in the text
@@ -26,7 +27,7 @@ from ..wml.revisions import (
     mark_paragraph,
     record_paragraph_properties,
 )
-from .context import ApplyContext, ResolveContext
+from .context import ApplyContext, ResolveContext, outside_placeholder_controls
 from .delete_block import carries_section_break
 from .fields import DecodeError, Decoding, Field, block_id_field, kind_of, string_field
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -104,10 +105,11 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
     text = op.get("text")
     runs = [make_run(text)] if text else []
     position = "after" if op.type == "insertAfterBlock" else "before"
+    place = outside_placeholder_controls(anchor)
     if position == "after":
-        anchor.addnext(p)
+        place.addnext(p)
     else:
-        anchor.addprevious(p)
+        place.addprevious(p)
     if ctx.tracked:
         if runs:
             p.append(insert_runs(runs, ctx.revisions))

@@ -32,7 +32,7 @@ from ..wml.ns import (
     W_SMARTTAG,
 )
 from ..wml.revisions import mark_paragraph, paragraph_mark_state, split_wrapper
-from .context import ApplyContext, ResolveContext, block_json_target
+from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder, in_placeholder_control
 from .delete_block import carries_section_break
 from .fields import block_id_field, integer_field
 from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -51,6 +51,9 @@ def _resolve_split(ctx: ResolveContext, op: Operation, block) -> Plan:
     offset = op.get("offset")
     ctx.check_offset(block, offset, text_change=True)
     p = block.element
+    if in_placeholder_control(p):
+        check_placeholder(block)
+    check_placeholder(block, offset, offset)
     return Plan(
         op, (block.index, STRUCTURE, offset), [Claim(("text", p)), Claim(("para", p))], block=block, touches=[p]
     )
@@ -154,6 +157,10 @@ def _resolve_merge(ctx: ResolveContext, op: Operation, block) -> Plan:
         raise Skip("unsupportedBlock", what=f"the paragraph after block {block.id} is not a block of this document.")
     if next_block.pending_deletion:
         raise Skip("pendingDeletion", blockId=next_block.id)
+    for joined in (block, next_block):
+        # Joining paragraphs of a control that shows its placeholder changes that placeholder.
+        if in_placeholder_control(joined.element):
+            check_placeholder(joined)
     claims = [
         Claim(("text", p)), Claim(("para", p)), Claim(("text", following)), Claim(("para", following)),
         Claim(("gap", p, "after")), Claim(("gap", following, "before")),
