@@ -5,7 +5,9 @@ or only one author's.
 work done by a macro inside LibreOffice: loading documents over a remote UNO bridge is fragile)
 and returns {file: paragraphs} where ``action`` is ``"asis"``, ``"accept"`` or ``"reject"``
 (every change) or ``("accept" | "reject", author)`` (only that author's changes, one by one, as a
-reviewer selecting each of them and choosing Accept or Reject would). Paragraphs of tables are
+reviewer selecting each of them and choosing Accept or Reject would), or a list of such steps
+taken in turn (``[("reject", "Alice"), "accept"]``: Alice's changes rejected, then every other
+one accepted). Paragraphs of tables are
 listed cell by cell. A file LibreOffice cannot open raises ``AssertionError`` with its message.
 
 It needs only ``soffice`` and LibreOffice's Python script provider, so tests using it run
@@ -61,10 +63,19 @@ def _by_author(doc, helper, command, author):
                 break
         if target is None:
             return
-        start = target.getPropertyValue("RedlineStart")
-        end = target.getPropertyValue("RedlineEnd")
-        cursor = start.getText().createTextCursorByRange(start)
-        cursor.gotoRange(end, True)
+        # A collapsed cursor in the change picks it (a selection would take every change it
+        # touches). At its first character, not its start: a change that ends where this one
+        # starts would be picked instead.
+        start, end = target.getPropertyValue("RedlineStart"), target.getPropertyValue("RedlineEnd")
+        text = start.getText()
+        cursor = text.createTextCursorByRange(start)
+        cursor.collapseToStart()
+        inside = text.createTextCursorByRange(cursor)
+        try:
+            if inside.goRight(1, False) and text.compareRegionStarts(inside, end) > 0:
+                cursor = inside
+        except Exception:
+            pass  # ranges in different texts (a table cell): keep the start
         doc.getCurrentController().select(cursor)
         helper.executeDispatch(frame, command, "", 0, ())
     raise RuntimeError("the changes of " + author + " did not go away")
@@ -86,14 +97,14 @@ def run(*args):
                 doc.getCurrentController().getViewSettings().setPropertyValue("ShowAnnotations", False)
             except Exception:
                 pass
-            mode, author = job["mode"], job["author"]
             frame = doc.getCurrentController().getFrame()
-            if author is None and mode != "asis":
-                command = ".uno:AcceptAllTrackedChanges" if mode == "accept" else ".uno:RejectAllTrackedChanges"
-                helper.executeDispatch(frame, command, "", 0, ())
-            elif author is not None:
-                command = ".uno:AcceptTrackedChange" if mode == "accept" else ".uno:RejectTrackedChange"
-                _by_author(doc, helper, command, author)
+            for mode, author in job["steps"]:
+                if author is None and mode != "asis":
+                    command = ".uno:AcceptAllTrackedChanges" if mode == "accept" else ".uno:RejectAllTrackedChanges"
+                    helper.executeDispatch(frame, command, "", 0, ())
+                elif author is not None:
+                    command = ".uno:AcceptTrackedChange" if mode == "accept" else ".uno:RejectTrackedChange"
+                    _by_author(doc, helper, command, author)
             results[path] = {"ok": True, "paragraphs": _paragraphs(doc)}
             doc.close(True)
         except Exception as error:
@@ -110,8 +121,12 @@ g_exportedScripts = (run,)
 """
 
 
-def lo_review(files: list[Path], action: str | tuple[str, str]) -> dict[Path, list[str]]:
-    mode, author = (action, None) if isinstance(action, str) else action
+Action = str | tuple[str, str]
+
+
+def lo_review(files: list[Path], action: Action | list[Action]) -> dict[Path, list[str]]:
+    actions = action if isinstance(action, list) else [action]
+    steps = [(step, None) if isinstance(step, str) else step for step in actions]
     work = Path(tempfile.mkdtemp(prefix="lo-review-"))
     try:
         scripts = work / "profile" / "user" / "Scripts" / "python"
@@ -125,7 +140,7 @@ def lo_review(files: list[Path], action: str | tuple[str, str]) -> dict[Path, li
             copies[str(copy)] = Path(source)
         out = work / "out.json"
         job = work / "job.json"
-        job.write_text(json.dumps({"mode": mode, "author": author, "files": list(copies), "out": str(out)}))
+        job.write_text(json.dumps({"steps": steps, "files": list(copies), "out": str(out)}))
         # LibreOffice's own Python aborts when it sees another interpreter's settings.
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "CONDA", "PYENV"))}
         env.update(PATH="/usr/local/bin:/usr/bin:/bin", LO_REVIEW_JOB=str(job))
