@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 
 from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_ids
 from .numbering import Numbering
-from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO, PLACEHOLDER
+from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO, PLACEHOLDER, marker_flags
 from .styles import Styles, heading_level_from_style_id
 from .walk import WalkedParagraph
 from .wml.attrs import int_attr
@@ -189,13 +189,7 @@ def paragraph_mark(p: Any) -> int:
     """The tracked state of a paragraph's mark (``w:pPr/w:rPr/w:ins|del|moveFrom|moveTo``)."""
     if len(p) == 0 or p[0].tag != W_PPR:
         return 0
-    rpr = p[0].find(W_RPR)
-    if rpr is None:
-        return 0
-    flags = 0
-    for child in rpr:
-        flags |= _MARK_FLAGS.get(child.tag, 0)
-    return flags
+    return marker_flags(p[0].find(W_RPR), _MARK_FLAGS)
 
 
 def build_blocks(
@@ -237,8 +231,7 @@ def build_blocks(
                     has_outline = True
                     outline = int_attr(child, W_VAL)
                 elif tag == W_RPR:
-                    for prop in child:
-                        mark |= _MARK_FLAGS.get(prop.tag, 0)
+                    mark = marker_flags(child, _MARK_FLAGS)
         effective_style = style_id or styles.default_paragraph
         pstyle = styles.paragraph(effective_style) if effective_style else None
         if num_id is None and pstyle is not None:

@@ -253,6 +253,16 @@ def find_text_boxes(element: Any, boxes: list[Any]) -> None:
             find_text_boxes(child, boxes)
 
 
+def marker_flags(properties: Any | None, flags_by_tag: dict[str, int]) -> int:
+    """The flags of the revision markers among the children of a property group (a paragraph
+    mark's ``w:rPr``, a cell's ``w:tcPr``), ``flags_by_tag`` saying which marker means what."""
+    flags = 0
+    if properties is not None:
+        for child in properties:
+            flags |= flags_by_tag.get(child.tag, 0)
+    return flags
+
+
 def accepted_text(pieces: list[Piece]) -> str:
     return "".join([text for text, flags, _ in pieces if not flags & DROP_ACCEPTED])
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .scan import DEL, INS, ScanContext, scan_paragraph, shows_placeholder
+from .scan import DEL, INS, ScanContext, marker_flags, scan_paragraph, shows_placeholder
 from .wml.attrs import int_attr, is_on
 from .wml.ns import (
     MC_ALTERNATECONTENT,
@@ -159,13 +159,7 @@ def grid_before(trpr: Any | None) -> int:
 def cell_revision(tc: Any) -> int:
     """``scan.DEL`` for a cell marked deleted (``w:tcPr/w:cellDel``), ``scan.INS`` for one marked
     inserted (``w:cellIns``), else 0."""
-    tcpr = tc.find(W_TCPR)
-    if tcpr is None:
-        return 0
-    flags = 0
-    for child in tcpr:
-        flags |= _CELL_FLAGS.get(child.tag, 0)
-    return flags
+    return marker_flags(tc.find(W_TCPR), _CELL_FLAGS)
 
 
 def cell_span(tc: Any) -> tuple[int, bool]:
