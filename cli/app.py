@@ -160,6 +160,14 @@ def root(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing on success; errors still show.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is honoured too).")] = False,
+    no_pager: Annotated[
+        bool,
+        typer.Option(
+            "--no-pager",
+            help="Print long output straight to the terminal instead of through a pager "
+            "($DESKCHECK_PAGER, else $PAGER, else less -R; never when stdout is not a terminal).",
+        ),
+    ] = False,
 ) -> None:
     """Global flags are lifted out of the command line before parsing (see cli.main); they are
     declared here so that --help lists them."""

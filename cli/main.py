@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 # Flags that apply to every command, accepted anywhere before a literal "--".
-_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color"}
+_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color", "--no-pager": "no_pager"}
 
 
 def split_global_flags(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
@@ -52,21 +52,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .output.emit import emit_usage_error
 
     try:
-        plain = _plain_line(argv)
-        if plain is not None:
-            code = plain()
-            if ends_process:
-                # What is left is garbage for the exit. Python's cycle collector would walk every
-                # object the call imported or built several times over while the interpreter
-                # shuts down (10-40 ms); frozen objects are skipped. The verbs close what they
-                # open (session store, written files) themselves, so nothing waits on it.
-                import gc
-
-                gc.freeze()
-            return code
-        from .app import app
-
-        app(args=argv, prog_name="deskcheck", standalone_mode=True)
+        with _progress(flags):
+            return _run_command(argv, ends_process=ends_process)
     except SystemExit as exc:
         return _exit_status(exc.code)
     except UsageError as exc:
@@ -74,7 +61,46 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _run_command(argv: list[str], *, ends_process: bool) -> int:
+    plain = _plain_line(argv)
+    if plain is not None:
+        code = plain()
+        if ends_process:
+            # What is left is garbage for the exit. Python's cycle collector would walk every
+            # object the call imported or built several times over while the interpreter
+            # shuts down (10-40 ms); frozen objects are skipped. The verbs close what they
+            # open (session store, written files) themselves, so nothing waits on it.
+            import gc
+
+            gc.freeze()
+        return code
+    from .app import app
+
+    app(args=argv, prog_name="deskcheck", standalone_mode=True)
     return 0
+
+
+def _progress(flags: dict[str, bool]):
+    """Where the engine's phases go: drawn on stderr when it is a terminal (see
+    ``output.progress``), nowhere otherwise (and then nothing of it is imported)."""
+    import contextlib
+    import os
+
+    if not _isatty(sys.stderr):
+        return contextlib.nullcontext()
+    from .output.progress import progress_on_terminal
+
+    color = not flags.get("no_color") and "NO_COLOR" not in os.environ
+    return progress_on_terminal(quiet=bool(flags.get("quiet")), color=color)
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
 
 
 def _plain_line(argv: list[str]) -> Callable[[], int] | None:

@@ -120,7 +120,7 @@ def sessions(
         value: Any = [draft.summary(now) for draft in store.drafts(identity=identity)]
     else:
         value = [record.summary(now) for record in store.sessions(identity)]
-    raise typer.Exit(emit_value(env, value))
+    raise typer.Exit(emit_value(env, value, "form:drafts" if drafts else "form:sessions"))
 
 
 @with_context_options(only=FORM_OPTIONS)
