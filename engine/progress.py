@@ -13,10 +13,12 @@ attribute test. A host listens for the length of a call with ``listening(listene
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Listener(Protocol):
@@ -62,6 +64,19 @@ def phase(label: str, total: int | None = None) -> Iterator[Phase]:
         yield Phase(listener, handle)
     finally:
         listener.end(handle)
+
+
+def each(items: Sequence[T], label: str, item_label: Callable[[T], str] | None = None) -> Iterator[T]:
+    """``items`` one by one, as a phase counting them (each item a phase of its own, named by
+    ``item_label``, while the loop's body works on it)."""
+    with phase(label, total=len(items)) as step:
+        for item in items:
+            if item_label is None:
+                yield item
+            else:
+                with phase(item_label(item)):
+                    yield item
+            step.advance()
 
 
 @contextmanager

@@ -213,9 +213,9 @@ def read_story(value: dict[str, Any], args: dict[str, Any]) -> View:
     return view
 
 
-def find(value: dict[str, Any], args: dict[str, Any]) -> View:
-    matches = value.get("matches", [])
-    query = str(args.get("query", ""))
+def matches_table(matches: Sequence[dict[str, Any]], query: str, numbers: dict[str, int] | None = None) -> Table:
+    """find_text's matches: (# when ``numbers`` gives block numbers,) block, offsets, context with
+    the query highlighted."""
     rows = []
     for found in matches:
         where = found.get("range") or {}
@@ -224,19 +224,26 @@ def find(value: dict[str, Any], args: dict[str, Any]) -> View:
         if story.get("type") not in (None, "main"):
             place = story_name(story) + (f" {place}" if place else "")
         span = f"{where.get('startOffset', '?')}-{where.get('endOffset', '?')}"
-        rows.append([place, span, highlight(str(found.get("context", "")), query)])
+        row = [place, span, highlight(str(found.get("context", "")), query)]
+        if numbers is not None:
+            row.insert(0, f"#{numbers[found['blockId']]}" if found.get("blockId") in numbers else "")
+        rows.append(row)
+    columns = [Column("block", style="cyan"), Column("at", style="dim", align="right"), Column("context", flex=True)]
+    if numbers is not None:
+        columns.insert(0, Column("#", style="dim", align="right"))
+    return Table(columns, rows)
+
+
+def find(value: dict[str, Any], args: dict[str, Any], numbers: dict[str, int] | None = None) -> View:
+    matches = value.get("matches", [])
+    query = str(args.get("query", ""))
     total = value.get("totalMatches", len(matches))
     line = plural(total, "match", "matches") + (f" of {query!r}" if query else "")
     if value.get("truncated") or (isinstance(total, int) and total > len(matches)):
         line += f", the first {len(matches):,} shown"
     view: View = [_summary(line, value)]
-    if rows:
-        view.append(
-            Table(
-                [Column("block", style="cyan"), Column("at", style="dim", align="right"), Column("context", flex=True)],
-                rows,
-            )
-        )
+    if matches:
+        view.append(matches_table(matches, query, numbers))
     return view
 
 
@@ -305,7 +312,7 @@ def comments_view(comments: Sequence[dict[str, Any]]) -> View:
 
 
 def _quote(quote: Any) -> Any:
-    return f"“{fold(str(quote), 28)}”" if quote else ("whole block", "dim")
+    return f"“{quote}”" if quote else ("whole block", "dim")
 
 
 def _by_author(items: Iterable[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -409,11 +416,14 @@ def describe_op(op: dict[str, Any]) -> str:
     return line
 
 
-def edit_result(value: dict[str, Any], args: dict[str, Any], names: dict[str, str] | None = None) -> View:
+def edit_result(
+    value: dict[str, Any], args: dict[str, Any], names: dict[str, str] | None = None, *, written: bool = True
+) -> View:
     """What a suggest_changes batch did (also add_comment and queue apply): one line per
     operation, applied ✓, replayed ↺ (applied by an earlier call), queued ⋯ or skipped ✗ with its
-    reason and code; then the normalizations, the version and where it was written. ``names``
-    gives each operation id the words to show it by (the REPL's numbered batch)."""
+    reason and code; then the normalizations, the version and where it was written (unless not
+    ``written``: the REPL's working copy is its own business). ``names`` gives each operation id
+    the words to show it by (the REPL's numbered batch)."""
     names = dict(names or {})
     for op in args.get("operations", []) if isinstance(args.get("operations"), list) else []:
         if isinstance(op, dict) and isinstance(op.get("id"), str):
@@ -423,19 +433,14 @@ def edit_result(value: dict[str, Any], args: dict[str, Any], names: dict[str, st
         if isinstance(op_id, str) and op_id not in names:
             blocks = [a.get("blockId") for a in receipt.get("affected", []) if a.get("blockId")]
             names[op_id] = f"{receipt.get('type', '')} {', '.join(map(str, blocks))}".strip()
-    status = str(value.get("status", ""))
     counts = [
-        f"{len(value.get(key, [])):,} {word}"
-        for key, word in (
-            ("applied", "applied"),
-            ("queued", "queued"),
-            ("replayed", "replayed"),
-            ("skipped", "skipped"),
-        )
-        if value.get(key)
+        f"{len(value.get(key, [])):,} {key}" for key in ("applied", "queued", "replayed", "skipped") if value.get(key)
     ]
     style = "bold green" if not value.get("skipped") else ("bold yellow" if counts[:-1] else "bold red")
-    view: View = [Line((status or "done", style), (f": {', '.join(counts) or 'nothing to do'}", "bold"))]
+    status = {"queued": " (parked in the queue, not applied)", "previewed": " (dry run: nothing written)"}
+    view: View = [
+        Line((", ".join(counts) or "nothing to do", style), (status.get(str(value.get("status")), ""), "dim"))
+    ]
     marks = {"applied": ("✓", "green"), "queued": ("⋯", "cyan"), "replayed": ("↺", "blue")}
     for key, (mark, mark_style) in marks.items():
         for entry in value.get(key, []):
@@ -450,8 +455,7 @@ def edit_result(value: dict[str, Any], args: dict[str, Any], names: dict[str, st
         view.append(Wrapped(((f"      {reason}", "red"), (f" [{entry.get('code')}]", "dim")), indent=6))
     for item in value.get("normalizations", []):
         view.append(Wrapped(((f"  note: {item.get('path', '')}: {item.get('message', '')}", "dim"),), indent=8))
-    view.extend(_written(value))
-    return view
+    return view + _written(value) if written else view
 
 
 def _written(value: dict[str, Any]) -> View:
@@ -484,7 +488,7 @@ def resolve_comment(value: dict[str, Any], args: dict[str, Any]) -> View:
     return [Line(("✓ ", "green"), f"Comment {value.get('commentId')} is {state}{still}."), *_written(value)]
 
 
-def change_resolution(value: dict[str, Any], args: dict[str, Any]) -> View:
+def change_resolution(value: dict[str, Any], args: dict[str, Any], *, written: bool = True) -> View:
     """accept_change / reject_change: the changes resolved, then what is left."""
     verb = "Accepted" if value.get("mode") == "accept" else "Rejected"
     resolved = value.get("resolved", [])
@@ -492,8 +496,7 @@ def change_resolution(value: dict[str, Any], args: dict[str, Any]) -> View:
     view.extend(changes_view(resolved) if resolved else [])
     if "remaining" in value:
         view.append(note(f"{plural(int(value['remaining']), 'tracked change')} still pending."))
-    view.extend(_written(value))
-    return view
+    return view + _written(value) if written else view
 
 
 def _by_kind(value: dict[str, Any]) -> tuple[str, str]:
@@ -605,9 +608,9 @@ def _compare_line(change: dict[str, Any], shorten: Callable[[str], str]) -> Wrap
         for segment in change["segments"]:
             text = str(segment.get("text", ""))
             if segment.get("type") == "del":
-                spans.append((text, "red strike"))
+                spans.append((text, "deleted"))
             elif segment.get("type") == "ins":
-                spans.append((text, "green underline"))
+                spans.append((text, "inserted"))
             else:
                 spans.append((shorten(text), ""))
     else:

@@ -141,6 +141,10 @@ def _chunks(word: str, width: int) -> list[str]:
 
 # -- styles ---------------------------------------------------------------------------------------
 
+# Styles that carry meaning: in colour they are these rich styles; without colours the text gets
+# these markers around it instead (a word diff must read on a monochrome terminal too).
+MEANINGS = {"deleted": ("red strike", "[-", "-]"), "inserted": ("green underline", "{+", "+}")}
+
 
 class Styler:
     """Turns (text, style) into what the terminal shows: ANSI codes around it, or the text alone
@@ -155,6 +159,24 @@ class Styler:
     @property
     def plain(self) -> bool:
         return self.color_system is None
+
+    @property
+    def markers(self) -> bool:
+        """Whether meaningful styles are shown by markers (see ``MEANINGS``)."""
+        return self.color_system is None or self.no_color
+
+    def expand(self, spans: Iterable[Span]) -> Iterable[Span]:
+        """``spans`` with the markers of meaningful styles when they cannot be seen."""
+        if not self.markers:
+            return spans
+        out: list[Span] = []
+        for text, style in spans:
+            meaning = MEANINGS.get(style)
+            if meaning is None:
+                out.append((text, style))
+            elif text:
+                out += [(meaning[1], ""), (text, ""), (meaning[2], "")]
+        return out
 
     def __call__(self, text: str, style: str) -> str:
         if not style or self.color_system is None or not text:
@@ -174,7 +196,7 @@ class Styler:
             "truecolor": ColorSystem.TRUECOLOR,
             "windows": ColorSystem.WINDOWS,
         }
-        style = Style.parse(style_text)
+        style = Style.parse(MEANINGS[style_text][0] if style_text in MEANINGS else style_text)
         if self.no_color:
             style = style.without_color
         rendered = style.render("\0", color_system=systems.get(self.color_system, ColorSystem.STANDARD))
@@ -207,7 +229,7 @@ def _fit_spans(spans: Iterable[Span], width: int, styler: Styler, default: str) 
     cells used."""
     parts: list[str] = []
     used = 0
-    for text, style in spans:
+    for text, style in styler.expand(spans):
         text = clean(text)
         size = width_of(text)
         if used + size > width:
@@ -234,7 +256,7 @@ def _draw_wrapped(block: Wrapped, width: int, styler: Styler) -> list[str]:
         lines.append("".join(parts).rstrip())
         parts, used = [" " * indent], indent
 
-    for text, style in block.spans:
+    for text, style in styler.expand(block.spans):
         for index, chunk in enumerate(clean_lines(text)):
             if index:
                 new_line()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .render import fold, one_line
+from ..render.values import fold, one_line
 from .suggest import Candidate
 
 if TYPE_CHECKING:

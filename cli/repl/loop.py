@@ -115,10 +115,11 @@ class Shell:
         return exit_code_for(result)
 
     def do_tools(self, rest: str) -> ExitCode:
-        for tool in self.mode.call_tools():
-            first = tool.description.split(". ")[0].rstrip(".")
-            self.printer.print(f"  {tool.name}  ", style="bold")
-            self.printer.note(f"      {first}.")
+        from deskcheck.engine.providers import export_tools
+
+        from ..render.tools import tools_table
+
+        self.printer.view([tools_table(export_tools(self.mode.call_tools(), "json"))])
         return ExitCode.OK
 
     def do_status(self, rest: str) -> ExitCode:

@@ -14,8 +14,8 @@ from deskcheck.engine.tools import ToolResult
 
 from ..output.envelope import dumps
 
-# Values printed on one line are folded past this many characters (`get` prints them whole).
-FOLD_CHARS = 72
+# Not a terminal: lines are as long as their content (nothing is cut from a transcript).
+TRANSCRIPT_WIDTH = 100_000
 
 
 class Printer:
@@ -53,6 +53,16 @@ class Printer:
         else:
             self.out.file.write("".join(f"{x if isinstance(x, str) else x.plain}\n" for x in lines))
 
+    def view(self, view: list[Any]) -> None:
+        """A view of ``cli.render`` (shared with the CLI and the demo), drawn at the terminal's
+        width; a transcript (not a terminal) keeps every text whole."""
+        from ..render.draw import Styler, draw
+
+        styler = Styler(self.out.color_system if self.color else None)
+        width = self.out.width if self.out.is_terminal else TRANSCRIPT_WIDTH
+        self.out.file.write("".join(f"{line}\n" for line in draw(view, width, styler)))
+        self.out.file.flush()
+
     def note(self, text: str) -> None:
         self.out.print(text, style="dim", markup=False, highlight=False)
 
@@ -82,15 +92,3 @@ class Printer:
             self.json(result.envelope())
         else:
             self.out.print(dumps(result.envelope()), markup=False, highlight=False, soft_wrap=True)
-
-
-def fold(text: str, limit: int = FOLD_CHARS) -> str:
-    """``text`` cut to ``limit`` characters with a note of its full size."""
-    if len(text) <= limit:
-        return text
-    return f"{text[: limit - 1]}… ({len(text):,} chars)"
-
-
-def one_line(value: Any) -> str:
-    """A JSON value on one line, folded."""
-    return fold(json.dumps(value, ensure_ascii=False))

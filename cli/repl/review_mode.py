@@ -19,6 +19,8 @@ from deskcheck.engine.tools import ToolResult, ToolSet
 from ..errors import UsageError
 from ..exit import ExitCode
 from ..output.emit import exit_code_for
+from ..render import docx as docx_views
+from ..render.docx import blocks_table
 from . import parse, review_view
 from .render import Printer
 from .state import ReplState
@@ -230,7 +232,7 @@ class ReviewMode:
             start = self.blocks.index(self._block(words[0])) + 1
         count = parse.integer(words[1], "COUNT") if len(words) > 1 else DEFAULT_PAGE
         shown = self.blocks[start - 1 : start - 1 + max(count, 0)]
-        self.printer.lines(review_view.block_lines(shown, start))
+        self.printer.view([blocks_table(shown, start)])
         after = start - 1 + len(shown)
         if after < len(self.blocks):
             self.printer.note(f"{len(self.blocks) - after} more block(s): blocks {after + 1}")
@@ -244,7 +246,7 @@ class ReviewMode:
         if not result.ok:
             return self._failed(result)
         numbers = {block["blockId"]: n for n, block in enumerate(self.blocks, start=1)}
-        self.printer.lines(review_view.match_lines(result.value, numbers))
+        self.printer.view(docx_views.find(result.value, {"query": query}, numbers))
         return ExitCode.OK
 
     def do_comments(self, rest: str) -> ExitCode:
@@ -256,7 +258,7 @@ class ReviewMode:
             return ExitCode.TOOL_ERROR
         if which == "all":
             self.comments = comments
-        self.printer.lines(review_view.comment_lines(comments))
+        self.printer.view(docx_views.comments_view(comments))
         return ExitCode.OK
 
     def do_changes(self, rest: str) -> ExitCode:
@@ -264,7 +266,7 @@ class ReviewMode:
         if changes is None:
             return ExitCode.TOOL_ERROR
         self.changes = changes
-        self.printer.lines(review_view.change_lines(changes))
+        self.printer.view(docx_views.changes_view(changes))
         return ExitCode.OK
 
     def _read_list(self, tool: str, args: dict[str, Any], key: str) -> list[dict[str, Any]] | None:
@@ -342,11 +344,7 @@ class ReviewMode:
         if not result.ok:
             self.printer.note("The batch was not applied and is still pending (`ops`).")
             return self._failed(result)
-        applied, skipped = review_view.apply_lines(result.value, self.ops)
-        for line in applied:
-            self.printer.success(line)
-        for line in skipped:
-            self.printer.print(line, style="red")
+        self.printer.view(docx_views.edit_result(result.value, {}, review_view.op_names(self.ops), written=False))
         done = {entry["id"] for key in ("applied", "replayed") for entry in result.value.get(key, [])}
         self.ops = [op for op in self.ops if op["id"] not in done]
         if self.ops:
@@ -398,11 +396,7 @@ class ReviewMode:
         result = self._call(f"{mode}_change", args)
         if not result.ok:
             return self._failed(result)
-        verb = "accepted" if mode == "accept" else "rejected"
-        for change in result.value.get("resolved", []):
-            ref = review_view.change_ref(change)
-            self.printer.success(f"{verb} [{ref}] {change['type']}: {change.get('text') or '(no text)'}")
-        self.printer.note(f"{result.value.get('remaining')} tracked change(s) still pending.")
+        self.printer.view(docx_views.change_resolution(result.value, {}, written=False))
         return ExitCode.OK
 
     def _resolve_all(self, mode: str) -> ExitCode:
