@@ -391,8 +391,15 @@ def read_changes(value: dict[str, Any], args: dict[str, Any]) -> View:
 
 
 def describe_op(op: dict[str, Any]) -> str:
-    """One operation of a suggest_changes batch in a line."""
+    """One operation of a suggest_changes batch in a line (with the comment it carries)."""
     kind = str(op.get("type", ""))
+    line = _op_words(kind, op)
+    if op.get("comment") and kind not in ("commentOnBlock", "commentOnRange"):
+        line += f"  + comment {fold(str(op['comment']), 50)!r}"
+    return line
+
+
+def _op_words(kind: str, op: dict[str, Any]) -> str:
     block = op.get("blockId", "")
     if kind == "replaceInBlock":
         return f"replace in {block}: {fold(str(op.get('find', '')), 40)!r} => {fold(str(op.get('replace', '')), 40)!r}"
@@ -404,16 +411,15 @@ def describe_op(op: dict[str, Any]) -> str:
     if kind == "commentOnBlock":
         on = f" on {fold(str(op['quote']), 30)!r}" if op.get("quote") else ""
         return f"comment {block}{on}: {fold(str(op.get('comment', '')), 60)!r}"
-    if kind in ("replaceRange", "commentOnRange"):
-        where = op.get("range") or {}
+    where = op.get("range") if isinstance(op.get("range"), dict) else None
+    if where is not None:
         span = f"{where.get('blockId')} [{where.get('startOffset')}-{where.get('endOffset')}]"
         if kind == "replaceRange":
             return f"replace range {span} => {fold(str(op.get('replace', '')), 40)!r}"
-        return f"comment on range {span}: {fold(str(op.get('comment', '')), 60)!r}"
-    line = f"{kind} {block}".rstrip()
-    if not block and isinstance(op.get("range"), dict):
-        line += f" {op['range'].get('blockId')}"
-    return line
+        if kind == "commentOnRange":
+            return f"comment on range {span}: {fold(str(op.get('comment', '')), 60)!r}"
+        return f"{kind} {span}"
+    return f"{kind} {block}".rstrip()
 
 
 def edit_result(
@@ -425,12 +431,17 @@ def edit_result(
     ``written``: the REPL's working copy is its own business). ``names`` gives each operation id
     the words to show it by (the REPL's numbered batch)."""
     names = dict(names or {})
-    for op in args.get("operations", []) if isinstance(args.get("operations"), list) else []:
+    sent = args.get("operations") if isinstance(args.get("operations"), list) else []
+    for op in sent:
         if isinstance(op, dict) and isinstance(op.get("id"), str):
             names.setdefault(op["id"], describe_op(op))
     for receipt in value.get("receipts", []):
-        op_id = receipt.get("operationId")
-        if isinstance(op_id, str) and op_id not in names:
+        op_id, index = receipt.get("operationId"), receipt.get("operationIndex")
+        if not isinstance(op_id, str) or op_id in names:
+            continue
+        if isinstance(index, int) and 0 <= index < len(sent) and isinstance(sent[index], dict):
+            names[op_id] = describe_op(sent[index])  # an operation sent without an id: it got one
+        else:
             blocks = [a.get("blockId") for a in receipt.get("affected", []) if a.get("blockId")]
             names[op_id] = f"{receipt.get('type', '')} {', '.join(map(str, blocks))}".strip()
     counts = [
