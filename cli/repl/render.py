@@ -19,7 +19,7 @@ TRANSCRIPT_WIDTH = 100_000
 
 
 class Printer:
-    def __init__(self, out: TextIO, err: TextIO, *, color: bool) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, color: bool, interactive: bool = True) -> None:
         from rich.console import Console
 
         def console(stream: TextIO):
@@ -34,6 +34,7 @@ class Printer:
             )
 
         self.color = color
+        self.interactive = interactive
         self.out = console(out)
         self.err = console(err)
 
@@ -62,6 +63,18 @@ class Printer:
         width = self.out.width if self.out.is_terminal else TRANSCRIPT_WIDTH
         self.out.file.write("".join(f"{line}\n" for line in draw(view, width, styler)))
         self.out.file.flush()
+
+    def greet(self, text: str, style: str | None = None) -> None:
+        """What a person at the prompt is told on arrival (what is open, how to get help); a
+        script's output holds only what its commands print, so it gets none of it."""
+        if self.interactive:
+            self.out.print(text, style=style, markup=False, highlight=False)
+
+    def notice(self, text: str, style: str | None = None) -> None:
+        """Something worth knowing that no command asked for (unsaved edits resumed or kept):
+        shown at the prompt, on stderr for a script."""
+        console = self.out if self.interactive else self.err
+        console.print(text, style=style, markup=False, highlight=False)
 
     def note(self, text: str) -> None:
         self.out.print(text, style="dim", markup=False, highlight=False)

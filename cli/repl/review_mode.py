@@ -79,23 +79,26 @@ class ReviewMode:
             return exit_code_for(first)
         self._read_all(first)
         name = self.copy.source
-        self.printer.print(
+        self.printer.greet(
             f"Reviewing {name}: {len(self.blocks)} block(s), {len(self.comments)} comment thread(s), "
             f"{len(self.changes)} pending tracked change(s)."
         )
         if self.copy.resumed:
-            self.printer.warn(
+            self.printer.notice(
                 "Resuming your earlier review: the working copy has changes not saved yet "
-                "(`save` writes them, `revert` drops them)."
+                "(`save` writes them, `revert` drops them).",
+                "yellow",
             )
             if self.copy.source_changed:
-                self.printer.warn(
+                self.printer.notice(
                     f"{name} changed on disk since that review started: `save` will refuse to overwrite it "
-                    "(`save --force`, `save OTHER.docx` or `revert`)."
+                    "(`save --force`, `save OTHER.docx` or `revert`).",
+                    "yellow",
                 )
-        self.printer.note(
+        self.printer.greet(
             "Edits go to a working copy; `save` writes the file. Type `help` for the commands; Tab completes "
-            "commands, block ids, comment and change ids."
+            "commands, block ids, comment and change ids.",
+            "dim",
         )
         return ExitCode.OK
 
@@ -166,9 +169,10 @@ class ReviewMode:
                 self.printer.note("Staying: `apply` sends them, `drop all` removes them.")
                 return False
         if self.copy.unsaved:
-            self.printer.note(
+            self.printer.notice(
                 f"The working copy keeps changes not saved to {self.copy.source}: the same `deskcheck repl --docx` "
-                "command resumes it; `save` writes them to the file."
+                "command resumes it; `save` writes them to the file.",
+                "dim",
             )
         return True
 

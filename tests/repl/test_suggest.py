@@ -33,7 +33,7 @@ def form_catalog() -> Catalog:
     )
     values, dependent = form_view.field_candidates(state)
     listing = form_toolset(state, title="event").call("form_getFieldSuggestions", {"path": "/colour"}).value
-    values["pick"] = form_view.suggestion_options(listing)
+    values["pick"] = form_view.suggestion_listing(listing).options
     return Catalog(FORM_COMMANDS, values, dependent)
 
 
