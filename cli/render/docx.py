@@ -267,7 +267,7 @@ def highlight(text: str, query: str, style: str = "bold reverse") -> tuple[tuple
 
 def _where(item: dict[str, Any]) -> str:
     if item.get("story"):
-        return story_name(item["story"])
+        return story_label(item["story"])  # as the REPL's change ids name it: footnote:1/7
     return str(item.get("blockId") or "(not in the text)")
 
 

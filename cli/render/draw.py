@@ -335,13 +335,15 @@ def _widths(columns: Sequence[Column], texts: list[list[str]], room: int) -> lis
     """Each column's width: its longest cell (within its ``max_width``; the flexible one takes
     what is left), narrowed from the widest down until the table fits ``room`` cells."""
     longest = [max((width_of(row[i]) for row in texts if i < len(row)), default=0) for i in range(len(columns))]
-    widths = [
-        max(width_of(c.header), longest[i] if c.flex else min(longest[i], c.max_width)) for i, c in enumerate(columns)
-    ]
+    widths = [max(width_of(c.header), longest[i]) for i, c in enumerate(columns)]
     room -= len(GAP) * (len(columns) - 1)
     flex = next((i for i, c in enumerate(columns) if c.flex), None)
     wanted_flex = 0 if flex is None else min(widths[flex], MIN_FLEX)
     fixed = [i for i in range(len(columns)) if i != flex]
+    if sum(widths[i] for i in fixed) + (0 if flex is None else widths[flex]) > room:
+        # Too wide: the columns that say how wide they may be give up their room first.
+        for i in fixed:
+            widths[i] = min(widths[i], max(width_of(columns[i].header), columns[i].max_width))
     while sum(widths[i] for i in fixed) + wanted_flex > room:
         widest = max(fixed, key=lambda i: widths[i], default=None)
         if widest is None or widths[widest] <= MIN_COLUMN:

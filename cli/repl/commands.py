@@ -34,7 +34,8 @@ COMMON: tuple[Command, ...] = (
         "help",
         "help [COMMAND]",
         "List the commands, or explain one.",
-        "F1 runs help for the command being typed.",
+        "F1 shows the help of the command being typed, keeping the line. Enter with a completion chosen in "
+        "the menu takes it (the next Enter runs the line).",
         ("command",),
         ("?",),
     ),

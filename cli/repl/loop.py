@@ -214,7 +214,7 @@ def build_prompt_session(
         lexer=ReplLexer(names),
         style=repl_style(),
         color_depth=None if color else _monochrome(),
-        key_bindings=repl_bindings(),
+        key_bindings=repl_bindings(lambda word: shell.run_line(f"help {word}".strip())),
         enable_history_search=False,
         input=input,
         output=output,

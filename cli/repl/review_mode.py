@@ -262,7 +262,7 @@ class ReviewMode:
             return ExitCode.TOOL_ERROR
         if which == "all":
             self.comments = comments
-        self.printer.view(docx_views.comments_view(comments))
+        self.printer.view(docx_views.read_comments({"comments": comments}, {"filter": which}))
         return ExitCode.OK
 
     def do_changes(self, rest: str) -> ExitCode:
@@ -270,7 +270,7 @@ class ReviewMode:
         if changes is None:
             return ExitCode.TOOL_ERROR
         self.changes = changes
-        self.printer.view(docx_views.changes_view(changes))
+        self.printer.view(docx_views.read_changes({"changes": changes}, {}))
         return ExitCode.OK
 
     def _read_list(self, tool: str, args: dict[str, Any], key: str) -> list[dict[str, Any]] | None:
