@@ -15,6 +15,7 @@ import typer
 
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
+from ..app import help_with_example
 from ..context import ContextOptions, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
@@ -35,10 +36,12 @@ DOCX_OPTIONS = (
 )
 EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 
-FileArg = Annotated[Path, typer.Argument(help="The .docx file.", show_default=False)]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The .docx file.", show_default=False)]
 ArgsArg = Annotated[
     str | None,
-    typer.Argument(help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False),
+    typer.Argument(
+        metavar="[ARGS]", help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False
+    ),
 ]
 ResolveAuthorOpt = Annotated[
     str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
@@ -54,7 +57,14 @@ FormatOpt = Annotated[
 
 docx_app = typer.Typer(
     name="docx",
-    help="Review a .docx file: run any docx tool by its verb, accept or reject tracked changes, export definitions.",
+    help=help_with_example(
+        "Read a .docx as blocks and review it with tracked changes and comments.",
+        "deskcheck docx read-document contract.docx '{\"maxBlocks\": 20}'",
+        "deskcheck docx suggest-changes contract.docx @edits.json",
+        more="Each docx tool is a verb (read_document is read-document); accept-all, reject-all, compare, redline, "
+        "tools and queue complete them. A verb that changes the document writes it in place (atomically) "
+        "unless -o/--output or --dry-run is given.",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -120,8 +130,10 @@ def reject_all(
     _resolve("reject", file, author, output, dry_run)
 
 
-PreviousArg = Annotated[Path, typer.Argument(help="The earlier version (.docx).", show_default=False)]
-CurrentArg = Annotated[Path, typer.Argument(help="The later version (.docx).", show_default=False)]
+PreviousArg = Annotated[
+    Path, typer.Argument(metavar="PREVIOUS", help="The earlier version (.docx).", show_default=False)
+]
+CurrentArg = Annotated[Path, typer.Argument(metavar="CURRENT", help="The later version (.docx).", show_default=False)]
 COMPARE_FORMATS = ("text", "json")
 
 
@@ -274,13 +286,18 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
 
 queue_app = typer.Typer(
     name="queue",
-    help="A review queue of suggest_changes batches (parked with suggest-changes --queue).",
+    help=help_with_example(
+        "Park suggest_changes batches for a person to review, then apply them.",
+        "deskcheck docx queue list review.jsonl",
+        "deskcheck docx queue apply review.jsonl contract.docx --only op-1",
+        more="suggest-changes --queue FILE parks a batch in the queue (JSON Lines) instead of applying it.",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 docx_app.add_typer(queue_app)
 
-QueueFileArg = Annotated[Path, typer.Argument(help="The queue file (JSON Lines).", show_default=False)]
+QueueFileArg = Annotated[Path, typer.Argument(metavar="QUEUE", help="The queue file (JSON Lines).", show_default=False)]
 OnlyOpt = Annotated[
     list[str] | None, typer.Option("--only", help="Apply only this operation id (repeatable).", show_default=False)
 ]

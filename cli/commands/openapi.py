@@ -7,19 +7,24 @@ from typing import Annotated
 
 import typer
 
+from ..app import help_with_example
 from ..env import current_env
 from ..exit import ExitCode
 from ..output.emit import emit_usage_error
 
 openapi_app = typer.Typer(
     name="openapi",
-    help="Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+    help=help_with_example(
+        "Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+        "deskcheck openapi check openapi.yaml --format github",
+        "deskcheck openapi tools openapi.yaml --profile write",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 
 SpecArg = Annotated[
-    str, typer.Argument(help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
+    str, typer.Argument(metavar="SPEC", help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
 ]
 ProfileOpt = Annotated[
     list[str] | None,
@@ -38,6 +43,7 @@ def check(
     specs: Annotated[
         list[str],
         typer.Argument(
+            metavar="SPEC...",
             help="The OpenAPI document(s): JSON or YAML files, or URLs (several for a pre-commit hook).",
             show_default=False,
         ),
