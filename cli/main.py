@@ -88,19 +88,14 @@ def _progress(flags: dict[str, bool]):
     import contextlib
     import os
 
-    if not _isatty(sys.stderr):
+    from .env import isatty
+
+    if not isatty(sys.stderr):
         return contextlib.nullcontext()
     from .output.progress import progress_on_terminal
 
     color = not flags.get("no_color") and "NO_COLOR" not in os.environ
     return progress_on_terminal(quiet=bool(flags.get("quiet")), color=color)
-
-
-def _isatty(stream: object) -> bool:
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError):
-        return False
 
 
 def _plain_line(argv: list[str]) -> Callable[[], int] | None:

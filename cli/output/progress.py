@@ -133,12 +133,9 @@ def _columns():
 
 def wanted(stderr: TextIO, *, quiet: bool) -> bool:
     """Whether to draw progress: stderr is a terminal (not a dumb one) and --quiet is not given."""
-    if quiet or os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return bool(stderr.isatty())
-    except (AttributeError, ValueError):
-        return False
+    from ..env import isatty
+
+    return not quiet and os.environ.get("TERM") != "dumb" and isatty(stderr)
 
 
 @contextmanager

@@ -453,10 +453,22 @@ def edit_result(
         Line((", ".join(counts) or "nothing to do", style), (status.get(str(value.get("status")), ""), "dim"))
     ]
     marks = {"applied": ("✓", "green"), "queued": ("⋯", "cyan"), "replayed": ("↺", "blue")}
+    comments = {
+        receipt.get("operationId"): [a["commentId"] for a in receipt.get("affected", []) if a.get("commentId")]
+        for receipt in value.get("receipts", [])
+    }
     for key, (mark, mark_style) in marks.items():
         for entry in value.get(key, []):
             op_id = str(entry.get("id", ""))
-            view.append(Line((f"  {mark} ", mark_style), (op_id, "cyan"), (f"  {names.get(op_id, '')}", "")))
+            made = comments.get(op_id) if key == "applied" else None
+            view.append(
+                Line(
+                    (f"  {mark} ", mark_style),
+                    (op_id, "cyan"),
+                    (f"  {names.get(op_id, '')}", ""),
+                    (f"  → comment {', '.join(map(str, made))}" if made else "", "green"),
+                )
+            )
             if key == "replayed":
                 view.append(note("      already applied by an earlier call with the same id"))
     for entry in value.get("skipped", []):
