@@ -281,7 +281,7 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
     definitions = export_tools(docx_toolset(None, options), format)
-    raise typer.Exit(emit_value(env, definitions, "tools:listing" if listing else None))
+    raise typer.Exit(emit_value(env, definitions, "tools:listing" if listing else "json"))
 
 
 queue_app = typer.Typer(

@@ -14,13 +14,16 @@ _FAMILIES = {"docx": "docx", "form": "forms", "openapi": "openapi", "tools": "to
 
 
 def view_of(name: str | None, value: Any, args: dict[str, Any] | None = None) -> View:
-    """The view called ``name`` ("docx:read_document", "form:sessions"...) of ``value``; any
+    """The view called ``name`` ("docx:read_document", "form:sessions"..., or "json" for JSON a
+    person asked for) of ``value``; any
     value a view does not know (or an error shape it cannot read) is shown as plain ``key:
     value`` lines instead."""
     import importlib
 
-    from .values import value_view
+    from .values import json_view, value_view
 
+    if name == "json":
+        return json_view(value)
     family, _, key = (name or "").partition(":")
     module = _FAMILIES.get(family)
     if module is not None and not isinstance(value, str):

@@ -33,6 +33,7 @@ class Column:
     wrap: bool = False  # a flexible column whose text wraps onto more lines instead of being cut
     align: str = "left"  # or "right"
     max_width: int = 40  # a column that is not flexible is cut to this
+    keep_end: bool = False  # cut the start instead (a file path: its name is at the end)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,12 @@ class Line(tuple):
         return "".join(text for text, _ in self)
 
 
-Block = Union[Line, Wrapped, Table]  # noqa: UP007
+class Verbatim(str):
+    """A line shown as it is, never cut (JSON a person asked for: cutting would break it); only
+    its control characters are replaced."""
+
+
+Block = Union[Line, Wrapped, Table, Verbatim]  # noqa: UP007
 View = list[Block]
 
 
@@ -102,6 +108,18 @@ def fit(text: str, width: int) -> str:
     from rich.cells import set_cell_size
 
     return set_cell_size(text, width - 1).rstrip() + ELLIPSIS
+
+
+def _tail(text: str, width: int) -> str:
+    """The end of ``text`` that fits in ``width`` cells."""
+    if text.isascii():
+        return text[len(text) - width :] if width > 0 else ""
+    out = ""
+    for char in reversed(text):
+        if width_of(char + out) > width:
+            break
+        out = char + out
+    return out
 
 
 def pad(text: str, width: int, align: str = "left") -> str:
@@ -215,6 +233,8 @@ def draw(view: Iterable[Block], width: int, styler: Styler) -> list[str]:
             out.extend(_draw_table(block, width, styler))
         elif isinstance(block, Wrapped):
             out.extend(_draw_wrapped(block, width, styler))
+        elif isinstance(block, Verbatim):
+            out.append(clean(block))
         else:
             out.append(_draw_line(block, width, styler))
     return out
@@ -243,51 +263,69 @@ def _fit_spans(spans: Iterable[Span], width: int, styler: Styler, default: str) 
 
 
 def _draw_wrapped(block: Wrapped, width: int, styler: Styler) -> list[str]:
-    """Greedy filling: words (with the spaces before them) go on the current line while they fit;
-    a word wider than a whole line is cut into pieces."""
+    """Greedy filling: words go on the current line while they fit, lines break only at spaces
+    (a word may change style in its middle: a word diff's ``thirty`` then ``forty``); a word wider
+    than a whole line is cut into pieces."""
+    indent = min(block.indent, width // 2)
     lines: list[str] = []
     parts: list[str] = []
     used = 0
-    indent = min(block.indent, width // 2)
-    room = width
 
     def new_line() -> None:
         nonlocal parts, used
         lines.append("".join(parts).rstrip())
         parts, used = [" " * indent], indent
 
-    for text, style in styler.expand(block.spans):
-        for index, chunk in enumerate(clean_lines(text)):
-            if index:
-                new_line()
-            for word in _words_with_spaces(chunk):
-                size = width_of(word)
-                if used + size > room and used > indent:
-                    new_line()
-                    word = word.lstrip(" ")
-                    size = width_of(word)
-                while used + size > room:
-                    piece = fit_exact(word, room - used)
+    for word in _words(styler.expand(block.spans)):
+        if word is None:
+            new_line()
+            continue
+        size = sum(width_of(text) for text, _ in word)
+        if used + size > width and used > indent:
+            new_line()
+            word = _without_leading_spaces(word)
+        for text, style in word:
+            while used + width_of(text) > width and text:  # only a word longer than a line
+                piece = fit_exact(text, width - used) if width > used else ""
+                if piece:
                     parts.append(styler(piece, style))
-                    word = word[len(piece) :]
-                    size = width_of(word)
-                    new_line()
-                parts.append(styler(word, style))
-                used += size
+                    text = text[len(piece) :]
+                new_line()
+            parts.append(styler(text, style))
+            used += width_of(text)
     lines.append("".join(parts).rstrip())
     return lines
+
+
+def _words(spans: Iterable[Span]) -> list[list[Span] | None]:
+    """The spans as words, each with the spaces before it and its pieces in their styles; None
+    where the text breaks its line."""
+    import re
+
+    words: list[list[Span] | None] = [[]]
+    for text, style in spans:
+        for index, chunk in enumerate(clean_lines(text)):
+            if index:
+                words += [None, []]
+            for piece in re.findall(r" +|[^ ]+", chunk):
+                current = words[-1]
+                if current is None or (piece.startswith(" ") and any(t.strip() for t, _ in current)):
+                    current = []
+                    words.append(current)
+                current.append((piece, style))
+    return [word for word in words if word is None or word]
+
+
+def _without_leading_spaces(word: list[Span]) -> list[Span]:
+    out = list(word)
+    while out and not out[0][0].strip():
+        out.pop(0)
+    return out
 
 
 def clean_lines(text: str) -> list[str]:
     """``text``'s lines, each cleaned of control characters."""
     return [clean(line) for line in text.replace("\r\n", "\n").split("\n")]
-
-
-def _words_with_spaces(text: str) -> list[str]:
-    """``text`` in pieces, each a word with the spaces before it."""
-    import re
-
-    return re.findall(r" *[^ ]+| +$", text)
 
 
 def fit_exact(text: str, width: int) -> str:
@@ -390,6 +428,10 @@ def _single_style(cell: Cell) -> str:
 
 def _styled_cell(spans: tuple[Span, ...], width: int, column: Column, styler: Styler, last: bool) -> str:
     """One cell's spans, cut to ``width`` and padded (the last column is not padded)."""
+    if column.keep_end:
+        text = "".join(t for t, _ in spans)
+        if width_of(text) > width:
+            spans = ((ELLIPSIS + _tail(text, width - 1), next((s for t, s in spans if s), "")),)
     drawn, used = _fit_spans(spans, width, styler, column.style)
     room = 0 if last else width - used
     if room <= 0:

@@ -23,7 +23,8 @@ def duration(seconds: Any) -> str:
 
 def _record(key: dict[str, Any]) -> str:
     params = key.get("params") or {}
-    words = " ".join(f"{name}={value}" for name, value in params.items() if name not in ("schema", "data"))
+    # Which record: its path parameters (the API's address is the group's business), or a file.
+    words = " ".join(f"{name}={value}" for name, value in params.items() if name not in ("schema", "data", "api"))
     if "data" in params:  # a file-backed form: its data file says which record
         words = f"{params['data']} {words}".strip()
     return words or "-"
@@ -53,14 +54,14 @@ def sessions(value: Any, args: dict[str, Any]) -> View:
         )
     columns = [
         Column("group", style="bold cyan"),
-        Column("record"),
-        Column("identity", style="dim"),
+        Column("record", flex=True, keep_end=True),
+        Column("identity", style="dim", max_width=16),
         Column("status"),
         Column("edits"),
         Column("valid"),
         Column("idle", align="right"),
         Column("expires in", align="right"),
-        Column("title", flex=True),
+        Column("title", max_width=20),
     ]
     return [Line((plural(len(rows), "open session"), "bold")), Table(columns, rows)]
 
@@ -83,7 +84,7 @@ def drafts(value: Any, args: dict[str, Any]) -> View:
     columns = [
         Column("draft", style="bold cyan", align="right"),
         Column("group"),
-        Column("record"),
+        Column("record", keep_end=True),
         Column("valid"),
         Column("expired"),
         Column("changed fields", flex=True),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .draw import Line, View, Wrapped
+from .draw import Line, Verbatim, View, Wrapped
 
 # Values printed on one line are folded past this many characters.
 FOLD_CHARS = 72
@@ -32,6 +32,11 @@ def scalar_text(value: Any) -> str:
 def one_line(value: Any) -> str:
     """A JSON value on one line, folded."""
     return fold(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def json_view(value: Any) -> View:
+    """``value`` as indented JSON, for output a person asked for as JSON (an export format)."""
+    return [Verbatim(line) for line in json.dumps(value, ensure_ascii=False, indent=2, default=str).split("\n")]
 
 
 def value_view(value: Any) -> View:
