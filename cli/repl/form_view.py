@@ -155,11 +155,26 @@ def diff_lines(state: FormState) -> list[tuple[str, str, str]]:
     ]
 
 
+IDENTITY_KEYS = ("id", "_id", "key", "name", "title")
+
+
+def _identity(item: Any) -> str:
+    """What makes a list item the same item when other fields change: an object's id, key, name
+    or title when it has one, else its whole value."""
+    if isinstance(item, dict):
+        for key in IDENTITY_KEYS:
+            value = item.get(key)
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                return f"{key}={value!r}"
+    return json.dumps(item, sort_keys=True, default=str)
+
+
 def changed_paths(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any, Any]]:
     """``(pointer, old, new)`` of what differs between ``base`` and ``data``, as deep as both sides
-    have the same shape: objects key by key, lists item by item after pairing the items that stayed
-    equal (an item inserted or removed is one change, not a shift of every item after it). A
-    missing side is ``UNSET``."""
+    have the same shape: objects key by key, lists item by item after pairing the items that are the
+    same item (``_identity``), so that an item inserted or removed is one change, not a shift of
+    every item after it; a removed item is named by its place in ``base``. A missing side is
+    ``UNSET``."""
     from deskcheck.engine import jsonpointer
     from deskcheck.engine.forms.values import UNSET, json_equal
 
@@ -181,13 +196,11 @@ def _changed_items(base: list[Any], data: list[Any], pointer: str) -> list[tuple
     from deskcheck.engine import jsonpointer
     from deskcheck.engine.forms.values import UNSET
 
-    keys = [json.dumps(item, sort_keys=True, default=str) for item in base]
-    new_keys = [json.dumps(item, sort_keys=True, default=str) for item in data]
     out: list[tuple[str, Any, Any]] = []
-    matcher = difflib.SequenceMatcher(None, keys, new_keys, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    matcher = difflib.SequenceMatcher(None, [_identity(i) for i in base], [_identity(i) for i in data], autojunk=False)
+    for _tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        # Items with the same identity are the same item (what changed inside it is listed); the
+        # others are paired in order as far as both sides go, the rest was removed or added.
         paired = min(i2 - i1, j2 - j1)
         for offset in range(paired):
             out += changed_paths(base[i1 + offset], data[j1 + offset], jsonpointer.append(pointer, str(j1 + offset)))
