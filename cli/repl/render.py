@@ -19,7 +19,7 @@ TRANSCRIPT_WIDTH = 100_000
 
 
 class Printer:
-    def __init__(self, out: TextIO, err: TextIO, *, color: bool, interactive: bool = True) -> None:
+    def __init__(self, out: TextIO, err: TextIO, *, color: bool, interactive: bool = True, pager: bool = False) -> None:
         from rich.console import Console
 
         def console(stream: TextIO):
@@ -35,6 +35,7 @@ class Printer:
 
         self.color = color
         self.interactive = interactive
+        self.pager = pager  # a view taller than the screen goes through the pager (``output.pager``)
         self.out = console(out)
         self.err = console(err)
 
@@ -57,12 +58,12 @@ class Printer:
     def view(self, view: list[Any]) -> None:
         """A view of ``cli.render`` (shared with the CLI and the demo), drawn at the terminal's
         width; a transcript (not a terminal) keeps every text whole."""
+        from ..output.pager import show_lines
         from ..render.draw import Styler, draw
 
         styler = Styler(self.out.color_system if self.color else None)
         width = self.out.width if self.out.is_terminal else TRANSCRIPT_WIDTH
-        self.out.file.write("".join(f"{line}\n" for line in draw(view, width, styler)))
-        self.out.file.flush()
+        show_lines(self.out.file, draw(view, width, styler), page=self.pager, height=self.out.height)
 
     def greet(self, text: str, style: str | None = None) -> None:
         """What a person at the prompt is told on arrival (what is open, how to get help); a
