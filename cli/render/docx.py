@@ -567,7 +567,7 @@ def counts_line(counts: dict[str, Any]) -> Line:
 
 def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
     """A comparison: the files, the counts, then each change with its word diff."""
-    from deskcheck.engine.docx.diff_report import shorten
+    from deskcheck.engine.docx.diff_report import shorten, story_line
 
     previous, current = value.get("previous") or {}, value.get("current") or {}
     view: View = [
@@ -589,7 +589,7 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
     for story in value.get("stories", []):
         if not story.get("changes"):
             continue
-        view.append(Line((_story_heading(story), "bold")))
+        view.append(Line((story_line(story), "bold")))
         view.extend(_compare_line(change, shorten) for change in story["changes"])
     for item in value.get("metadataChanges", []):
         view.append(
@@ -600,17 +600,6 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
             )
         )
     return view
-
-
-def _story_heading(story: dict[str, Any]) -> str:
-    previous, current = story.get("previousStory"), story.get("currentStory")
-    if previous is None:
-        return f"In {story_name(current)} (new in this version):"
-    if current is None:
-        return f"In {story_name(previous)} (removed in this version):"
-    if story_name(previous) == story_name(current):
-        return f"In {story_name(current)}:"
-    return f"In {story_name(current)} (was {story_name(previous)}):"
 
 
 def _compare_line(change: dict[str, Any], shorten: Callable[[str], str]) -> Wrapped:
