@@ -52,7 +52,7 @@ class Env:
 
 def current_env() -> Env:
     """The environment of the running command: the process streams and the global flags."""
-    stdout_tty = isatty(sys.stdout)
+    stdout_tty = _isatty(sys.stdout)
     no_color = _flags.no_color or "NO_COLOR" in os.environ or not stdout_tty
     return Env(
         stdin=sys.stdin,
@@ -61,13 +61,17 @@ def current_env() -> Env:
         json_output=_flags.json or not stdout_tty,
         quiet=_flags.quiet,
         color=not no_color,
-        stdin_is_tty=isatty(sys.stdin),
+        stdin_is_tty=_isatty(sys.stdin),
         pager=stdout_tty and not _flags.no_pager and not _flags.json and not _flags.quiet,
     )
 
 
-def isatty(stream: object) -> bool:
+def _isatty(stream: object) -> bool:
     try:
         return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, ValueError):
         return False
+
+
+# For the commands that ask of another stream (stderr: progress; stdout: batch).
+isatty = _isatty

@@ -8,6 +8,7 @@ imported until a command needs it.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
@@ -51,9 +52,24 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .errors import UsageError
     from .output.emit import emit_usage_error
 
+    cleanup = contextlib.ExitStack()
+    cleanup.enter_context(_progress(flags))
     try:
-        with _progress(flags):
-            return _run_command(argv, ends_process=ends_process)
+        plain = _plain_line(argv)
+        if plain is not None:
+            code = plain()
+            if ends_process:
+                # What is left is garbage for the exit. Python's cycle collector would walk every
+                # object the call imported or built several times over while the interpreter
+                # shuts down (10-40 ms); frozen objects are skipped. The verbs close what they
+                # open (session store, written files) themselves, so nothing waits on it.
+                import gc
+
+                gc.freeze()
+            return code
+        from .app import app
+
+        app(args=argv, prog_name="deskcheck", standalone_mode=True)
     except SystemExit as exc:
         return _exit_status(exc.code)
     except UsageError as exc:
@@ -61,31 +77,14 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-
-
-def _run_command(argv: list[str], *, ends_process: bool) -> int:
-    plain = _plain_line(argv)
-    if plain is not None:
-        code = plain()
-        if ends_process:
-            # What is left is garbage for the exit. Python's cycle collector would walk every
-            # object the call imported or built several times over while the interpreter
-            # shuts down (10-40 ms); frozen objects are skipped. The verbs close what they
-            # open (session store, written files) themselves, so nothing waits on it.
-            import gc
-
-            gc.freeze()
-        return code
-    from .app import app
-
-    app(args=argv, prog_name="deskcheck", standalone_mode=True)
+    finally:
+        cleanup.close()
     return 0
 
 
-def _progress(flags: dict[str, bool]):
+def _progress(flags: dict[str, bool]) -> contextlib.AbstractContextManager:
     """Where the engine's phases go: drawn on stderr when it is a terminal (see
     ``output.progress``), nowhere otherwise (and then nothing of it is imported)."""
-    import contextlib
     import os
 
     from .env import isatty
