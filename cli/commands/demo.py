@@ -153,9 +153,9 @@ class _Narrator:
         """A tool result's view, indented under its call and cut to a few lines."""
         from ..demo.view import cut
         from ..output.pretty import styler_for
-        from ..render.draw import draw
+        from ..render.draw import TRANSCRIPT_WIDTH, draw
 
-        width = self.out.width - 4 if self.out.is_terminal else 100_000
+        width = self.out.width - 4 if self.out.is_terminal else TRANSCRIPT_WIDTH
         drawn = cut(draw(view, width, styler_for(self.out)))
         self.out.file.write("".join(f"    {line}\n" for line in drawn))
         self.out.file.flush()

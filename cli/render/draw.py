@@ -23,6 +23,8 @@ Cell = Union[str, Span, tuple[Span, ...]]  # noqa: UP007 (a type alias, evaluate
 ELLIPSIS = "…"
 GAP = "  "  # between two columns
 MIN_FLEX = 12  # a flexible column never gets fewer cells than this
+# The width for output that is not a terminal (a transcript, a log): nothing is cut from it.
+TRANSCRIPT_WIDTH = 100_000
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,6 @@ class Line(tuple):
 
     def __new__(cls, *spans: Span | str) -> Line:
         return super().__new__(cls, tuple((s, "") if isinstance(s, str) else s for s in spans))
-
-    @property
-    def plain(self) -> str:
-        return "".join(text for text, _ in self)
 
 
 class Verbatim(str):
@@ -129,34 +127,6 @@ def pad(text: str, width: int, align: str = "left") -> str:
     return " " * room + text if align == "right" else text + " " * room
 
 
-def wrap(text: str, width: int) -> list[str]:
-    """``text`` broken into lines of at most ``width`` cells, at spaces where it can."""
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        words = clean(paragraph).split(" ")
-        current = ""
-        for word in words:
-            candidate = f"{current} {word}" if current else word
-            if width_of(candidate) <= width:
-                current = candidate
-                continue
-            if current:
-                lines.append(current)
-            while width_of(word) > width:  # a word longer than the line: cut it in pieces
-                from rich.cells import chop_cells
-
-                pieces = chop_cells(word, width) if not word.isascii() else _chunks(word, width)
-                lines.extend(pieces[:-1])
-                word = pieces[-1]
-            current = word
-        lines.append(current)
-    return lines
-
-
-def _chunks(word: str, width: int) -> list[str]:
-    return [word[i : i + width] for i in range(0, len(word), width)]
-
-
 # -- styles ---------------------------------------------------------------------------------------
 
 # Styles that carry meaning: in colour they are these rich styles; without colours the text gets
@@ -223,6 +193,9 @@ class Styler:
 
 
 # -- drawing --------------------------------------------------------------------------------------
+
+
+_PLAIN = Styler(None)
 
 
 def draw(view: Iterable[Block], width: int, styler: Styler) -> list[str]:
@@ -402,7 +375,7 @@ def _draw_row(
         cell_width = widths[index]
         last = index == len(columns) - 1
         if column.wrap and width_of(text) > cell_width:
-            pieces = wrap(text, cell_width)
+            pieces = _draw_wrapped(Wrapped(((text, ""),)), cell_width, _PLAIN)
             style = _single_style(row[index]) or column.style
             cells.append([styler(pad(p, 0 if last else cell_width), style) for p in pieces])
             continue
@@ -440,10 +413,6 @@ def _styled_cell(spans: tuple[Span, ...], width: int, column: Column, styler: St
 
 
 # -- small helpers the family views share --------------------------------------------------------------
-
-
-def heading(text: str, style: str = "bold") -> Line:
-    return Line((text, style))
 
 
 def note(text: str) -> Line:

@@ -14,9 +14,6 @@ from deskcheck.engine.tools import ToolResult
 
 from ..output.envelope import dumps
 
-# Not a terminal: lines are as long as their content (nothing is cut from a transcript).
-TRANSCRIPT_WIDTH = 100_000
-
 
 class Printer:
     def __init__(self, out: TextIO, err: TextIO, *, color: bool, interactive: bool = True, pager: bool = False) -> None:
@@ -59,11 +56,11 @@ class Printer:
         """A view of ``cli.render`` (shared with the CLI and the demo), drawn at the terminal's
         width; a transcript (not a terminal) keeps every text whole."""
         from ..output.pager import show_lines
-        from ..render.draw import Styler, draw
+        from ..output.pretty import styler_for
+        from ..render.draw import TRANSCRIPT_WIDTH, draw
 
-        styler = Styler(self.out.color_system if self.color else None)
         width = self.out.width if self.out.is_terminal else TRANSCRIPT_WIDTH
-        show_lines(self.out.file, draw(view, width, styler), page=self.pager, height=self.out.height)
+        show_lines(self.out.file, draw(view, width, styler_for(self.out)), page=self.pager, height=self.out.height)
 
     def greet(self, text: str, style: str | None = None) -> None:
         """What a person at the prompt is told on arrival (what is open, how to get help); a
