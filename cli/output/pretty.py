@@ -20,9 +20,10 @@ def console(env: Env, *, stderr: bool = False):
 
 
 def print_value(env: Env, value: Any, view: str | None = None, args: dict[str, Any] | None = None) -> None:
-    """``value`` as the view ``view`` shows it (see ``render.view_of``); text as it is."""
+    """``value`` as the view ``view`` shows it (see ``render.view_of``); text without a view as
+    it is."""
     out = console(env)
-    if isinstance(value, str):
+    if isinstance(value, str) and view is None:
         lines = value.split("\n")
         if out.is_terminal:
             from ..render.draw import clean

@@ -26,7 +26,7 @@ def view_of(name: str | None, value: Any, args: dict[str, Any] | None = None) ->
         return json_view(value)
     family, _, key = (name or "").partition(":")
     module = _FAMILIES.get(family)
-    if module is not None and not isinstance(value, str):
+    if module is not None:
         views = importlib.import_module(f"{__name__}.{module}").VIEWS
         render = views.get(key)
         if render is not None:

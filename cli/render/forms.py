@@ -96,4 +96,24 @@ def drafts(value: Any, args: dict[str, Any]) -> View:
     ]
 
 
-VIEWS = {"sessions": sessions, "drafts": drafts}
+def get_data(value: Any, args: dict[str, Any]) -> View:
+    """getData answers JSON text (the record or a field, whether it is valid): shown as keys and
+    values, the way other structures are on a terminal."""
+    import json
+
+    from .values import value_view
+
+    try:
+        answer = json.loads(value)
+    except (TypeError, ValueError):
+        return value_view(value)
+    if not isinstance(answer, dict):
+        return value_view(answer)
+    view: View = [note("unset (no value)")] if answer.get("unset") else value_view(answer.get("data"))
+    if "valid" in answer:
+        view.append(Line(("the record is valid", "green")) if answer["valid"] else Line(("not valid", "red")))
+    others = {key: item for key, item in answer.items() if key not in ("data", "valid", "unset")}
+    return view + value_view(others) if others else view
+
+
+VIEWS = {"sessions": sessions, "drafts": drafts, "getData": get_data}

@@ -50,25 +50,30 @@ def value_view(value: Any) -> View:
     return view or [Line(("(empty)", "dim"))]
 
 
-def _walk(value: Any, depth: int, view: View) -> None:
+def _walk(value: Any, depth: int, view: View, bullet: bool = False) -> None:
+    """``value``'s lines at ``depth``; ``bullet``: it is a list's item, whose first line takes the
+    ``-`` (as YAML writes a list of objects)."""
     margin = "  " * depth
+    first = margin[:-2] + "- " if bullet else margin
     if isinstance(value, dict):
         if not value:
-            view.append(Line((f"{margin}(empty)", "dim")))
-        for key, item in value.items():
+            view.append(Line((f"{first}(empty)", "dim")))
+        for index, (key, item) in enumerate(value.items()):
+            lead = first if index == 0 else margin
             if _is_scalar(item) or depth >= MAX_DEPTH:
-                view.append(
-                    Wrapped(((f"{margin}{key}: ", "bold"), (_scalar(item), _style(item))), indent=len(margin) + 2)
-                )
+                spans = ((f"{lead}{key}: ", "bold"), (_scalar(item), _style(item)))
+                view.append(Wrapped(spans, indent=len(margin) + 2))
             else:
-                view.append(Line((f"{margin}{key}:", "bold"), (_size(item), "dim")))
+                view.append(Line((f"{lead}{key}:", "bold"), (_size(item), "dim")))
                 _walk(item, depth + 1, view)
     elif isinstance(value, list):
         if not value:
-            view.append(Line((f"{margin}(none)", "dim")))
+            view.append(Line((f"{first}(none)", "dim")))
         for item in value[:MAX_ITEMS]:
             if _is_scalar(item) or depth >= MAX_DEPTH:
                 view.append(Wrapped(((f"{margin}- ", "dim"), (_scalar(item), _style(item))), indent=len(margin) + 2))
+            elif isinstance(item, dict):
+                _walk(item, depth + 1, view, bullet=True)
             else:
                 view.append(Line((f"{margin}-", "dim")))
                 _walk(item, depth + 1, view)

@@ -336,6 +336,42 @@ def test_form_tools_answer_text_and_sessions_are_a_table(terminal, tmp_path):
     assert "No drafts" in drafts.text
 
 
+def test_every_form_verb_reads_on_a_terminal(terminal, tmp_path):
+    schema, data = tmp_path / "event.schema.json", tmp_path / "event.json"
+    properties = {
+        "name": {"type": "string"},
+        "colour": {"type": "string", "enum": ["red", "green"]},
+        "talks": {"type": "array", "items": {"type": "object", "properties": {"title": {"type": "string"}}}},
+    }
+    schema.write_text(json.dumps({"type": "object", "title": "Event", "properties": properties}))
+    data.write_text('{"name": "Kick-off", "talks": [{"title": "a"}]}\n')
+    context = ["--schema", str(schema), "--data", str(data)]
+    answers = {
+        "describe-state": ("/colour", "{}"),
+        "get-data": ("name: Kick-off", "{}"),
+        "set-data": ("", '{"data": {"name": "Launch", "talks": [{"title": "a"}]}}'),
+        "get-field-suggestions": ("- [0] red", '{"path": "/colour"}'),
+        "set-field-value": ('/colour (select) = "green"', '{"path": "/colour", "suggestionIndex": 1}'),
+        "edit-array": ("added an item at index 1", '{"path": "/talks", "action": "add", "value": {"title": "b"}}'),
+        "save-form": ("Saved", "{}"),
+        "reload-form": ("Reloaded", "{}"),
+    }
+    for verb, (essential, args) in answers.items():
+        screen = terminal("form", verb, *context, args)
+        assert essential in screen.text, (verb, screen.text)
+        assert '"ok"' not in screen.text and '"result"' not in screen.text, verb
+    assert json.loads(data.read_text()) == {
+        "name": "Launch",
+        "talks": [{"title": "a"}, {"title": "b"}],
+        "colour": "green",
+    }
+    get = terminal("form", "get-data", *context, '{"path": "/talks"}')
+    get.assert_readable()
+    assert get.lines == ["- title: a", "- title: b", "the record is valid"]
+    discarded = terminal("form", "discard", *context)
+    assert "Discarded the session of" in discarded.text
+
+
 def test_openapi_findings_are_grouped_by_file_with_severities(terminal, tmp_path):
     from tests.openapi.test_check_cli import BROKEN
 
