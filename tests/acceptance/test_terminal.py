@@ -1,7 +1,7 @@
 """deskcheck on a real terminal, driven through tmux: a long `read-document` opens the pager (and
 quitting it ends the command), and a big `compare` draws its progress on stderr while stdout,
 redirected to a file, gets the JSON alone. Skipped where tmux is missing; in CI (CI=true) its
-absence is a failure, as .ci/run installs it."""
+absence (or less's, the default pager) is a failure, as .ci/run installs them."""
 
 from __future__ import annotations
 
@@ -25,10 +25,11 @@ WAIT_SECONDS = 60.0
 @pytest.fixture
 def terminal(isolated_state):
     """A function that starts a shell command in a fresh 120x30 tmux session, and the session's name."""
-    if shutil.which("tmux") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("tmux is missing in CI: .ci/run should have installed it")
-        pytest.skip("tmux is not installed")
+    for program in ("tmux", "less"):
+        if shutil.which(program) is None:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"{program} is missing in CI: .ci/run should have installed it")
+            pytest.skip(f"{program} is not installed")
     name = f"deskcheck-{uuid.uuid4().hex[:8]}"
     # Nothing of the caller's pager settings: the defaults are what is tested.
     variables = {key: value for key, value in os.environ.items() if key not in ("PAGER", "DESKCHECK_PAGER", "LESS")}
