@@ -24,11 +24,9 @@ def print_value(env: Env, value: Any, view: str | None = None, args: dict[str, A
     it is."""
     out = console(env)
     if isinstance(value, str) and view is None:
-        lines = value.split("\n")
-        if out.is_terminal:
-            from ..render.draw import clean
+        from ..render.draw import safe_text
 
-            lines = [clean(line) for line in lines]  # a tool's text may quote a hostile document
+        lines = safe_text(value).split("\n")  # a tool's text may quote a hostile document or API
     else:
         lines = render_lines(out, view, value, args)
     from .pager import show_lines
@@ -57,6 +55,8 @@ def styler_for(out):
 
 
 def print_error(env: Env, message: str) -> None:
+    from ..render.draw import safe_text
+
     err = console(env, stderr=True)
     err.print("[bold red]error:[/] ", end="")
-    err.print(message, markup=False, highlight=False)
+    err.print(safe_text(message), markup=False, highlight=False)

@@ -86,6 +86,14 @@ def clean(text: str) -> str:
     return text.translate(_CONTROLS)
 
 
+def safe_text(text: str) -> str:
+    """``text`` with its line breaks kept and every other control character shown as a symbol:
+    for any text that reaches the terminal outside a view (a tool's answer, an error message)."""
+    if text.isprintable():
+        return text
+    return "\n".join(clean(line) for line in text.replace("\r\n", "\n").split("\n"))
+
+
 def width_of(text: str) -> int:
     """The cells ``text`` takes on a terminal."""
     if text.isascii():

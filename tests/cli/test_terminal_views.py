@@ -399,3 +399,23 @@ def test_openapi_tools_lists_tools_groups_and_skills(terminal):
     assert "sample_dataset_line_setFieldValue" not in screen.text, "form tools are counted under their group"
     exported = run_cli("openapi", "tools", str(spec), "--format", "json", terminal=True)
     assert json.loads(exported.stdout)["profiles"] == ["read"]
+
+
+def test_control_characters_from_a_schema_never_reach_the_terminal(terminal, tmp_path):
+    """A hostile schema's titles carry an escape sequence (retitling the terminal) and an 8-bit
+    CSI: the CLI's and the REPL's output show them as symbols."""
+    from tests.repl.support import drive, lines
+
+    hostile = "Name\x1b]0;pwned\x07 \x9b2J"
+    schema, data = tmp_path / "s.json", tmp_path / "d.json"
+    schema.write_text(json.dumps({"type": "object", "title": hostile, "properties": {"name": {"title": hostile}}}))
+    data.write_text(json.dumps({"name": hostile}))
+    for verb in ("describe-state", "get-data"):
+        screen = terminal("form", verb, "--schema", str(schema), "--data", str(data))
+        assert "\x1b]" not in screen.raw and "\x9b" not in screen.raw and "\x07" not in screen.raw, verb
+        assert "␛]0;pwned␇" in screen.text, verb
+    from deskcheck.cli.context import ContextOptions
+
+    for color in (False, True):
+        out = drive(ContextOptions(schema=schema, data=data), lines("show", "get /name", "errors"), color=color).output
+        assert "\x1b]" not in out and "\x9b" not in out and "\x07" not in out and "␛]0;pwned" in out
