@@ -1,0 +1,132 @@
+"""Which parts of a text a new document changes: the tree (``nodes``) is compared with the new
+data, and only what differs becomes splices, asked of a format's editor (``json_edit``,
+``yaml_edit``).
+
+A changed scalar, or a value whose type changed, is replaced where it stands. In a mapping,
+kept keys are compared in turn, removed keys are removed, and new keys are added after the
+key that precedes them in the new data (before the first key when none does). A list is
+matched item for item (``difflib``), so removing the first of a hundred items removes one item
+rather than rewriting a hundred. When an editor cannot make a change in place it says so and
+the enclosing value is rewritten instead.
+
+Aliases: a change under an alias replaces that alias with a copy of its new value (the anchor
+and the other aliases keep theirs). A key that ``<<`` merges in and that the new data changes
+gets its own entry in the merging mapping; one it removes rewrites that mapping.
+"""
+
+from __future__ import annotations
+
+import json
+from difflib import SequenceMatcher
+from typing import Any, Protocol
+
+from .nodes import Alias, Budget, Entry, Mapping, Node, Sequence, effective, node_equals, to_data
+from .splices import Splice
+
+# Lists longer than this are matched by position: the matcher's cost grows with the square.
+MAX_MATCHED_ITEMS = 2000
+
+
+class Editor(Protocol):
+    def replace(
+        self, node: Node, value: Any, parent: Mapping | Sequence | None, entry: Entry | None = None
+    ) -> list[Splice] | None: ...
+
+    def change_mapping(
+        self, node: Mapping, removed: set[int], inserted: list[tuple[int, str, Any]], children: list[Splice]
+    ) -> list[Splice] | None: ...
+
+    def change_sequence(
+        self, node: Sequence, removed: set[int], inserted: list[tuple[int, Any]], children: list[Splice]
+    ) -> list[Splice] | None: ...
+
+
+class Planner:
+    def __init__(self, editor: Editor) -> None:
+        self.editor = editor
+        self.budget = Budget(1_000_000, "the document")
+
+    def plan(
+        self, node: Node, value: Any, parent: Mapping | Sequence | None = None, entry: Entry | None = None
+    ) -> list[Splice] | None:
+        """Splices that make ``node`` read as ``value`` (None: rewrite the enclosing value)."""
+        if node_equals(node, value):
+            return []
+        if not isinstance(node, Alias):
+            if isinstance(node, Mapping) and isinstance(value, dict) and node.entries:
+                splices = self._mapping(node, value)
+                if splices is not None:
+                    return splices
+            if isinstance(node, Sequence) and isinstance(value, list) and node.items:
+                splices = self._sequence(node, value)
+                if splices is not None:
+                    return splices
+        return self.editor.replace(node, value, parent, entry)
+
+    def _mapping(self, node: Mapping, value: dict) -> list[Splice] | None:
+        seen = effective(node)
+        merged_keys = {key for source in node.merges for key in effective(source)}
+        children: list[Splice] = []
+        removed: set[int] = set()
+        overrides: set[str] = set()
+        for key, (child, index) in seen.items():
+            if key in value:
+                if index is None:
+                    if not node_equals(child, value[key]):
+                        overrides.add(key)
+                    continue
+                splices = self.plan(child, value[key], node, node.entries[index])
+                if splices is None:
+                    return None
+                children.extend(splices)
+            elif index is None or key in merged_keys:
+                return None  # a merged key cannot be removed in place
+            else:
+                removed.update(i for i, e in enumerate(node.entries) if e.key == key and not e.merge)
+        inserted: list[tuple[int, str, Any]] = []
+        after = -1
+        for key, item in value.items():
+            if key in seen and key not in overrides:
+                if seen[key][1] is not None and seen[key][1] not in removed:
+                    after = seen[key][1]  # type: ignore[assignment]
+                continue
+            inserted.append((after, key, item))
+        if not removed and not inserted:
+            return children
+        return self.editor.change_mapping(node, removed, inserted, children)
+
+    def _sequence(self, node: Sequence, value: list) -> list[Splice] | None:
+        children: list[Splice] = []
+        removed: set[int] = set()
+        inserted: list[tuple[int, Any]] = []
+        for tag, i1, i2, j1, j2 in self._match(node.items, value):
+            if tag == "equal":
+                continue
+            paired = min(i2 - i1, j2 - j1)
+            for k in range(paired):
+                splices = self.plan(node.items[i1 + k], value[j1 + k], node)
+                if splices is None:
+                    return None
+                children.extend(splices)
+            removed.update(range(i1 + paired, i2))
+            inserted.extend((i1 + paired - 1, value[j]) for j in range(j1 + paired, j2))
+        if not removed and not inserted:
+            return children
+        return self.editor.change_sequence(node, removed, inserted, children)
+
+    def _match(self, items: list[Node], value: list) -> list[tuple[str, int, int, int, int]]:
+        if len(items) > MAX_MATCHED_ITEMS or len(value) > MAX_MATCHED_ITEMS:
+            common = min(len(items), len(value))
+            codes = [("replace", 0, common, 0, common)] if common else []
+            if len(items) > common:
+                codes.append(("delete", common, len(items), common, common))
+            if len(value) > common:
+                codes.append(("insert", len(items), len(items), common, len(value)))
+            return codes
+        old = [_fingerprint(to_data(item, self.budget)) for item in items]
+        new = [_fingerprint(v) for v in value]
+        return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+
+
+def _fingerprint(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
