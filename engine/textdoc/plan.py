@@ -115,17 +115,27 @@ class Planner:
         return self.editor.change_sequence(node, removed, inserted, children)
 
     def _match(self, items: list[Node], value: list) -> list[tuple[str, int, int, int, int]]:
+        """How the old items map to the new ones: the items both ends share stay; in between,
+        difflib's matching, unless it finds nothing in common (then item i becomes item i)."""
         if len(items) > MAX_MATCHED_ITEMS or len(value) > MAX_MATCHED_ITEMS:
-            common = min(len(items), len(value))
-            codes = [("replace", 0, common, 0, common)] if common else []
-            if len(items) > common:
-                codes.append(("delete", common, len(items), common, common))
-            if len(value) > common:
-                codes.append(("insert", len(items), len(items), common, len(value)))
-            return codes
+            return _by_position(0, len(items), 0, len(value))
         old = [_fingerprint(to_data(item, self.budget)) for item in items]
         new = [_fingerprint(v) for v in value]
-        return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        head = 0
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        old_end, new_end = len(old) - tail, len(new) - tail
+        codes = SequenceMatcher(None, old[head:old_end], new[head:new_end], autojunk=False).get_opcodes()
+        if not any(tag == "equal" for tag, *_ in codes):
+            return _by_position(head, old_end, head, new_end)
+        return [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in codes]
+
+
+def _by_position(i1: int, i2: int, j1: int, j2: int) -> list[tuple[str, int, int, int, int]]:
+    return [("replace", i1, i2, j1, j2)] if i2 > i1 or j2 > j1 else []
 
 
 def _fingerprint(value: Any) -> str:

@@ -208,6 +208,13 @@ class YamlEditor:
             return None  # nothing left: the collection becomes {} or []
         pad = " " * indent
         splices = list(children)
+        if 0 in removed and not first_on_line(text, members[0].start):
+            # The first entry shares its line with a "- ": the first kept entry moves up to it.
+            kept = next((i for i in range(len(members)) if i not in removed), None)
+            if kept is None or any(after < kept for after, _, _ in inserted):
+                return None
+            splices.append(Splice(members[0].start, members[kept].start, ""))
+            removed = {i for i in removed if i > kept}
         for index in sorted(removed):
             member = members[index]
             if not first_on_line(text, member.start):

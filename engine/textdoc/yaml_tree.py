@@ -112,8 +112,9 @@ class _Builder:
             parent, key = stack[-1]
             if isinstance(parent, Sequence):
                 if _is_empty(node) and not parent.flow:
-                    # Placed where its text would go: just after its dash.
-                    dash = _back_to(self.text, node.start, "-")
+                    # Placed where its text would go: just after its dash, the first one after
+                    # the previous item.
+                    dash = _dash_after(self.text, parent.items[-1].end if parent.items else parent.start)
                     if dash is not None:
                         node.start = node.end = dash + 1
                 parent.items.append(node)
@@ -205,12 +206,17 @@ def _is_empty(node: Node) -> bool:
     return isinstance(node, Scalar) and node.style is None and node.source == "" and not node.anchor and not node.tag
 
 
-def _back_to(text: str, pos: int, char: str) -> int | None:
-    """The index of ``char`` when only whitespace separates it from ``pos``, going back."""
-    pos -= 1
-    while pos >= 0 and text[pos] in " \t\r\n":
-        pos -= 1
-    return pos if pos >= 0 and text[pos] == char else None
+def _dash_after(text: str, pos: int) -> int | None:
+    """The index of the first ``-`` from ``pos`` on, when only blanks and comments come first."""
+    while pos < len(text):
+        if text[pos] in " \t\r\n":
+            pos += 1
+        elif text[pos] == "#":
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        else:
+            return pos if text[pos] == "-" else None
+    return None
 
 
 def _tag(tag: Any) -> str | None:
