@@ -107,3 +107,13 @@ def column(text: str, pos: int) -> int:
 
 def first_on_line(text: str, pos: int) -> bool:
     return not text[line_start(text, pos) : pos].strip()
+
+
+def indicator_before(text: str, pos: int, char: str, *, across_lines: bool) -> int | None:
+    """The index of the indicator ``char`` (a ``-`` or ``?``) when only blanks (and, with
+    ``across_lines``, line breaks) separate it from ``pos``."""
+    blanks = " \t\r\n" if across_lines else " \t"
+    pos -= 1
+    while pos >= 0 and text[pos] in blanks:
+        pos -= 1
+    return pos if pos >= 0 and text[pos] == char else None

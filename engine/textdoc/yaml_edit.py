@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .flow_edit import Member, change_flow, next_line
-from .layout import column, first_on_line, line_end, line_start, yaml_layout
+from .layout import column, first_on_line, indicator_before, line_end, line_start, yaml_layout
 from .nodes import Alias, Entry, Mapping, Node, Scalar, Sequence
 from .render import is_block, yaml_after_key, yaml_block, yaml_flow, yaml_in_item, yaml_key, yaml_scalar
 from .splices import Splice
@@ -53,8 +53,15 @@ class YamlEditor:
             return self.content_end(node.items[-1])
         return node.end
 
-    def _followed_by_newline(self, pos: int) -> bool:
-        return line_end(self.text, pos) < len(self.text)
+    def _value_end(self, node: Node) -> tuple[int, bool]:
+        """Where a replaced value's text ends, and whether a ``|`` block may end there: only
+        where a line break follows (a comment or more text after it would join its last line;
+        trailing blanks are taken into the replaced text)."""
+        end = self.content_end(node)
+        stop = line_end(self.text, end)
+        if self.text[end:stop].strip(" \t"):
+            return end, False
+        return stop, stop < len(self.text)
 
     # -- values -------------------------------------------------------------------------------
 
@@ -86,8 +93,7 @@ class YamlEditor:
         if parent is not None and parent.flow:
             rendered = yaml_flow(value, layout)
             return [Splice(node.start, node.end, (props + " " if props else "") + rendered)]
-        end = self.content_end(node)
-        block_ok = self._followed_by_newline(end)
+        end, block_ok = self._value_end(node)
         if isinstance(parent, Mapping):
             if entry is None or entry.colon is None:
                 return None
@@ -169,7 +175,7 @@ class YamlEditor:
             members = [Member(item.start, item.end) for item in node.items]
             texts = [(after, yaml_flow(value, self.layout)) for after, value in inserted]
             return self._flow(node, members, removed, texts, children)
-        dashes = [_dash_before(self.text, item.start) for item in node.items]
+        dashes = [indicator_before(self.text, item.start, "-", across_lines=True) for item in node.items]
         if any(d is None for d in dashes):
             return None
         members = [Member(d, self.content_end(item)) for d, item in zip(dashes, node.items, strict=True)]  # type: ignore[arg-type]
@@ -236,10 +242,3 @@ class YamlEditor:
             else:
                 splices.append(Splice(at, at, self._nl(pad + render(value, key, True)) + newline))
         return splices
-
-
-def _dash_before(text: str, pos: int) -> int | None:
-    pos -= 1
-    while pos >= 0 and text[pos] in " \t\r\n":
-        pos -= 1
-    return pos if pos >= 0 and text[pos] == "-" else None

@@ -22,6 +22,7 @@ import io
 from typing import Any
 
 from ..errors import InputError
+from .layout import indicator_before
 from .nodes import MAX_DEPTH, Alias, Entry, Mapping, Node, Scalar, Sequence
 
 CORE = "tag:yaml.org,2002:"
@@ -176,6 +177,9 @@ class _Builder:
         text, key_node = key
         entry = Entry(text, key_node.start, key_node.end, value, getattr(key_node, "style", None))
         entry.colon = _colon_after(self.text, key_node.end)
+        explicit = indicator_before(self.text, key_node.start, "?", across_lines=False)
+        if explicit is not None and not mapping.flow:
+            entry.key_start = explicit  # "? key" lines: the entry starts at its "?"
         if _is_empty(value) and entry.colon is not None:
             value.start = value.end = entry.colon  # type: ignore[union-attr]
         keys = self.keys.setdefault(id(mapping), set())
@@ -224,8 +228,15 @@ def _tag(tag: Any) -> str | None:
 
 
 def _colon_after(text: str, pos: int) -> int | None:
-    while pos < len(text) and text[pos] in " \t":
-        pos += 1
+    """Just after the ``:`` that follows a key (on a later line for an explicit ``? key``)."""
+    while pos < len(text):
+        if text[pos] in " \t\r\n":
+            pos += 1
+        elif text[pos] == "#":
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        else:
+            break
     return pos + 1 if pos < len(text) and text[pos] == ":" else None
 
 

@@ -66,8 +66,28 @@ class Edit(NamedTuple):
 
 
 def other_value(value: Any, rng: random.Random) -> Any:
-    choices = ["changed", "two words", "yes", "on", "1e-9", "", "multi\nline\n", 'quote"s', "a: b", "#x", 42,
-               -0.5, 1e-9, True, False, None, {"k": "v"}, [1, "x"], {}, []]
+    choices = [
+        "changed",
+        "two words",
+        "yes",
+        "on",
+        "1e-9",
+        "",
+        "multi\nline\n",
+        'quote"s',
+        "a: b",
+        "#x",
+        42,
+        -0.5,
+        1e-9,
+        True,
+        False,
+        None,
+        {"k": "v"},
+        [1, "x"],
+        {},
+        [],
+    ]
     while True:
         candidate = rng.choice(choices)
         if not same_value(candidate, value):
