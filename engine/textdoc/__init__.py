@@ -122,7 +122,8 @@ def edit_text(text: str, data: Any, kind: str, what: str = "the document") -> st
             root = parse_tree(text, kind, what)
         except InputError as exc:
             raise DocumentEditError(
-                f"writing the changes into {what} went wrong ({exc.message}); nothing was written."
+                f"the changes cannot be written into {what}: the text they would make does not read back "
+                f"({exc.message.rstrip('.')}); nothing was written. Make this change in the file by hand."
             ) from None
         if root is None:
             if data is None:
