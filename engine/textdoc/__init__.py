@@ -133,9 +133,7 @@ def edit_text(text: str, data: Any, kind: str, what: str = "the document") -> st
             continue
         if node_equals(root, data):
             return text
-        splices = _planner(text, root, kind).plan(root, data)
-        if splices is None:
-            splices = _planner(text, root, kind).editor.replace(root, data, None)
+        splices = _planner(text, root, kind).run(root, data)
         if not splices:
             break
         try:
@@ -163,10 +161,10 @@ def _planner(text: str, root: Node, kind: str) -> Any:
     if kind == "yaml":
         from .yaml_edit import YamlEditor
 
-        return Planner(YamlEditor(text, root))
+        return Planner(YamlEditor(text, root), root)
     from .json_edit import JsonEditor
 
-    return Planner(JsonEditor(text, root))
+    return Planner(JsonEditor(text, root), root)
 
 
 def write_document(previous: bytes | None, data: Any, kind: str, what: str = "the document") -> bytes:

@@ -29,7 +29,9 @@ class JsonEditor:
             return "\n" in self.text.strip()
         return "\n" in self.text[parent.open : parent.close]
 
-    def replace(self, node: Node, value: Any, parent: Mapping | Sequence | None, entry: Any = None) -> list[Splice]:
+    def replace(
+        self, node: Node, value: Any, parent: Mapping | Sequence | None, entry: Any = None, anchor: Any = None
+    ) -> list[Splice]:
         text = json_value(value, self.layout, base=self._base(node.start), multiline=self._multiline(parent))
         return [Splice(node.start, node.end, self._nl(text))]
 

@@ -42,9 +42,38 @@ class Editor(Protocol):
 
 
 class Planner:
-    def __init__(self, editor: Editor) -> None:
+    def __init__(self, editor: Editor, root: Node) -> None:
         self.editor = editor
         self.budget = Budget(1_000_000, "the document")
+        # Where each node sits, every alias in the order of the text, the anchors something uses.
+        self.places: dict[int, tuple[Mapping | Sequence, Entry | None]] = {}
+        self.aliases: list[Alias] = []
+        self.used: set[str] = set()
+        # Nodes whose text a splice removes or rewrites.
+        self.dropped: list[Node] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Alias):
+                self.aliases.append(node)
+                self.used.add(node.name)
+            elif isinstance(node, Mapping):
+                for entry in node.entries:
+                    self.places[id(entry.value)] = (node, entry)
+                    stack.append(entry.value)
+            elif isinstance(node, Sequence):
+                for item in node.items:
+                    self.places[id(item)] = (node, None)
+                    stack.append(item)
+        self.aliases.sort(key=lambda alias: alias.start)
+
+    def run(self, root: Node, value: Any) -> list[Splice] | None:
+        """Splices that make the whole text read as ``value``."""
+        splices = self.plan(root, value)
+        if splices is None:
+            splices = self._replace(root, value, None, None)
+        relocated = self._relocate_anchors()
+        return None if splices is None or relocated is None else splices + relocated
 
     def plan(
         self, node: Node, value: Any, parent: Mapping | Sequence | None = None, entry: Entry | None = None
@@ -61,7 +90,50 @@ class Planner:
                 splices = self._sequence(node, value)
                 if splices is not None:
                     return splices
-        return self.editor.replace(node, value, parent, entry)
+        return self._replace(node, value, parent, entry)
+
+    def _replace(
+        self, node: Node, value: Any, parent: Mapping | Sequence | None, entry: Entry | None
+    ) -> list[Splice] | None:
+        self.dropped.append(node)
+        anchor = getattr(node, "anchor", None)
+        # An anchor nothing uses stays on the new value; one that aliases use moves to the first
+        # of them with the old value (``_relocate_anchors``): those aliases did not change.
+        return self.editor.replace(node, value, parent, entry, anchor if anchor not in self.used else None)
+
+    def _relocate_anchors(self) -> list[Splice] | None:
+        """An anchored value that a splice removes or rewrites while aliases elsewhere still use
+        it: the first of those aliases becomes ``&anchor`` with the old value, so that it and
+        the aliases after it keep reading what they read."""
+        spans = [(node.start, node.end) for node in self.dropped]
+        lost: dict[str, Node] = {}
+        for dropped in self.dropped:
+            stack = [dropped]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, Alias):
+                    continue
+                if node.anchor in self.used:
+                    lost.setdefault(node.anchor, node)
+                if isinstance(node, Mapping):
+                    stack.extend(entry.value for entry in node.entries)
+                elif isinstance(node, Sequence):
+                    stack.extend(node.items)
+        splices: list[Splice] = []
+        for name, definition in lost.items():
+            alias = next(
+                (a for a in self.aliases if a.target is definition and not any(s <= a.start < e for s, e in spans)),
+                None,
+            )
+            if alias is None:
+                continue
+            parent, entry = self.places.get(id(alias), (None, None))
+            moved = self.editor.replace(alias, to_data(definition, self.budget), parent, entry, name)
+            if moved is None:
+                return None
+            spans.append((alias.start, alias.end))
+            splices.extend(moved)
+        return splices
 
     def _mapping(self, node: Mapping, value: dict) -> list[Splice] | None:
         seen = effective(node)
@@ -83,6 +155,7 @@ class Planner:
                 return None  # a merged key cannot be removed in place
             else:
                 removed.update(i for i, e in enumerate(node.entries) if e.key == key and not e.merge)
+        self.dropped.extend(node.entries[i].value for i in removed)
         inserted: list[tuple[int, str, Any]] = []
         after = -1
         for key, item in value.items():
@@ -109,6 +182,7 @@ class Planner:
                     return None
                 children.extend(splices)
             removed.update(range(i1 + paired, i2))
+            self.dropped.extend(node.items[i1 + paired : i2])
             inserted.extend((i1 + paired - 1, value[j]) for j in range(j1 + paired, j2))
         if not removed and not inserted:
             return children

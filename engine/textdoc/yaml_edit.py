@@ -65,13 +65,11 @@ class YamlEditor:
 
     # -- values -------------------------------------------------------------------------------
 
-    def _props(self, node: Node, value: Any) -> str:
-        """The anchor and custom tag a replaced node keeps (a standard ``!!`` tag would fight
-        the new value's own type)."""
-        if isinstance(node, Alias):
-            return ""
+    def _props(self, node: Node, value: Any, anchor: str | None) -> str:
+        """The custom tag a replaced node keeps (a standard ``!!`` tag would fight the new
+        value's own type), and the anchor the new value gets."""
         props = []
-        tag = node.tag
+        tag = None if isinstance(node, Alias) else node.tag
         if tag and not tag.startswith(STANDARD_TAG):
             kind_kept = (
                 (isinstance(node, Scalar) and not isinstance(value, dict | list))
@@ -80,15 +78,20 @@ class YamlEditor:
             )
             if kind_kept:
                 props.append(tag if tag.startswith("!") else f"!<{tag}>")
-        if node.anchor:
-            props.append("&" + node.anchor)
+        if anchor:
+            props.append("&" + anchor)
         return " ".join(props)
 
     def replace(
-        self, node: Node, value: Any, parent: Mapping | Sequence | None, entry: Entry | None = None
+        self,
+        node: Node,
+        value: Any,
+        parent: Mapping | Sequence | None,
+        entry: Entry | None = None,
+        anchor: str | None = None,
     ) -> list[Splice] | None:
         text, layout = self.text, self.layout
-        props = self._props(node, value)
+        props = self._props(node, value, anchor)
         style = node.style if isinstance(node, Scalar) else None
         if parent is not None and parent.flow:
             rendered = yaml_flow(value, layout)

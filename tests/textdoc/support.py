@@ -25,11 +25,13 @@ class Place(NamedTuple):
     node: Node
     parent: Mapping | Sequence | None
     index: int  # the entry's or item's index in the parent (-1: root)
+    shared: bool = False  # inside an anchored value that an alias or a merge uses
 
 
 def places(root: Node) -> list[Place]:
     """Every value reachable without passing through an alias or a merge, with its path."""
-    found = [Place((), root, None, -1)]
+    used = _used_anchors(root)
+    found = [Place((), root, None, -1, getattr(root, "anchor", None) in used)]
     stack = [found[0]]
     while stack:
         place = stack.pop()
@@ -39,17 +41,34 @@ def places(root: Node) -> list[Place]:
             if node.merges or len(keys) != len(set(keys)):
                 continue
             for index, entry in enumerate(node.entries):
-                child = Place((*place.path, entry.key), entry.value, node, index)
+                shared = place.shared or getattr(entry.value, "anchor", None) in used
+                child = Place((*place.path, entry.key), entry.value, node, index, shared)
                 found.append(child)
                 if not isinstance(entry.value, Alias):
                     stack.append(child)
         elif isinstance(node, Sequence):
             for index, item in enumerate(node.items):
-                child = Place((*place.path, index), item, node, index)
+                shared = place.shared or getattr(item, "anchor", None) in used
+                child = Place((*place.path, index), item, node, index, shared)
                 found.append(child)
                 if not isinstance(item, Alias):
                     stack.append(child)
     return found
+
+
+def _used_anchors(root: Node) -> set[str]:
+    used: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Alias):
+            used.add(node.name)
+        elif isinstance(node, Mapping):
+            used.update(source.anchor for source in node.merges if source.anchor)
+            stack.extend(entry.value for entry in node.entries)
+        elif isinstance(node, Sequence):
+            stack.extend(node.items)
+    return used
 
 
 def get(data: Any, path: tuple[Any, ...]) -> Any:
@@ -102,7 +121,9 @@ def edits(text: str, kind: str, rng: random.Random, count: int = 6) -> list[Edit
         return []
     data = read_document(text, kind, "doc")
     editor = YamlEditor(text, root) if kind == "yaml" else None
-    all_places = places(root)
+    # A change inside a value that aliases share also rewrites those aliases (test_yaml_edits
+    # covers it); the lines-only property is about the others.
+    all_places = [p for p in places(root) if not p.shared]
     out: list[Edit] = []
     for _ in range(count * 3):
         if len(out) >= count:
@@ -195,7 +216,10 @@ def check(text: str, kind: str, edit: Edit) -> None:
     back = read_document(written, kind, "doc")
     context = f"{edit.what}\n--- before\n{text}\n--- after\n{written}"
     assert same_value(back, edit.data), context
-    assert_key_order(back, edit.data, context)
+    if "<<" not in text:
+        # (A key that a "<<" merge brings in and that must keep its old value gets an entry of
+        # its own, which moves it among the mapping's own keys.)
+        assert_key_order(back, edit.data, context)
     # The text before the allowed lines and the text after them are both still there.
     allowed_from = line_start(text, edit.start)
     allowed_to = _next_line(text, edit.end)

@@ -28,6 +28,7 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=6)
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--max-bytes", type=int, default=200_000)
+    parser.add_argument("--seed", default="")
     args = parser.parse_args()
     files = sorted(p for p in args.folder.rglob("*") if p.suffix.lower() in (".json", ".yaml", ".yml"))
     if args.limit:
@@ -55,7 +56,7 @@ def main() -> int:
         except Exception as exc:
             counts["unchanged-failures"] += 1
             print(f"UNCHANGED {path}: {type(exc).__name__}: {str(exc)[:300]}")
-        rng = random.Random(str(path.name))
+        rng = random.Random(args.seed + path.name)
         for edit in edits(text, kind, rng, args.edits):
             counts["edits"] += 1
             try:

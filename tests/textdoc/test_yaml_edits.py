@@ -151,7 +151,14 @@ def test_merge_keys_merge_and_a_changed_merged_key_gets_its_own_entry():
 
 def test_custom_tags_and_anchors_stay_on_a_changed_value():
     assert read_document("a: !Ref x\n", "yaml", "doc") == {"a": "x"}
-    assert save("a: !Ref x\nb: &k 1\nc: *k\n", lambda d: d.update(a="z", b=2, c=1)) == "a: !Ref z\nb: &k 2\nc: 1\n"
+    assert save("a: !Ref x\nb: &k 1\n", lambda d: d.update(a="z", b=2)) == "a: !Ref z\nb: &k 2\n"
+
+
+def test_an_anchor_whose_value_changes_or_goes_moves_to_the_first_alias():
+    # The aliases did not change: they keep reading the old value, from its new home.
+    assert save("b: &k 1\nc: *k\nd: *k\n", lambda d: d.update(b=2)) == "b: 2\nc: &k 1\nd: *k\n"
+    text = "defaults: &d\n  pre: [x]\nwin:\n  <<: *d\n  layout: v\n"
+    assert save(text, lambda d: d.pop("defaults")) == "win:\n  <<: &d\n    pre:\n      - x\n  layout: v\n"
 
 
 def test_an_empty_or_comment_only_file_gets_its_data_after_the_comments():
