@@ -96,3 +96,16 @@ def test_a_change_that_cannot_be_written_in_place_is_refused_and_kept(tmp_path):
 
 def _data(tmp_path):
     return json.loads(form(tmp_path, "get-data").json["result"])["data"]
+
+
+def test_ruamel_is_imported_only_for_a_yaml_file(tmp_path, monkeypatch):
+    from tests.helpers import probe_process, top_level_modules
+
+    monkeypatch.setenv("DESKCHECK_STATE_DIR", str(tmp_path / "state"))
+    schema = tmp_path / "s.json"
+    schema.write_text("{}")
+    (tmp_path / "r.json").write_text('{"a": 1}')
+    (tmp_path / "r.yaml").write_text("a: 1\n")
+    for name, imported in (("r.json", False), ("r.yaml", True)):
+        report = probe_process("form", "get-data", "--schema", str(schema), "--data", str(tmp_path / name))
+        assert report["code"] == 0 and ("ruamel" in top_level_modules(report)) is imported
