@@ -20,6 +20,7 @@ from .nodes import MAX_DEPTH, Entry, Mapping, Node, Scalar, Sequence
 NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
 CONSTANTS = {"true": True, "false": False, "null": None, "NaN": float("nan"), "Infinity": float("inf")}
 WHITESPACE = " \t\n\r"
+BLANKS = re.compile(r"[ \t\n\r]*")
 
 
 class JsonSyntaxError(InputError):
@@ -46,7 +47,7 @@ class _Parser:
         while pos < len(text):
             char = text[pos]
             if char in WHITESPACE:
-                pos += 1
+                pos = BLANKS.match(text, pos).end()  # type: ignore[union-attr]
             elif char == "/" and self.lenient and text.startswith("//", pos):
                 end = text.find("\n", pos)
                 pos = len(text) if end < 0 else end
