@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .layout import first_on_line, line_end, line_start
+from .nodes import Mapping, Sequence
 from .splices import Splice, apply_splices
 
 # What may follow a member on its line in the one-per-line shape: a comma and a comment.
@@ -31,8 +32,7 @@ class Member:
 
 def change_flow(
     text: str,
-    open_: int,
-    close: int,
+    node: Mapping | Sequence,
     members: list[Member],
     removed: set[int],
     inserted: list[tuple[int, str]],
@@ -42,7 +42,11 @@ def change_flow(
 ) -> list[Splice]:
     """Splices that remove the members numbered in ``removed`` and add each ``(after, text)``
     of ``inserted`` after member ``after`` (-1: first). ``children`` are the splices already
-    planned inside kept members; they are part of the result."""
+    planned inside kept members; they are part of the result. Line breaks in the new texts
+    become ``newline``."""
+    open_, close = node.open, node.close
+    if newline != "\n":
+        inserted = [(after, new.replace("\n", newline)) for after, new in inserted]
     # The members in their new order: ("old", index) or ("new", index into ``inserted``).
     final: list[tuple[str, int]] = []
     for after in range(-1, len(members)):

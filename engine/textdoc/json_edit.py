@@ -52,7 +52,7 @@ class JsonEditor:
             )
             for after, key, value in inserted
         ]
-        return self._flow(node, members, removed, texts, children)
+        return change_flow(self.text, node, members, removed, texts, children, self.layout.newline, self.layout.comma)
 
     def change_sequence(
         self, node: Sequence, removed: set[int], inserted: list[tuple[int, Any]], children: list[Splice]
@@ -61,17 +61,4 @@ class JsonEditor:
         multiline = one_per_line(self.text, node.close, members)
         base = self._base(members[0].start)
         texts = [(after, json_value(value, self.layout, base=base, multiline=multiline)) for after, value in inserted]
-        return self._flow(node, members, removed, texts, children)
-
-    def _flow(
-        self,
-        node: Mapping | Sequence,
-        members: list[Member],
-        removed: set[int],
-        texts: list[tuple[int, str]],
-        children: list[Splice],
-    ) -> list[Splice]:
-        texts = [(after, self._nl(text)) for after, text in texts]
-        return change_flow(
-            self.text, node.open, node.close, members, removed, texts, children, self.layout.newline, self.layout.comma
-        )
+        return change_flow(self.text, node, members, removed, texts, children, self.layout.newline, self.layout.comma)

@@ -197,8 +197,8 @@ def literal_block(text: str, indent: int, relative: int | None) -> str | None:
     return f"|{indicator}{chomp}\n{content}"
 
 
-def yaml_string(
-    text: str,
+def yaml_scalar(
+    value: Any,
     layout: Layout,
     *,
     flow: bool,
@@ -207,9 +207,16 @@ def yaml_string(
     block_ok: bool = True,
     relative: int | None = None,
 ) -> str:
-    """A string in the style it had (``style``: None plain, quotes, ``|``/``>``) when that can
-    hold the new text, else plain when safe, else quoted. Multi-line text becomes a ``|``
-    block where ``block_ok`` (block context, and a line break follows)."""
+    """A scalar; a string in the style it had (``style``: None plain, quotes, ``|``/``>``) when
+    that can hold the new text, else plain when safe, else quoted. Multi-line text becomes a
+    ``|`` block where ``block_ok`` (block context, and a line break follows)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return number_text(value, yaml=True)
+    text = str(value)
     literal = literal_block(text, indent, relative) if block_ok and not flow and literal_ok(text) else None
     if style in ("|", ">") and literal:
         return literal
@@ -226,29 +233,9 @@ def yaml_string(
     return double_quoted(text)
 
 
-def yaml_scalar(
-    value: Any,
-    layout: Layout,
-    *,
-    flow: bool,
-    indent: int,
-    style: str | None = None,
-    block_ok: bool = True,
-    relative: int | None = None,
-) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return number_text(value, yaml=True)
-    return yaml_string(str(value), layout, flow=flow, indent=indent, style=style, block_ok=block_ok, relative=relative)
-
-
 def yaml_key(key: str, layout: Layout, *, flow: bool, style: str | None = None) -> str:
-    if style in ("'", '"'):
-        return yaml_string(key, layout, flow=flow, indent=0, style=style, block_ok=False)
-    return yaml_string(key, layout, flow=flow, indent=0, block_ok=False)
+    quote = style if style in ("'", '"') else None
+    return yaml_scalar(key, layout, flow=flow, indent=0, style=quote, block_ok=False)
 
 
 # -- YAML collections ---------------------------------------------------------------------------

@@ -155,7 +155,7 @@ class YamlEditor:
                 (after, yaml_key(key, self.layout, flow=True, style=key_style) + colon + yaml_flow(value, self.layout))
                 for after, key, value in inserted
             ]
-            return self._flow(node, members, removed, texts, children)
+            return change_flow(self.text, node, members, removed, texts, children, self.layout.newline, ", ")
         if any(e.colon is None for e in node.entries):
             return None
         key_column = column(self.text, node.entries[0].key_start)
@@ -177,7 +177,7 @@ class YamlEditor:
         if node.flow:
             members = [Member(item.start, item.end) for item in node.items]
             texts = [(after, yaml_flow(value, self.layout)) for after, value in inserted]
-            return self._flow(node, members, removed, texts, children)
+            return change_flow(self.text, node, members, removed, texts, children, self.layout.newline, ", ")
         dashes = [indicator_before(self.text, item.start, "-", across_lines=True) for item in node.items]
         if any(d is None for d in dashes):
             return None
@@ -189,19 +189,6 @@ class YamlEditor:
 
         texts = [(after, None, value) for after, value in inserted]
         return self._block(members, dash_column, removed, texts, children, render)
-
-    def _flow(
-        self,
-        node: Mapping | Sequence,
-        members: list[Member],
-        removed: set[int],
-        texts: list[tuple[int, str]],
-        children: list[Splice],
-    ) -> list[Splice]:
-        texts = [(after, self._nl(text)) for after, text in texts]
-        return change_flow(
-            self.text, node.open, node.close, members, removed, texts, children, self.layout.newline, ", "
-        )
 
     def _block(
         self,

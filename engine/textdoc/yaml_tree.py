@@ -212,23 +212,12 @@ def _is_empty(node: Node) -> bool:
 
 def _dash_after(text: str, pos: int) -> int | None:
     """The index of the first ``-`` from ``pos`` on, when only blanks and comments come first."""
-    while pos < len(text):
-        if text[pos] in " \t\r\n":
-            pos += 1
-        elif text[pos] == "#":
-            end = text.find("\n", pos)
-            pos = len(text) if end < 0 else end
-        else:
-            return pos if text[pos] == "-" else None
-    return None
+    pos = _past_blanks(text, pos)
+    return pos if pos < len(text) and text[pos] == "-" else None
 
 
-def _tag(tag: Any) -> str | None:
-    return None if tag is None else str(tag)
-
-
-def _colon_after(text: str, pos: int) -> int | None:
-    """Just after the ``:`` that follows a key (on a later line for an explicit ``? key``)."""
+def _past_blanks(text: str, pos: int) -> int:
+    """The first index from ``pos`` on that is not a blank, a line break or in a comment."""
     while pos < len(text):
         if text[pos] in " \t\r\n":
             pos += 1
@@ -237,6 +226,16 @@ def _colon_after(text: str, pos: int) -> int | None:
             pos = len(text) if end < 0 else end
         else:
             break
+    return pos
+
+
+def _tag(tag: Any) -> str | None:
+    return None if tag is None else str(tag)
+
+
+def _colon_after(text: str, pos: int) -> int | None:
+    """Just after the ``:`` that follows a key (on a later line for an explicit ``? key``)."""
+    pos = _past_blanks(text, pos)
     return pos + 1 if pos < len(text) and text[pos] == ":" else None
 
 

@@ -229,6 +229,14 @@ def check(text: str, kind: str, edit: Edit) -> None:
     )
 
 
+def save(text: str | bytes, change: Any, kind: str) -> str:
+    """The file's text after ``change(data)`` is saved into it."""
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    data = read_document(raw.decode("utf-8-sig"), kind, "doc")
+    change(data)
+    return write_document(raw, data, kind, "doc").decode("utf-8")
+
+
 def check_unchanged(raw: bytes, kind: str) -> None:
     """Property (a)."""
     text = raw.decode("utf-8-sig")

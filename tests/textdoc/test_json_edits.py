@@ -10,12 +10,11 @@ import pytest
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.textdoc import read_document, write_document
 
+from . import support
+
 
 def save(text: str | bytes, change) -> str:
-    raw = text.encode("utf-8") if isinstance(text, str) else text
-    data = read_document(raw.decode("utf-8-sig"), "json", "doc")
-    change(data)
-    return write_document(raw, data, "json", "doc").decode("utf-8")
+    return support.save(text, change, "json")
 
 
 def test_numbers_and_escapes_keep_their_spelling_where_the_value_did_not_change():

@@ -8,6 +8,8 @@ import pytest
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.textdoc import read_document, write_document
 
+from . import support
+
 WORKFLOW = """\
 # Build and test on every push.
 name: CI
@@ -29,10 +31,7 @@ jobs:
 
 
 def save(text: str | bytes, change) -> str:
-    raw = text.encode("utf-8") if isinstance(text, str) else text
-    data = read_document(raw.decode("utf-8-sig"), "yaml", "doc")
-    change(data)
-    return write_document(raw, data, "yaml", "doc").decode("utf-8")
+    return support.save(text, change, "yaml")
 
 
 def test_a_workflow_keeps_its_on_key_and_yes_stays_a_string():
