@@ -17,12 +17,9 @@ import json
 from typing import Any
 
 from ..errors import DeskcheckError, InputError
-from .nodes import MAX_DEPTH, Budget, Node, node_equals, same_value, to_data
+from .nodes import MAX_DEPTH, MAX_VALUES, Budget, Node, node_equals, same_value, to_data
 
-FORMATS = ("json", "yaml")
 BOM = "\ufeff"
-# Values an alias-heavy YAML file may expand to.
-MAX_VALUES = 1_000_000
 # Rounds of edits: the first makes the changes; a second repairs what an anchor's change did to
 # its aliases or merges.
 MAX_ROUNDS = 3

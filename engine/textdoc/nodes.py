@@ -13,6 +13,8 @@ from typing import Any
 # Deeper documents are refused: configuration and records nest a few levels, and every layer
 # that walks a document (validation, the form tree, the store's JSON) recurses.
 MAX_DEPTH = 200
+# Values an alias-heavy YAML file may expand to.
+MAX_VALUES = 1_000_000
 
 
 class Scalar:

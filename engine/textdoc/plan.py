@@ -20,7 +20,7 @@ import json
 from difflib import SequenceMatcher
 from typing import Any, Protocol
 
-from .nodes import Alias, Budget, Entry, Mapping, Node, Sequence, effective, node_equals, to_data
+from .nodes import MAX_VALUES, Alias, Budget, Entry, Mapping, Node, Sequence, effective, node_equals, to_data
 from .splices import Splice
 
 # Lists longer than this are matched by position: the matcher's cost grows with the square.
@@ -44,7 +44,7 @@ class Editor(Protocol):
 class Planner:
     def __init__(self, editor: Editor, root: Node) -> None:
         self.editor = editor
-        self.budget = Budget(1_000_000, "the document")
+        self.budget = Budget(MAX_VALUES, "the document")
         # Where each node sits, every alias in the order of the text, the anchors something uses.
         self.places: dict[int, tuple[Mapping | Sequence, Entry | None]] = {}
         self.aliases: list[Alias] = []
