@@ -128,7 +128,7 @@ def operation_url(
     sent even when the document does not declare them) as query parameters."""
     path = operation.path
     for parameter in operation.path_parameters:
-        path = path.replace("{" + parameter.name + "}", path_segment(values[parameter.name]))
+        path = path.replace("{" + parameter.name + "}", path_segment(values[parameter.name], parameter.name))
     pairs: list[tuple[str, str]] = []
     for name, value in {**_fixed(operation), **(extra_query or {})}.items():
         if value is not None:
