@@ -66,6 +66,13 @@ class HttpRecordSource:
     def creates(self) -> bool:
         return self.read is None
 
+    @property
+    def request_deadline(self) -> float | None:
+        """The longest one request may take (the client's total ``timeout``; None: unknown), so
+        that a save's lease outlives its request."""
+        timeout = getattr(self.caller.client, "timeout", None)
+        return float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
+
     # -- the record ---------------------------------------------------------------------------
 
     def load(self) -> Loaded:

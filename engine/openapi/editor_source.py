@@ -260,6 +260,10 @@ class EditorSource:
 
     # -- the FormSource protocol ------------------------------------------------------------------
 
+    @property
+    def request_deadline(self) -> float | None:
+        return self.http.request_deadline
+
     def load(self) -> Loaded:
         return self.http.load()
 

@@ -53,7 +53,8 @@ class HttpClient(Protocol):
 
 
 class HttpxClient:
-    """The default client: httpx, imported on first use, one connection pool per client."""
+    """The default client: httpx, imported on first use, one connection pool per client.
+    ``timeout`` bounds each request as a whole, a slow trickle of bytes included (``deadline``)."""
 
     def __init__(self, *, timeout: float = 30.0, max_response_bytes: int = MAX_RESPONSE_BYTES) -> None:
         self.timeout = timeout
@@ -63,8 +64,10 @@ class HttpxClient:
     def send(self, request: HttpRequest) -> HttpResponse:
         import httpx
 
+        from .deadline import deadline_client, total_deadline
+
         if self._client is None:
-            self._client = httpx.Client(timeout=self.timeout, follow_redirects=False)
+            self._client = deadline_client(self.timeout)
         kwargs: dict[str, Any] = {"headers": request.headers}
         if request.has_body:
             import json
@@ -72,7 +75,7 @@ class HttpxClient:
             kwargs["content"] = json.dumps(request.json_body, ensure_ascii=False).encode("utf-8")
         target = _without_query(request.url)
         try:
-            with self._client.stream(request.method, request.url, **kwargs) as response:
+            with total_deadline(self.timeout), self._client.stream(request.method, request.url, **kwargs) as response:
                 chunks: list[bytes] = []
                 total = 0
                 for chunk in response.iter_bytes():
@@ -86,7 +89,10 @@ class HttpxClient:
                 headers = {k.lower(): v for k, v in response.headers.items()}
                 encoding = response.encoding or "utf-8"
         except httpx.TimeoutException:
-            raise RequestFailed(f"{request.method} {target} timed out after {self.timeout:g} s.") from None
+            raise RequestFailed(
+                f"{request.method} {target} timed out after {self.timeout:g} s (the time a whole request may take, "
+                "however slowly the server answers)."
+            ) from None
         except httpx.HTTPError as exc:
             raise RequestFailed(f"{request.method} {target} could not be sent: {exc}.") from None
         return HttpResponse(response.status_code, headers, b"".join(chunks).decode(encoding, errors="replace"))

@@ -113,10 +113,13 @@ def _format_for(location: str, content_type: str | None, text: str) -> str:
 def _fetch(url: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
     import httpx
 
+    from .deadline import deadline_client, total_deadline
+
     request_headers = {"accept": "application/json, application/yaml;q=0.9, */*;q=0.5", **headers}
     try:
         with (
-            httpx.Client(timeout=timeout, follow_redirects=False) as client,
+            total_deadline(timeout),
+            deadline_client(timeout) as client,
             client.stream("GET", url, headers=request_headers) as response,
         ):
             if response.is_redirect:
