@@ -79,16 +79,19 @@ def redact(text: str) -> str:
     return _USERINFO.sub(lambda m: m.group("head") + ":***@", text)
 
 
-def check_http_url(url: str, what: str) -> None:
+def check_http_url(
+    url: str, what: str, *, given: str | None = None, example: str = "http://127.0.0.1:8642/api"
+) -> None:
     """Raise ``InputError`` naming ``what`` unless ``url`` is an http(s) URL with a host and,
-    if it has a port, one written as 1 to 5 digits up to 65535."""
-    shown = redact(url)
+    if it has a port, one written as 1 to 5 digits up to 65535. Messages quote ``given`` (what
+    the user wrote, when ``url`` was made from it) and show ``example``."""
+    shown = redact(url if given is None else given)
     try:
         parts = urlsplit(url)
     except ValueError as exc:  # an unbalanced IPv6 bracket
         raise InputError(f"{what} {shown!r} is not a URL ({exc}).") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        raise InputError(f"{what} must be an http:// or https:// URL with a host, not {shown!r}.")
+        raise InputError(f"{what} must be an http(s) URL with a host, not {shown!r}.")
     hostport = parts.netloc.rpartition("@")[2]
     port: str | None = None
     if hostport.startswith("["):
@@ -105,5 +108,5 @@ def check_http_url(url: str, what: str) -> None:
     if port and not (_PORT.fullmatch(port) and 0 < int(port) <= 65535):
         raise InputError(
             f"{what} {shown!r} has the port {port!r}: a port is written as digits only, from 1 to 65535 "
-            "(for example http://127.0.0.1:8642/api)."
+            f"(for example {example})."
         )

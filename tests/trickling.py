@@ -4,7 +4,8 @@
 its answer back, except requests whose method is in ``methods``: those get, after their body
 has been read, either a ``200`` whose ``Content-Length`` promises 100,000 bytes sent one byte
 every ``interval`` seconds (``mode="body"``), or the status line and headers themselves one byte
-at a time (``mode="headers"``). ``stop()`` closes every connection, which ends any trickle."""
+at a time (``mode="headers"``). ``strip`` names request headers not forwarded. ``stop()``
+closes every connection, which ends any trickle."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ import httpx
 
 
 class TricklingServer:
-    def __init__(self, upstream: str, *, methods=("PUT",), mode: str = "body", interval: float = 0.2) -> None:
+    def __init__(self, upstream: str, *, methods=("PUT",), mode: str = "body", interval: float = 0.2, strip=()) -> None:
         self.upstream = upstream.rstrip("/")
+        self.strip = {name.lower() for name in strip}
         self.methods = set(methods)
         self.mode = mode
         self.interval = interval
@@ -78,7 +80,8 @@ class TricklingServer:
             self.trickled.append(f"{method} {target}")
             self._trickle(sock)
             return
-        forwarded = {k: v for k, v in headers.items() if k not in ("host", "content-length", "connection")}
+        dropped = {"host", "content-length", "connection", *self.strip}
+        forwarded = {k: v for k, v in headers.items() if k not in dropped}
         answer = httpx.request(method, self.upstream + target, headers=forwarded, content=body, timeout=30)
         head = [f"HTTP/1.1 {answer.status_code} {answer.reason_phrase}"]
         for name, value in answer.headers.items():

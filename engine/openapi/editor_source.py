@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..refs import RefResolver
+from ..urls import redact
 from .editors import EditorGroup
 from .http import ApiCaller, HttpRequest, HttpResponse, RequestFailed
 from .operations import Operation
@@ -208,7 +209,7 @@ class EditorSource:
         self.endpoint = endpoint
         self.title = group.title
         self.creates = group.create_mode
-        api = endpoint.base_url or ""
+        api = redact(endpoint.base_url or "")  # the key is stored: no password in it
         if group.schema_operation is not None:
             own = {p.name: self.values.get(p.name) for p in group.schema_operation.path_parameters}
             request = [group.schema_operation.operation_id, own, group.schema_params]

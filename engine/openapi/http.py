@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..errors import DeskcheckError, InputError
+from ..urls import redact
 
 # A tool result is read by a model; a response past this size is a mistake (or an attack), not data.
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
@@ -73,7 +74,7 @@ class HttpxClient:
             import json
 
             kwargs["content"] = json.dumps(request.json_body, ensure_ascii=False).encode("utf-8")
-        target = _without_query(request.url)
+        target = shown_url(request.url)
         try:
             with total_deadline(self.timeout), self._client.stream(request.method, request.url, **kwargs) as response:
                 chunks: list[bytes] = []
@@ -94,7 +95,7 @@ class HttpxClient:
                 "however slowly the server answers)."
             ) from None
         except httpx.HTTPError as exc:
-            raise RequestFailed(f"{request.method} {target} could not be sent: {exc}.") from None
+            raise RequestFailed(f"{request.method} {target} could not be sent: {redact(str(exc))}.") from None
         return HttpResponse(response.status_code, headers, b"".join(chunks).decode(encoding, errors="replace"))
 
     def close(self) -> None:
@@ -149,10 +150,16 @@ class ApiCaller:
 
 
 def same_origin(url: str, base: str) -> bool:
-    a, b = urlsplit(url), urlsplit(base)
-    return (a.scheme.lower(), a.hostname, a.port) == (b.scheme.lower(), b.hostname, b.port)
+    """Whether ``url`` is on ``base``'s origin (scheme, host, port). A URL whose port cannot be
+    read is on no origin."""
+    try:
+        a, b = urlsplit(url), urlsplit(base)
+        return (a.scheme.lower(), a.hostname, a.port) == (b.scheme.lower(), b.hostname, b.port)
+    except ValueError:
+        return False
 
 
-def _without_query(url: str) -> str:
-    # Messages show where a request went, never its query (which may carry values a user typed).
-    return url.split("?", 1)[0]
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: without its query (which may carry values a user typed) and
+    without the password of a ``user:password@`` part."""
+    return redact(url.split("?", 1)[0])
