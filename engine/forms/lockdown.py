@@ -38,8 +38,7 @@ LOCKDOWN_SCRIPT = r"""
   const NewRegExp = RegExp, regexpTest = RegExp.prototype.test;
 
   // Everything reachable from `roots` (own properties, accessors, prototypes), frozen. What is
-  // frozen already is not walked again: after the lockdown, freezing parsed data stops at the
-  // built-in prototypes.
+  // frozen already (%ThrowTypeError%) is not walked again.
   function deepFreeze(roots) {
     const stack = roots.slice();
     const seen = new Set();

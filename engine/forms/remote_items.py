@@ -162,7 +162,7 @@ def parse_allowed_host(entry: str) -> tuple[str | None, str, int | None]:
     check_http_url(url, "--allow-host", given=entry, example="api.example.org:8443")
     if "://" in text and urlsplit(url).path not in ("", "/"):
         raise InputError(
-            f"--allow-host takes a host, host:port or scheme://host[:port], not a URL with a path: {text!r}."
+            f"--allow-host takes a host, host:port or scheme://host[:port], not a URL with a path: {redact(text)!r}."
         )
     parts = urlsplit(url)
     return (parts.scheme.lower() if "://" in text else None), (parts.hostname or "").lower(), parts.port

@@ -120,8 +120,7 @@ def path_segment(value: Any, name: str) -> str:
 
 
 def _shown(text: str) -> str:
-    shown = json.dumps(text if len(text) <= 60 else text[:57] + "...", ensure_ascii=False)
-    return shown
+    return json.dumps(text if len(text) <= 60 else text[:57] + "...", ensure_ascii=False)
 
 
 def query_pairs(name: str, value: Any, explode: bool | None) -> list[tuple[str, str]]:

@@ -116,10 +116,9 @@ def _format_for(location: str, content_type: str | None, text: str) -> str:
 def _fetch(given: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
     import httpx
 
-    url = redact(given)  # in messages
-
     from .deadline import deadline_client, total_deadline
 
+    url = redact(given)  # as messages show it
     request_headers = {"accept": "application/json, application/yaml;q=0.9, */*;q=0.5", **headers}
     try:
         with (
