@@ -40,6 +40,8 @@ def deadline_client(timeout: float) -> Any:
 
     client = httpx.Client(timeout=timeout, follow_redirects=False)
     for transport in (client._transport, *client._mounts.values()):
+        if transport is None:  # a NO_PROXY entry: requests there use the default transport
+            continue
         pool = getattr(transport, "_pool", None)
         backend = getattr(pool, "_network_backend", None)
         if backend is None:  # pragma: no cover - an httpx/httpcore without the seam

@@ -122,3 +122,15 @@ def _capture(call):
         return call()
     except BaseException as exc:
         return exc
+
+
+def test_every_transport_keeps_the_deadline_with_proxies_from_the_environment(monkeypatch):
+    from deskcheck.engine.openapi.deadline import deadline_client
+
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+    monkeypatch.setenv("NO_PROXY", "localhost,127.0.0.1")
+    client = deadline_client(2)
+    transports = [client._transport, *(t for t in client._mounts.values() if t is not None)]
+    assert len(transports) >= 2, "the proxy's transport is there"
+    assert all(type(t._pool._network_backend).__name__ == "_Backend" for t in transports)
+    client.close()
