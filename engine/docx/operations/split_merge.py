@@ -1,8 +1,9 @@
 """splitBlock and mergeBlockWithNext: change where one paragraph ends and the next begins.
 
 **splitBlock** ``{blockId, offset}`` cuts a block in two at a UTF-16 offset of its text. The
-first part becomes a new paragraph (fresh id, the same paragraph properties) placed before the
-block; the block keeps its id and the rest of the text. Tracked mode marks the new paragraph's
+first part becomes a new paragraph (fresh id, the same paragraph properties, with someone's
+pending change of them under a fresh revision id, so rejecting it restores both parts) placed
+before the block; the block keeps its id, its paragraph mark and the rest of the text. Tracked mode marks the new paragraph's
 mark inserted, which is how Word records pressing Enter: rejecting joins the parts again.
 Offset 0 or the text's length gives a blank paragraph before or after the text.
 
