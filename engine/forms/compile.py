@@ -284,6 +284,9 @@ class CompiledForm:
             stack.extend(skeleton.all_of)
             stack.extend(skeleton.variants)
             stack.extend(skeleton.tuple_entries)
+            stack.extend(sub for _, sub in skeleton.pattern_properties)
+            if skeleton.additional is not None:
+                stack.append(skeleton.additional)
             if skeleton.variants:
                 _ = skeleton.variant_validators
             if skeleton.condition is not None:
@@ -293,6 +296,12 @@ class CompiledForm:
             _ = skeleton.plan
         _ = self.validator
         return self
+
+    @cached_property
+    def any_skeleton(self) -> Skeleton:
+        """The skeleton of a value no schema describes (a key the schema does not name): one JSON
+        value. It has no place in the schema, so no pointer others could share."""
+        return Skeleton(self, {}, "#any")
 
     def sub_validator(self, schema: Any) -> Fragment:
         """A validator for a fragment of this schema (its references resolve in the whole)."""
@@ -379,7 +388,11 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
         types = [t for t in declared if isinstance(t, str)]
     else:
         types = []
-        if isinstance(schema.get("properties"), dict) or schema.get("additionalProperties") is not None:
+        if (
+            isinstance(schema.get("properties"), dict)
+            or schema.get("additionalProperties") is not None
+            or isinstance(schema.get("patternProperties"), dict)
+        ):
             types = ["object"]
         elif "items" in schema or "prefixItems" in schema:
             types = ["array"]
@@ -475,12 +488,20 @@ class Skeleton:
         array_of_objects = kind == "array" and (
             _types_of(item_schema)[0][:1] == ("object",) or "properties" in item_schema or "oneOf" in item_schema
         )
+        patterns = schema.get("patternProperties")
+        self._patterns_raw: dict[str, Any] = patterns if isinstance(patterns, dict) else {}
+        additional = schema.get("additionalProperties")
+        # A map: an object whose keys are free names with values of one shape (compose services,
+        # import maps, environment variables). ``additionalProperties: {}`` or ``true`` alone
+        # says nothing about the values: such an object stays one JSON value.
+        self.is_map = bool(self._patterns_raw) or (isinstance(additional, dict) and additional != {})
         self.comp = choose_component(
             schema,
             self.layout,
             types,
             self.items,
             has_properties=bool(self._properties_raw) or "allOf" in schema or "if" in schema,
+            has_map=self.is_map,
             object_one_of=self.object_one_of,
             array_of_objects=array_of_objects,
             tuple_items=self.tuple_items,
@@ -508,13 +529,15 @@ class Skeleton:
 
     @property
     def is_object(self) -> bool:
-        return self.kind == "object" or (self.kind is None and (bool(self._properties_raw) or self.object_one_of))
+        return self.kind == "object" or (
+            self.kind is None and (bool(self._properties_raw) or self.object_one_of or self.is_map)
+        )
 
     @property
     def is_composite(self) -> bool:
         """Whether the form shows this fragment's parts as fields of their own."""
         return (
-            self.comp in ("section", "tabs", "vertical-tabs", "stepper", "expansion-panels", "card")
+            self.comp in ("section", "tabs", "vertical-tabs", "stepper", "expansion-panels", "card", "map")
             or (self.comp == "list")
             or (self.is_object and self.comp not in ITEMS_COMPONENTS and self.comp not in ("json", "none"))
         )
@@ -572,6 +595,39 @@ class Skeleton:
             (name, self.form.skeleton(sub, jsonpointer.append(base, name)))
             for name, sub in self._properties_raw.items()
         ]
+
+    @cached_property
+    def pattern_properties(self) -> list[tuple[Fragment, Skeleton]]:
+        """``(validator of the key pattern, skeleton of the value)`` per ``patternProperties``
+        entry, in the schema's order. The pattern runs in the validator's regular-expression
+        engine, as validation runs it."""
+        base = self.pointer + "/patternProperties"
+        return [
+            (self.form.sub_validator({"type": "string", "pattern": pattern}), self.form.skeleton(sub, jsonpointer.append(base, pattern)))
+            for pattern, sub in self._patterns_raw.items()
+            if isinstance(sub, (dict, bool))
+        ]
+
+    @cached_property
+    def additional(self) -> Skeleton | None:
+        """The skeleton of the values of keys no property or pattern names (``additionalProperties``
+        as a schema), or None."""
+        additional = self.schema.get("additionalProperties")
+        if not isinstance(additional, dict):
+            return None
+        return self.form.skeleton(additional, self.pointer + "/additionalProperties")
+
+    @property
+    def refuses_other_keys(self) -> bool:
+        """Whether a key no property or pattern names is an error here."""
+        return self.schema.get("additionalProperties") is False or self.schema.get("unevaluatedProperties") is False
+
+    def entry_schema(self, key: str) -> Skeleton | None:
+        """The skeleton of the value of ``key`` when a pattern or ``additionalProperties`` gives one."""
+        for matches, sub in self.pattern_properties:
+            if matches.is_valid(key):
+                return sub
+        return self.additional
 
     @cached_property
     def dependent(self) -> dict[str, Skeleton]:

@@ -13,7 +13,9 @@ can keep it anywhere (a SQLite row) and rebuild it in another process with
   its keys with it;
 - ``suggestions``: the options listed by ``getFieldSuggestions`` (see ``suggestions``);
 - ``variantsMemo``: where each variant list was last printed in full (printed once per union);
-- ``editCount``: the number of writes made through the tools.
+- ``editCount``: the number of writes made through the tools;
+- ``fillDefaults``: whether the state writes defaults and constants where the data has none (a
+  record being created; see ``tree``). Otherwise the data is only ever changed by the tools' writes.
 
 What is not in a snapshot comes from the host at each call: the ``context`` that schema
 expressions may read, and the ``fetcher`` that lists options behind a URL.
@@ -38,8 +40,6 @@ from .tree import Node, Tree, build_tree, lookup
 from .values import UNSET, is_empty, parse_json_string
 
 SNAPSHOT_FORMAT = 1
-# A state re-validates after dropping keys its schema refuses; twice is enough for nested cases.
-MAX_CLEANUP_PASSES = 3
 # Keys that only exist in form paths (a data key could be "$then"; these cannot be mistaken).
 _STRUCTURAL_KEY = re.compile(r"^\$(oneOf|comp-\d+|slot-\d+)$")
 
@@ -105,16 +105,17 @@ class ArrayReport(Record):
 
 
 class SetDataReport(Record):
-    """``whole``: the document is not an object: it was written whole."""
+    """``whole``: the document is not an object: it was written whole. ``unknown``: written keys
+    no property names (kept; ``refused`` among them: keys the schema does not allow)."""
 
-    __slots__ = ("errors", "ignored", "removed", "unknown", "valid", "visibility", "whole", "written")
+    __slots__ = ("errors", "refused", "removed", "unknown", "valid", "visibility", "whole", "written")
 
     def __init__(
         self,
         written: list[str],
         removed: list[str],
         unknown: list[str],
-        ignored: list[str],
+        refused: list[str],
         visibility: VisibilityChange,
         errors: list[FieldError],
         valid: bool,
@@ -123,7 +124,7 @@ class SetDataReport(Record):
         self.written = written
         self.removed = removed
         self.unknown = unknown
-        self.ignored = ignored
+        self.refused = refused
         self.visibility = visibility
         self.errors = errors
         self.valid = valid
@@ -133,7 +134,10 @@ class SetDataReport(Record):
 class FormState:
     """One form being filled. ``data`` is the document (None or absent: no document yet, as when
     a record is being created); ``base`` the copy it is compared with for modified flags (leave
-    it out for no tracking; None for a record being created). The other keywords restore what a
+    it out for no tracking; None for a record being created). ``fill_defaults``: write defaults,
+    constants and required empty containers where the data has no value, as for a new record
+    (None, the default: only when there is no document); without it the data changes only where
+    a tool writes. The other keywords restore what a
     snapshot holds; ``context`` and ``fetcher`` come from the host (see the module docstring).
     A state is not thread-safe: a host gives each call its own, or serialises calls."""
 
@@ -149,10 +153,12 @@ class FormState:
         suggestions: dict[str, Any] | None = None,
         variants_memo: dict[str, str] | None = None,
         edit_count: int = 0,
+        fill_defaults: bool | None = None,
         context: Any = None,
         fetcher: Fetcher | None = None,
     ) -> None:
         self.form = form
+        self.fill_defaults = (data is None or data is UNSET) if fill_defaults is None else fill_defaults
         self.base = copy.deepcopy(base)
         self.variants: dict[str, int] = dict(variants or {})
         self.active_items: dict[str, int] = dict(active_items or {})
@@ -162,7 +168,6 @@ class FormState:
         self.edit_count = edit_count
         self.context = context if context is not None else {}
         self.fetcher = fetcher
-        self.ignored: list[str] = []
         # No document yet (a record being created) may be given as None.
         self._rebuild(UNSET if data is None else copy.deepcopy(data))
 
@@ -170,8 +175,15 @@ class FormState:
 
     @classmethod
     def from_snapshot(
-        cls, form: CompiledForm, snapshot: dict[str, Any], *, context: Any = None, fetcher: Fetcher | None = None
+        cls,
+        form: CompiledForm,
+        snapshot: dict[str, Any],
+        *,
+        context: Any = None,
+        fetcher: Fetcher | None = None,
+        fill_defaults: bool | None = None,
     ) -> FormState:
+        """The state ``snapshot`` holds; ``fill_defaults`` overrides the snapshot's choice."""
         if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
             raise FormError("this form snapshot is not one this version of deskcheck can read.", code="badSnapshot")
         return cls(
@@ -184,6 +196,7 @@ class FormState:
             suggestions=snapshot.get("suggestions"),
             variants_memo=snapshot.get("variantsMemo"),
             edit_count=int(snapshot.get("editCount", 0)),
+            fill_defaults=snapshot.get("fillDefaults") if fill_defaults is None else fill_defaults,
             context=context,
             fetcher=fetcher,
         )
@@ -201,6 +214,7 @@ class FormState:
         out["suggestions"] = copy.deepcopy(self.suggestions.as_json())
         out["variantsMemo"] = dict(self.variants_memo)
         out["editCount"] = self.edit_count
+        out["fillDefaults"] = self.fill_defaults
         return out
 
     # -- what a host reads ------------------------------------------------------------------------
@@ -251,29 +265,19 @@ class FormState:
     # -- building -------------------------------------------------------------------------------
 
     def _rebuild(self, data: Any) -> None:
-        self.ignored = []
-        for _ in range(MAX_CLEANUP_PASSES):
-            tree = build_tree(
-                self.form,
-                data,
-                variants=self.variants,
-                base=self.base,
-                context=self.context,
-                previous_branches=self.branches,
-            )
-            validation = validate_tree(self.form, tree)
-            if not validation.extra:
-                break
-            data = tree.data
-            for pointer, keys in validation.extra:
-                target = lookup(data, pointer)
-                if isinstance(target, dict):
-                    for key in keys:
-                        if key in target:
-                            del target[key]
-                            self.ignored.append(jsonpointer.append(pointer, key))
+        # Keys the schema refuses stay: they are errors on their own fields, and only a write
+        # removes them (the form library drops them, which loses what a file had).
+        tree = build_tree(
+            self.form,
+            data,
+            variants=self.variants,
+            base=self.base,
+            context=self.context,
+            previous_branches=self.branches,
+            fill=self.fill_defaults,
+        )
         self.tree: Tree = tree
-        self.validation: Validation = validation
+        self.validation: Validation = validate_tree(self.form, tree)
         self.data = tree.data
         self.branches = dict(tree.branches)
 
@@ -346,20 +350,28 @@ class FormState:
                 code="badVariant",
             )
         previous = node.active_variant
-        data = copy.deepcopy(self.data)
-        if previous is not None and previous != index and isinstance(node.data, dict):
-            target = lookup(data, node.data_path)
-            if isinstance(target, dict):
-                keep = {name for name, _ in owner.properties}
-                for wrapper in [*owner.all_of, *owner.dependent.values()]:
-                    keep |= wrapper.declared_keys
-                keep |= owner.variants[index].declared_keys
-                for name in owner.variants[previous].declared_keys - keep:
-                    target.pop(name, None)
-                # A constant of the old variant would otherwise pick it again.
-                for name, sub in owner.variants[previous].properties:
-                    if sub.has_const and name in target:
-                        del target[name]
+        data = copy.deepcopy(self.data) if self.data is not UNSET else UNSET
+        target = lookup(data, node.data_path)
+        if previous is not None and previous != index and isinstance(target, dict):
+            keep = {name for name, _ in owner.properties}
+            for wrapper in [*owner.all_of, *owner.dependent.values()]:
+                keep |= wrapper.declared_keys
+            keep |= owner.variants[index].declared_keys
+            for name in owner.variants[previous].declared_keys - keep:
+                target.pop(name, None)
+            # A constant of the old variant would otherwise pick it again.
+            for name, sub in owner.variants[previous].properties:
+                if sub.has_const and name in target:
+                    del target[name]
+        # The chosen variant's constants (its discriminator) are part of the choice: written
+        # where the object has no value for them, never over one.
+        constants = {name: sub.const for name, sub in owner.variants[index].properties if sub.has_const}
+        if constants and target is UNSET:
+            target = {}
+            data = target if node.data_path == "" else _set_in(data, node.data_path, target)
+        if isinstance(target, dict):
+            for name, value in constants.items():
+                target.setdefault(name, copy.deepcopy(value))
         self.variants[node.full_key] = index
         self.edit_count += 1
         self._rebuild(data)
@@ -389,11 +401,13 @@ class FormState:
             data = copy.deepcopy(value) if value is not UNSET else UNSET
         else:
             data = _set_in(data, node.data_path, copy.deepcopy(value))
-            data = self._prune(data, node.data_path)
+            if self.fill_defaults:
+                data = self._prune(data, node.data_path)
         self._rebuild(data)
 
     def _prune(self, data: Any, pointer: str) -> Any:
-        """Objects emptied by a write leave the data, unless their field is required."""
+        """Objects emptied by a write leave the data, unless their field is required (a state
+        that fills defaults only: elsewhere an object the user emptied stays, empty)."""
         tokens = jsonpointer.split(pointer)
         while len(tokens) > 1:
             tokens.pop()
@@ -449,13 +463,12 @@ class FormState:
         self._rebuild(new_data)
         self._after_write(retain=False)
         unknown = self._unknown_keys(data, "") if isinstance(data, dict) else []
-        ignored = list(self.ignored)
-        unknown = [u for u in unknown if u not in ignored]
+        refused = [path for path in unknown if self.tree.by_data_path[path].entry == "refused"]
         return SetDataReport(
             written=list(data) if isinstance(data, dict) else [],
             removed=removed,
             unknown=unknown,
-            ignored=ignored,
+            refused=refused,
             visibility=self._visibility(before),
             errors=list(self.errors),
             valid=self.valid,
@@ -463,14 +476,16 @@ class FormState:
         )
 
     def _unknown_keys(self, written: dict[str, Any], pointer: str) -> list[str]:
+        """The data paths of written keys no property names and no map expects."""
         out = []
         for key, value in written.items():
             child = jsonpointer.append(pointer, key)
             node = self.tree.by_data_path.get(child)
             if node is None:
+                continue  # under a hidden field, or inside a value written whole
+            if node.entry in ("free", "refused"):
                 out.append(child)
-                continue
-            if isinstance(value, dict) and any(c.owns_data or c.wrapper for c in node.children):
+            elif isinstance(value, dict) and node.children:
                 out.extend(self._unknown_keys(value, child))
         return out
 

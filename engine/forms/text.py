@@ -134,6 +134,9 @@ class Describer:
             parts.append(label)
         if not node.visible_children and not node.is_selector and node.comp != "slot":
             parts.append(f"value={abbreviate(node.data)}")
+            if node.data is UNSET and skeleton is not None and skeleton.has_default:
+                # Shown, not written: the document has no value here (setFieldValue writes it).
+                parts.append(f"default={abbreviate(skeleton.default)}")
         if node.comp == "slot" and node.text:
             parts.append(f"text={json.dumps(help_to_text(node.text)[:MAX_INLINE_HELP], ensure_ascii=False)}")
         if skeleton is not None and skeleton.help and not node.wrapper:
@@ -378,11 +381,15 @@ def set_data_report(report: SetDataReport) -> str:
             f"removed {len(report.removed)} key(s) you did not pass: {', '.join(report.removed)} "
             "(merge=true keeps the keys you leave out)"
         )
-    if report.ignored:
-        lines.append(f"dropped {len(report.ignored)} key(s) this form does not accept: {', '.join(report.ignored)}")
-    if report.unknown:
+    free = [path for path in report.unknown if path not in report.refused]
+    if report.refused:
         lines.append(
-            f"{len(report.unknown)} key(s) match no field of this form: {', '.join(report.unknown)} "
+            f"{len(report.refused)} key(s) this form does not accept: {', '.join(report.refused)} (kept in the data "
+            "as errors: remove or rename them with editArray on the object that holds them)"
+        )
+    if free:
+        lines.append(
+            f"{len(free)} key(s) match no field of this form: {', '.join(free)} "
             "(kept in the data; check for a typo with describeState)"
         )
     return "\n".join(lines)

@@ -63,11 +63,16 @@ def test_set_data_names_keys_that_match_no_field_without_false_alarms():
     assert "match no field" not in clean
 
 
-def test_set_data_drops_keys_a_closed_schema_refuses():
+def test_set_data_keeps_keys_a_closed_schema_refuses_as_errors_on_their_fields():
     schema = {"type": "object", "additionalProperties": False, "properties": {"name": {"type": "string"}}}
     form = Form(schema, {})
     answer = form.call("setData", data={"name": "A", "nmae": "typo"})
-    assert "dropped 1 key(s) this form does not accept: /nmae" in answer
+    assert "1 key(s) this form does not accept: /nmae (kept in the data as errors" in answer
+    assert form.data() == {"name": "A", "nmae": "typo"} and not form.state.valid
+    assert [(e.path, e.message.split(":")[0]) for e in form.state.errors] == [
+        ("/nmae", "a key this form does not accept")
+    ]
+    form.call("setFieldValue", path="/nmae", value=None)
     assert form.data() == {"name": "A"} and form.state.valid
 
 
@@ -170,7 +175,16 @@ def test_schema_conditions_reveal_the_branch_field_by_its_full_path():
     assert form.state.valid
     gone = form.call("setFieldValue", path="/billing", value="free")
     assert "now hidden: /$allOf-0/$then/card" in gone
-    assert form.data() == {"billing": "free"}, "the branch's key leaves when the branch stops applying"
+    assert form.data() == {"billing": "free", "card": "4242"}, "only the value written changes"
+    assert form.line("/card") == '- /card (json) label="card" value="4242"', "a key no field names now"
+
+
+def test_filling_defaults_a_branch_takes_its_keys_when_it_stops_applying():
+    form = Form(REVEALS, {}, fill_defaults=True)
+    form.call("setFieldValue", path="/billing", value="paid")
+    form.call("setFieldValue", path="/card", value="4242")
+    form.call("setFieldValue", path="/billing", value="free")
+    assert form.data() == {"billing": "free"}, "the form library's behaviour, for a record being created"
 
 
 def test_a_variant_switch_reports_its_fields_once():
