@@ -602,11 +602,12 @@ class Skeleton:
         entry, in the schema's order. The pattern runs in the validator's regular-expression
         engine, as validation runs it."""
         base = self.pointer + "/patternProperties"
-        return [
-            (self.form.sub_validator({"type": "string", "pattern": pattern}), self.form.skeleton(sub, jsonpointer.append(base, pattern)))
-            for pattern, sub in self._patterns_raw.items()
-            if isinstance(sub, (dict, bool))
-        ]
+        out = []
+        for pattern, sub in self._patterns_raw.items():
+            if isinstance(sub, (dict, bool)):
+                matches = self.form.sub_validator({"type": "string", "pattern": pattern})
+                out.append((matches, self.form.skeleton(sub, jsonpointer.append(base, pattern))))
+        return out
 
     @cached_property
     def additional(self) -> Skeleton | None:

@@ -82,11 +82,15 @@ class SessionKey(NamedTuple):
 
 
 class SessionOptions(NamedTuple):
-    """``allow_invalid``: saves may send a document that fails validation. ``context`` is what
-    schema expressions read as ``context``; ``fetcher`` lists options behind URLs."""
+    """``allow_invalid``: saves may send a document that fails validation. ``fill_defaults``: the
+    form writes the schema's defaults and constants where the document has no value (a source
+    that creates records always does; otherwise a loaded document changes only where a tool
+    writes). ``context`` is what schema expressions read as ``context``; ``fetcher`` lists
+    options behind URLs."""
 
     prefix: str = "form"
     allow_invalid: bool = False
+    fill_defaults: bool = False
     compile_options: CompileOptions | None = None
     context: Any = None
     fetcher: Fetcher | None = None
@@ -299,7 +303,12 @@ class FormSession:
                 # this one again would create a second record).
                 loaded = self.source.load()
                 state = FormState(
-                    state.form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                    state.form,
+                    loaded.data,
+                    base=loaded.data,
+                    fill_defaults=self._fill_defaults(),
+                    context=self._context(),
+                    fetcher=self.options.fetcher,
                 )
                 record.doc_version = loaded.version
             else:
@@ -392,7 +401,12 @@ class FormSession:
         merged, conflicts = rebase(draft.snapshot.get("base"), draft.snapshot.get("data"), fresh.snapshot.get("base"))
         form = self._compiled(fresh.schema_version)
         state = FormState(
-            form, merged, base=fresh.snapshot.get("base"), context=self._context(), fetcher=self.options.fetcher
+            form,
+            merged,
+            base=fresh.snapshot.get("base"),
+            fill_defaults=self._fill_defaults(fresh.snapshot.get("fillDefaults")),
+            context=self._context(),
+            fetcher=self.options.fetcher,
         )
         with self.store.transaction():
             self._refuse_if_edited("restore a draft over them")
@@ -423,7 +437,12 @@ class FormSession:
             loaded = self.source.load()
             form = self._compiled(version)
             state = FormState(
-                form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                form,
+                loaded.data,
+                base=loaded.data,
+                fill_defaults=self._fill_defaults(),
+                context=self._context(),
+                fetcher=self.options.fetcher,
             )
         except DeskcheckError as exc:
             self._failure = exc.message
@@ -499,12 +518,27 @@ class FormSession:
                 form,
                 snapshot.get("data"),
                 base=snapshot.get("base"),
+                fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
                 context=self._context(),
                 fetcher=self.options.fetcher,
             )
             return state, True
-        state = FormState.from_snapshot(form, snapshot, context=self._context(), fetcher=self.options.fetcher)
+        state = FormState.from_snapshot(
+            form,
+            snapshot,
+            context=self._context(),
+            fetcher=self.options.fetcher,
+            fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
+        )
         return state, False
+
+    def _fill_defaults(self, chosen: bool | None = None) -> bool | None:
+        """Whether the state fills defaults: always for a record being created or when asked
+        for; otherwise what the session chose when it opened (None at the opening: the state
+        decides, filling only when there is no document yet)."""
+        if self.options.fill_defaults or self.source.creates:
+            return True
+        return chosen
 
     def _context(self) -> Any:
         return self.options.context

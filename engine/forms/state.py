@@ -26,6 +26,7 @@ Operations return report objects; ``text`` turns them into the tools' answers.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any
 
@@ -98,6 +99,35 @@ class ArrayReport(Record):
         self.index = index
         self.length = length
         self.item = item
+        self.visibility = visibility
+        self.errors = errors
+        self.other_errors = other_errors
+        self.valid = valid
+
+
+class KeyReport(Record):
+    """A key of an object added, removed or renamed (``editArray`` on an object). ``entry``:
+    the field of the key added or renamed."""
+
+    __slots__ = ("action", "entry", "errors", "key", "new_key", "node", "other_errors", "valid", "visibility")
+
+    def __init__(
+        self,
+        node: Node,
+        action: str,
+        key: str,
+        new_key: str | None,
+        entry: Node | None,
+        visibility: VisibilityChange,
+        errors: list[FieldError],
+        other_errors: int,
+        valid: bool,
+    ) -> None:
+        self.node = node
+        self.action = action
+        self.key = key
+        self.new_key = new_key
+        self.entry = entry
         self.visibility = visibility
         self.errors = errors
         self.other_errors = other_errors
@@ -284,17 +314,24 @@ class FormState:
     def _visible_map(self) -> dict[str, tuple[bool, bool]]:
         return {node.full_key: (node.shown, node.owns_data) for node in self.tree.nodes if node.comp != "slot"}
 
-    def _visibility(self, before: dict[str, tuple[bool, bool]], exclude: str | None = None) -> VisibilityChange:
+    def _visibility(self, before: dict[str, tuple[bool, bool]], *exclude: str | None) -> VisibilityChange:
+        """The fields shown and hidden since ``before``, except at and under ``exclude`` (the
+        part the answer describes anyway)."""
         change = VisibilityChange()
         after = self._visible_map()
+        skipped = tuple(path for path in exclude if path is not None)
+
+        def excluded(key: str) -> bool:
+            return any(key == path or key.startswith(path + "/") for path in skipped)
+
         for key, (shown, owns) in after.items():
-            if exclude is not None and (key == exclude or key.startswith(exclude + "/")):
+            if excluded(key):
                 continue
             previous = before.get(key)
             if shown and owns and (previous is None or not previous[0]):
                 change.shown.append(key or "/")
         for key, (shown, owns) in before.items():
-            if exclude is not None and (key == exclude or key.startswith(exclude + "/")):
+            if excluded(key):
                 continue
             now = after.get(key)
             if shown and owns and (now is None or not now[0]):
@@ -309,22 +346,27 @@ class FormState:
     def set_field_value(self, path: Any, value: Any = UNSET, *, suggestion_index: Any = None) -> WriteReport:
         if path is None:
             raise FormError("path is required: the field to write, as describeState lists it.", code="missingPath")
-        node = self.node_for_edit(path)
         has_index = suggestion_index is not None
         if has_index and value is not UNSET:
             raise FormError(
                 "pass either value or suggestionIndex, not both: they are two ways to give the same value.",
                 code="exclusiveArguments",
             )
-        if has_index:
-            value = self.suggestions.value(node.path, suggestion_index)
-        elif value is UNSET:
-            raise FormError(
-                "value or suggestionIndex is required (pass value null to clear the field).", code="missingValue"
-            )
-        else:
+        if not has_index:
+            if value is UNSET:
+                raise FormError(
+                    "value or suggestionIndex is required (pass value null to clear the field).", code="missingValue"
+                )
             value = parse_json_string(value)
             check_structural_keys(value, "the value")
+        try:
+            node = self.node_for_edit(path)
+        except paths.FieldNotFound:
+            node = None if has_index else self._new_map_entry(path)
+            if node is None:
+                raise
+        if has_index:
+            value = self.suggestions.value(node.path, suggestion_index)
         before = self._visible_map()
         if node.is_selector:
             return self._activate_variant(node, value, before)
@@ -334,6 +376,29 @@ class FormState:
         node = self._same_node(node)
         mine, others = scoped(self.errors, node)
         return WriteReport(node, node.data, self._visibility(before), mine, others, self.valid)
+
+    def _new_map_entry(self, path: Any) -> Node | None:
+        """The field of a new key of a map, for a write to a path one key below the map (the
+        key is added with no value, and the write gives it one); None for any other path."""
+        normal = paths.normalise(path)
+        tokens = jsonpointer.split(normal) if normal else []
+        if not tokens or tokens[-1].startswith("$"):
+            return None
+        holder = paths.resolve(self.tree, jsonpointer.join(tokens[:-1]))
+        if holder is None or holder.wrapper or holder.skeleton is None or not holder.skeleton.is_map:
+            return None
+        if (
+            not (isinstance(holder.data, dict) or holder.data is UNSET)
+            or holder.skeleton.entry_schema(tokens[-1]) is None
+        ):
+            return None
+        key = tokens[-1]
+        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        entry_path = jsonpointer.append(holder.data_path, key)
+        # A placeholder the write replaces: the field must exist to be written.
+        data = _set_in(data, entry_path, None)
+        self._rebuild(data)
+        return self.tree.by_data_path.get(entry_path)
 
     def _same_node(self, old: Node) -> Node:
         return self.tree.by_full_key.get(old.full_key) or self.tree.by_data_path.get(old.data_path) or self.tree.root
@@ -382,7 +447,7 @@ class FormState:
         return WriteReport(
             selector,
             index,
-            self._visibility(before, exclude=selector.full_key),
+            self._visibility(before, selector.full_key),
             mine,
             others,
             self.valid,
@@ -489,16 +554,35 @@ class FormState:
                 out.extend(self._unknown_keys(value, child))
         return out
 
-    def edit_array(self, path: Any, action: Any, index: Any = None, value: Any = UNSET) -> ArrayReport:
+    def edit_array(
+        self,
+        path: Any,
+        action: Any,
+        index: Any = None,
+        value: Any = UNSET,
+        *,
+        key: Any = None,
+        new_key: Any = None,
+    ) -> ArrayReport | KeyReport:
+        """Add or remove an item of a list; or, given ``key``, add, remove or rename a key of an
+        object (a map's entry, or a key the schema does not accept)."""
         if path is None or action is None:
-            raise FormError("path and action are required: the list to edit, and add or remove.", code="missingArgs")
+            raise FormError(
+                "path and action are required: the list or object to edit, and what to do.", code="missingArgs"
+            )
         node = self.node(path)
+        if key is not None or new_key is not None or action == "rename" or self._holds_keys(node):
+            return self._edit_keys(node, action, key, new_key, value)
         if not node.is_list:
             kind = node.comp
             raise FormError(
-                f'"{node.path}" is not a list of items (it is a {kind} field); editArray edits lists. '
-                "Write the whole value of this field with setFieldValue.",
+                f'"{node.path}" is not a list of items (it is a {kind} field); editArray edits lists, and the keys '
+                "of objects (give key). Write the whole value of this field with setFieldValue.",
                 code="notAList",
+            )
+        if action == "rename":
+            raise FormError(
+                "rename is for the keys of an object; a list's items are added and removed.", code="badAction"
             )
         items = list(node.data) if isinstance(node.data, list) else []
         length = len(items)
@@ -553,11 +637,134 @@ class FormState:
             position,
             len(list_node.data) if isinstance(list_node.data, list) else 0,
             item,
-            self._visibility(before, exclude=(item.full_key if item is not None else None)),
+            self._visibility(before, item.full_key if item is not None else None),
             mine,
             others,
             self.valid,
         )
+
+    def _holds_keys(self, node: Node) -> bool:
+        """An object whose keys are the user's to choose: a map."""
+        return node.skeleton is not None and node.skeleton.comp == "map" and not node.wrapper
+
+    def _edit_keys(self, node: Node, action: Any, key: Any, new_key: Any, value: Any) -> KeyReport:
+        if node.wrapper:
+            node = self.tree.by_data_path.get(node.data_path, node)
+        skeleton = node.skeleton
+        if skeleton is None or not skeleton.is_object or not (isinstance(node.data, dict) or node.data is UNSET):
+            raise FormError(
+                f'"{node.path}" is not an object ({node.comp} field): key, newKey and rename are for the keys of an '
+                "object. A list's items are added and removed by index.",
+                code="notAnObject",
+            )
+        if not isinstance(key, str) or not key:
+            raise FormError(
+                f'key is required: the name of the key of "{node.path}" to add, remove or rename.', code="missingKey"
+            )
+        current = dict(node.data) if isinstance(node.data, dict) else {}
+        where = node.data_path
+        before = self._visible_map()
+        if action == "add":
+            if key in current:
+                raise FormError(
+                    f'"{node.path}" already has the key "{key}": change its value with setFieldValue on '
+                    f"{jsonpointer.append(where, key)}.",
+                    code="keyExists",
+                )
+            self._refuse_unaccepted_key(node, key)
+            new_value = parse_json_string(value) if value is not UNSET else self._empty_entry(skeleton, key)
+            check_structural_keys(new_value, "the value")
+            current[key] = copy.deepcopy(new_value)
+        elif action in ("remove", "rename"):
+            if key not in current:
+                listed = ", ".join(json.dumps(k, ensure_ascii=False) for k in list(current)[:12]) or "none"
+                raise FormError(f'"{node.path}" has no key "{key}" (its keys: {listed}).', code="noSuchKey")
+            if action == "remove":
+                del current[key]
+                self._rekey(jsonpointer.append(node.full_key, key), None)
+            else:
+                if not isinstance(new_key, str) or not new_key:
+                    raise FormError("newKey is required to rename a key: the name it takes.", code="missingKey")
+                if new_key in current:
+                    raise FormError(
+                        f'"{node.path}" already has the key "{new_key}": remove it first, or choose another name.',
+                        code="keyExists",
+                    )
+                self._refuse_unaccepted_key(node, new_key)
+                current = {(new_key if k == key else k): v for k, v in current.items()}
+                self._rekey(jsonpointer.append(node.full_key, key), jsonpointer.append(node.full_key, new_key))
+        else:
+            raise FormError(f'unknown action {_show(action)}: use "add", "remove" or "rename".', code="badAction")
+        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = _set_in(data, where, current) if where else current
+        self.edit_count += 1
+        self._rebuild(data)
+        self._after_write(retain=False)
+        holder = self._same_node(node)
+        name = new_key if action == "rename" else key
+        entry = self.tree.by_data_path.get(jsonpointer.append(where, name)) if action != "remove" else None
+        mine, others = scoped(self.errors, holder)
+        return KeyReport(
+            holder,
+            str(action),
+            key,
+            new_key if action == "rename" else None,
+            entry,
+            self._visibility(
+                before,
+                jsonpointer.append(node.full_key, key),
+                jsonpointer.append(node.full_key, new_key) if isinstance(new_key, str) else None,
+                entry.full_key if entry is not None else None,
+            ),
+            mine,
+            others,
+            self.valid,
+        )
+
+    def _refuse_unaccepted_key(self, node: Node, key: str) -> None:
+        """A new key the object's schema refuses would only be an error: say so instead."""
+        skeleton = node.skeleton
+        assert skeleton is not None
+        if key in skeleton.declared_keys or skeleton.entry_schema(key) is not None:
+            return
+        if skeleton.refuses_other_keys:
+            names = sorted(skeleton.declared_keys)
+            shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+            patterns = [p for p in skeleton.schema.get("patternProperties") or {}]
+            accepted = f"its properties ({shown})" if names else "no named property"
+            if patterns:
+                accepted += f" and keys matching {', '.join(patterns)}"
+            raise FormError(
+                f'"{node.path}" does not accept the key "{key}": it takes {accepted}.', code="keyNotAccepted"
+            )
+
+    def _empty_entry(self, skeleton: Any, key: str) -> Any:
+        entry = next((sub for name, sub in skeleton.properties if name == key), None) or skeleton.entry_schema(key)
+        if entry is None:
+            return None
+        if entry.has_default:
+            return copy.deepcopy(entry.default)
+        if entry.has_const:
+            return copy.deepcopy(entry.const)
+        if entry.is_object:
+            return {}
+        if entry.kind == "array":
+            return []
+        return None
+
+    def _rekey(self, old: str, new: str | None) -> None:
+        """Move what is remembered per path (variant choices, active items, branches) from the
+        key at ``old`` to ``new`` (None: forget it)."""
+        for mapping in (self.variants, self.active_items, self.branches):
+            moved = {}
+            for path, remembered in mapping.items():
+                if path == old or path.startswith(old + "/"):
+                    if new is not None:
+                        moved[new + path[len(old) :]] = remembered
+                else:
+                    moved[path] = remembered
+            mapping.clear()
+            mapping.update(moved)
 
     def _empty_item(self, node: Node) -> Any:
         item = node.skeleton.item if node.skeleton is not None else None

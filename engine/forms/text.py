@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import FieldError
 from .layout import agent_type
-from .state import ArrayReport, FormState, SetDataReport, VisibilityChange, WriteReport
+from .state import ArrayReport, FormState, KeyReport, SetDataReport, VisibilityChange, WriteReport
 from .suggestions import Listing
 from .tree import Node
 from .values import UNSET
@@ -117,6 +117,8 @@ class Describer:
             meta.append("error")
         if node.modified:
             meta.append("modified")
+        if node.entry == "free":
+            meta.append("extra key")
         skeleton = node.skeleton
         if skeleton is not None and not node.wrapper:
             meta.extend(f"{k}={_constraint(v)}" for k, v in skeleton.layout_constraints.items())
@@ -153,6 +155,10 @@ class Describer:
         return line
 
     def _label(self, node: Node) -> str | None:
+        if node.entry is not None:
+            # A key of the document's own choosing: its name is what tells entries apart.
+            title = node.skeleton.title if node.skeleton is not None else None
+            return f"key={json.dumps(node.key, ensure_ascii=False)}" + (f' title="{title}"' if title else "")
         skeleton = node.skeleton
         if node.wrapper or node.is_selector or (skeleton is not None and skeleton.is_composite and node.children):
             title = node.title
@@ -359,6 +365,23 @@ def array_report(state: FormState, report: ArrayReport) -> str:
             ]
     else:
         lines = [f"removed the item at index {report.index}; {report.length} item(s) left"]
+    lines += visibility_lines(report.visibility)
+    lines += scoped_block(state, report.errors, report.other_errors)
+    return "\n".join(lines)
+
+
+def key_report(state: FormState, report: KeyReport) -> str:
+    node = report.node
+    key = json.dumps(report.key, ensure_ascii=False)
+    if report.action == "add":
+        lines = [f"added the key {key} to {node.path}"]
+    elif report.action == "rename":
+        lines = [f"renamed the key {key} of {node.path} to {json.dumps(report.new_key, ensure_ascii=False)}"]
+    else:
+        lines = [f"removed the key {key} from {node.path}"]
+    if report.entry is not None and report.action == "add":
+        describer = Describer(state, fresh=False)
+        lines += ["Its field (fill it with setFieldValue):", *describer.lines(report.entry, focus=False)]
     lines += visibility_lines(report.visibility)
     lines += scoped_block(state, report.errors, report.other_errors)
     return "\n".join(lines)

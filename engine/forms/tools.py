@@ -26,7 +26,7 @@ from ..errors import DeskcheckError
 from ..tools import READ_ONLY, Tool, ToolAnnotations, ToolSet
 from . import text
 from .guide import fill_form_guide
-from .state import FormState
+from .state import FormState, KeyReport
 from .values import UNSET
 
 StateOpener = Callable[[dict[str, Any]], AbstractContextManager[FormState]]
@@ -74,8 +74,9 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
         ),
         "setFieldValue": (
             f"Set one field of {quoted} by its path. For a variant-selector field, the value is the number of "
-            "the variant to use, and the answer lists the fields of that variant. The errors in the answer are "
-            "those of the field written; others are counted.",
+            "the variant to use, and the answer lists the fields of that variant. A path one key below a map "
+            "field (type map, such as /env/NAME) adds that key with the value. null removes the field's key "
+            "from the document. The errors in the answer are those of the field written; others are counted.",
             {
                 "path": {"type": "string", "description": PATH_SENTENCE},
                 "value": {
@@ -105,16 +106,27 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
             READ_ONLY,
         ),
         "editArray": (
-            f"Add or remove an item of a list in {quoted}. An added item's fields are returned so you can fill "
-            "them with setFieldValue. The errors in the answer are those of this list; others are counted.",
+            f"Add or remove an item of a list in {quoted}, or add, remove or rename a key of an object: the "
+            "entries of a map field (type map, whose keys you choose, such as services or environment "
+            "variables), or a key the form does not accept. For a list give index; for an object give key "
+            "(and newKey to rename). What was added is returned with its fields, to fill with setFieldValue "
+            "(a map entry's path is the map's path and the key, e.g. /services/web/image). The errors in the "
+            "answer are those of this list or object; others are counted.",
             {
-                "path": {"type": "string", "description": PATH_SENTENCE + " It must name a list."},
-                "action": {"type": "string", "enum": ["add", "remove"], "description": "add or remove."},
+                "path": {"type": "string", "description": PATH_SENTENCE + " It must name a list or an object."},
+                "action": {
+                    "type": "string",
+                    "enum": ["add", "remove", "rename"],
+                    "description": "add or remove (lists and objects), rename (a key of an object).",
+                },
                 "index": {
                     "type": "integer",
-                    "description": "Where to add (default: at the end) or which item to remove (default: the last).",
+                    "description": "Lists: where to add (default: at the end) or which item to remove (default: "
+                    "the last).",
                 },
-                "value": {"description": "The new item (add only); by default an empty item."},
+                "key": {"type": "string", "description": "Objects: the key to add, remove or rename."},
+                "newKey": {"type": "string", "description": "rename: the key's new name; its value stays as it is."},
+                "value": {"description": "add: the new item or the new key's value; by default an empty one."},
             },
             ["path", "action"],
             WRITE,
@@ -145,7 +157,16 @@ def _run(verb: str, state: FormState, args: dict[str, Any]) -> str:
         node, listing, base = state.list_suggestions(args.get("path"), args.get("query"))
         return text.suggestions_report(node, listing, base)
     if verb == "editArray":
-        report = state.edit_array(args.get("path"), args.get("action"), args.get("index"), args.get("value", UNSET))
+        report = state.edit_array(
+            args.get("path"),
+            args.get("action"),
+            args.get("index"),
+            args.get("value", UNSET),
+            key=args.get("key"),
+            new_key=args.get("newKey"),
+        )
+        if isinstance(report, KeyReport):
+            return text.key_report(state, report)
         return text.array_report(state, report)
     raise DeskcheckError(f"unknown form verb {verb!r}")
 

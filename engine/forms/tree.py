@@ -48,11 +48,11 @@ class Node:
     __slots__ = (
         "active_variant",
         "child_modified",
-        "entry",
         "children",
         "comp",
         "data",
         "data_path",
+        "entry",
         "error",
         "full_key",
         "item_index",

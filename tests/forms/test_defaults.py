@@ -28,7 +28,7 @@ def test_a_loaded_record_is_not_changed_and_defaults_are_shown():
     assert form.data() == {"note": None}
     assert not form.state.modified, "nothing was written, so nothing is modified"
     assert form.line("/title") == '- /title (text) label="title" value=unset default="Untitled"'
-    assert form.line("/settings/size").endswith('value=unset default=10')
+    assert form.line("/settings/size").endswith("value=unset default=10")
 
 
 def test_a_constant_is_checked_and_suggested_not_written():
