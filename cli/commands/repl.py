@@ -30,6 +30,7 @@ REPL_OPTIONS = (
     "allow_host",
     "identity",
     "timeout",
+    "fill_defaults",
     "mode",
     "table_revisions",
     "operation_types",

@@ -80,7 +80,9 @@ def prepare_schema(schema: Any, *, document: Any = None) -> dict[str, Any]:
 
     1. bundled: when ``schema`` is a part of a larger ``document`` (an OpenAPI request body that
        refers to ``#/components/schemas/...``), every fragment it reaches through local ``$ref``
-       is copied under the same pointer, so the result stands alone;
+       is copied under the same pointer, so the result stands alone; references written other
+       than as plain pointers (the schema's own ``$id``, an anchor under an ``$id``, a fragment
+       a URI must encode) become plain pointers (``bundle``);
     2. the vjsf-v2 keywords translated (``compat_v2``);
     3. every ``layout`` given as a component name normalised to ``{"comp": name}``.
     """
@@ -93,6 +95,12 @@ def prepare_schema(schema: Any, *, document: Any = None) -> dict[str, Any]:
     from .compat_v2 import translate_v2  # a schema is prepared once; a stored one is not again
 
     bundled = _bundle(schema, document) if document is not None and document is not schema else schema
+    from .bundle import bundle, needs_bundling
+
+    if needs_bundling(bundled):
+        # References to the schema's own $id, anchors behind an $id, pointers a URI must encode:
+        # rewritten as plain pointers (a schema from a file has its other files bundled already).
+        bundled = bundle(bundled)
     translated = translate_v2(bundled)
     _normalise_string_layouts(translated)
     return translated
@@ -262,8 +270,11 @@ class CompiledForm:
 
     @property
     def schema_problems(self) -> list[str]:
-        """The parts of the schema that are not valid JSON Schema and are not checked."""
-        return self.validator.problems
+        """The parts of the schema that are not checked: references that were not followed,
+        and keywords that are not valid JSON Schema."""
+        from .bundle import left_out
+
+        return [*left_out(self.schema), *self.validator.problems]
 
     def iter_errors(self, data: Any) -> list[SchemaError]:
         """Every validation error of ``data``, in the schema's order."""
@@ -327,8 +338,10 @@ class CompiledForm:
             seen.append(ref)
             try:
                 target_pointer, target = self.resolver.lookup(ref)
-            except RefError as exc:
-                raise FormSchemaError(f"the schema cannot be used: at {pointer or '/'}: {exc}") from None
+            except RefError:
+                # The validator leaves it out too and names it under "Not checked": the form
+                # around it stays usable, and the field accepts what the reference would describe.
+                target_pointer, target = pointer, True
             siblings = {k: v for k, v in fragment.items() if k != "$ref"}
             if isinstance(target, bool):
                 target = {} if target else {"not": {}}

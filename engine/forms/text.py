@@ -297,7 +297,7 @@ def validity_header(state: FormState) -> list[str]:
         head += ["", "Errors:", *error_lines(errors)]
     problems = state.form.schema_problems
     if problems:
-        head += ["", "Not checked (the schema is not valid JSON Schema there):", *(f"- {p}" for p in problems)]
+        head += ["", "Not checked (a part of the schema deskcheck cannot use):", *(f"- {p}" for p in problems)]
     return head
 
 
