@@ -198,6 +198,8 @@ class FormState:
         self.edit_count = edit_count
         self.context = context if context is not None else {}
         self.fetcher = fetcher
+        # Objects absent from the data whose fields a path asked for (see ``_unfold``).
+        self._expand: set[str] = set()
         # No document yet (a record being created) may be given as None.
         self._rebuild(UNSET if data is None else copy.deepcopy(data))
 
@@ -277,12 +279,35 @@ class FormState:
         self._rebuild(self.data)
 
     def node(self, path: str) -> Node:
-        """The shown field at ``path`` (layout, data or mixed path); ``FieldNotFound`` otherwise."""
+        """The shown field at ``path`` (layout, data or mixed path); ``FieldNotFound`` otherwise.
+        A path inside objects the data does not have yet builds their fields on the way."""
         normal = paths.normalise(path)
-        node = paths.resolve(self.tree, normal)
+        node = paths.resolve(self.tree, normal) or self._unfold(normal)
         if node is None:
             raise paths.not_found(self.tree, normal)
         return node
+
+    def _unfold(self, path: str) -> Node | None:
+        """The node at ``path`` once the objects absent from the data that it goes through have
+        their fields built (the tree holds the data and one level more; a recursive schema
+        has no end below that, so only what a path names is built)."""
+        tokens = path[1:].split("/") if path else []
+        for _ in tokens:
+            holder = None
+            for cut in range(len(tokens) - 1, 0, -1):
+                holder = paths.resolve(self.tree, "/" + "/".join(tokens[:cut]))
+                if holder is not None:
+                    break
+            if holder is None or holder.children or holder.full_key in self._expand or holder.skeleton is None:
+                return None
+            if not (holder.skeleton.object_composite or holder.skeleton.tuple_items):
+                return None
+            self._expand.add(holder.full_key)
+            self._rebuild(self.data)
+            found = paths.resolve(self.tree, path)
+            if found is not None:
+                return found
+        return None
 
     def node_for_edit(self, path: str) -> Node:
         """``node`` and, when it is inside a list item, that item becomes the list's active one."""
@@ -305,6 +330,7 @@ class FormState:
             context=self.context,
             previous_branches=self.branches,
             fill=self.fill_defaults,
+            expand=frozenset(self._expand),
         )
         self.tree: Tree = tree
         self.validation: Validation = validate_tree(self.form, tree)

@@ -104,7 +104,7 @@ class Describer:
                 continue  # a group with nothing shown in it
             out.extend(self.lines(child, depth + 1, focus=False))
         if not children and not node.is_selector:
-            out.extend(indent + line for line in self._declared(node))
+            out.extend(indent + line for line in self._declared(node, asked=focus and depth == 0))
         return out
 
     def _line(self, node: Node, depth: int, *, asked: bool) -> str:
@@ -150,6 +150,10 @@ class Describer:
         line = " ".join(parts)
         if node.error:
             line += f" — {node.error}"
+        if not asked and _unopened(node):
+            holds = _holds(node)
+            if holds:
+                line += f" — can hold {holds}: describeState {node.path} lists them"
         for note in node.notes:
             line += f" — note: {note}"
         return line
@@ -231,10 +235,12 @@ class Describer:
             f"describeState {node.path} shows them"
         )
 
-    def _declared(self, node: Node) -> list[str]:
+    def _declared(self, node: Node, *, asked: bool) -> list[str]:
         skeleton = node.skeleton
         if skeleton is None:
             return []
+        if _unopened(node):
+            return _declared_object(node) if asked else []
         if node.is_list and skeleton.item is not None:
             item = skeleton.item
             prefix = f"{node.full_key}/0"
@@ -246,6 +252,58 @@ class Describer:
         return []
 
 
+def _unopened(node: Node) -> bool:
+    """An object field whose value is not in the data, so the tree holds nothing under it."""
+    skeleton = node.skeleton
+    return (
+        skeleton is not None
+        and not node.children
+        and not node.wrapper
+        and (skeleton.object_composite or skeleton.tuple_items)
+        and not isinstance(node.data, (dict, list))
+    )
+
+
+def _holds(node: Node) -> str:
+    """What an object absent from the data can hold, in a few words ("3 fields and 2 variants")."""
+    skeleton = node.skeleton
+    assert skeleton is not None
+    fields = sum(1 for _, sub in skeleton.properties if sub.comp != "none") + len(skeleton.tuple_entries)
+    parts = [f"{fields} field(s)"] if fields else []
+    if skeleton.variants:
+        parts.append(f"{len(skeleton.variants)} variants")
+    if skeleton.is_map:
+        parts.append("keys of your choosing")
+    return " and ".join(parts)
+
+
+def _declared_object(node: Node) -> list[str]:
+    """The fields an object absent from the data can hold, one line each (a write to one of
+    these paths creates the object)."""
+    skeleton = node.skeleton
+    assert skeleton is not None
+    from .tree import _ptr
+
+    lines = [
+        _declared_line(_ptr(node.full_key, name), sub, name in skeleton.required)
+        for name, sub in skeleton.properties
+        if sub.comp != "none"
+    ]
+    lines += [
+        _declared_line(_ptr(node.full_key, index), sub, False) for index, sub in enumerate(skeleton.tuple_entries)
+    ]
+    if skeleton.variants:
+        listed = ", ".join(f"variant {i}: {title}" for i, title in enumerate(skeleton.variant_titles))
+        lines.append(f"- {_ptr(node.full_key, '$oneOf')} (variant-selector, declared) {listed}")
+    if skeleton.is_map:
+        entry = skeleton.additional or next((sub for _, sub in skeleton.pattern_properties), None)
+        kind = (entry.kind or agent_type(entry.comp)) if entry is not None else "json"
+        patterns = list(skeleton.schema.get("patternProperties") or {})
+        names = f", keys matching {', '.join(patterns)}" if patterns else ""
+        lines.append(f"- {node.full_key}/<key> ({kind}, declared map entry{names})")
+    return lines
+
+
 def _declared_line(path: str, skeleton: Any, required: bool) -> str:
     kind = skeleton.kind or agent_type(skeleton.comp)
     meta = [kind, "declared"]
@@ -254,6 +312,10 @@ def _declared_line(path: str, skeleton: Any, required: bool) -> str:
     enum = skeleton.schema.get("enum")
     if isinstance(enum, list) and len(json.dumps(enum)) <= MAX_VALUES_PLAIN:
         meta.append(f"enum={json.dumps(enum, ensure_ascii=False)}")
+    if skeleton.has_const:
+        meta.append(f"const={abbreviate(skeleton.const)}")
+    if skeleton.has_default:
+        meta.append(f"default={abbreviate(skeleton.default)}")
     return f"- {path} ({', '.join(meta)})"
 
 

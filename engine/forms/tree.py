@@ -13,10 +13,13 @@ chosen, values are coerced when the form asks for it (only values that differ fr
 copy: what was written), conditions (``layout.if``) are evaluated and decide what is shown, and
 option lists known without a request are resolved.
 
-Objects expand lazily: an object in the data gets its fields, and an object that is not in the
-data gets one level of fields (what could be written there) and no more, so a recursive schema
-costs what its data costs. Keys that no property names get a field each: a map entry (its schema
-from ``patternProperties`` or ``additionalProperties``) or a key the schema refuses.
+Objects expand lazily: an object in the data gets its fields; an object that is not in the data
+is a field without fields under it (describeState lists what it declares), unless a path names
+something inside it (``expand``: a write there builds that one object's fields). So the tree is
+the data plus one level, and a recursive schema costs what its data costs.
+
+Keys that no property names get a field each: a map entry (its schema from ``patternProperties``
+or ``additionalProperties``), a key nothing describes, or a key the schema refuses.
 
 Paths: ``full_key`` is the layout path (``/shape/$oneOf/1/w``, ``/$comp-1/theme``), ``data_path``
 the JSON pointer of the value (``/shape/w``, ``/theme``). Wrappers (``$allOf-<i>``, ``$oneOf``
@@ -194,7 +197,11 @@ def _lookup(document: Any, pointer: str) -> Any:
     for token in jsonpointer.split(pointer):
         if isinstance(node, dict):
             if token not in node:
-                return UNSET
+                # A key that is not a string (YAML allows `1:` or `true:`) is named by its text.
+                key = next((k for k in node if not isinstance(k, str) and str(k) == token), UNSET)
+                if key is UNSET:
+                    return UNSET
+                token = key
             node = node[token]
         elif isinstance(node, list):
             if not token.isdigit() or int(token) >= len(node):
@@ -238,6 +245,7 @@ class TreeBuilder:
         context: Any,
         previous_branches: dict[str, str] | None,
         fill: bool = False,
+        expand: frozenset[str] = frozenset(),
     ) -> None:
         self.form = form
         self.variants = variants
@@ -258,6 +266,9 @@ class TreeBuilder:
         self._shared_text: str | None = None
         self._depth = 0
         self._keys: list[_Keys] = []
+        # Skeletons of the objects being filled in (a state that fills defaults).
+        self._filling: set[int] = set()
+        self.expand = expand
 
     # -- entry --------------------------------------------------------------------------------
 
@@ -315,8 +326,12 @@ class TreeBuilder:
         shown_by_condition = parent_shown and self._condition(skeleton, node, value, parent)
         node.shown = shown_by_condition and skeleton.comp != "none"
 
-        if self.fill and not self._absent and shown_by_condition and value is UNSET:
+        filled = False
+        # A recursive schema fills one level of itself (_filling: the objects being filled in).
+        fills = self.fill and not self._absent and shown_by_condition and id(skeleton) not in self._filling
+        if fills and value is UNSET:
             value = self._default(skeleton, value, required=required, root=parent is None)
+            filled = value is not UNSET
 
         descends = skeleton.object_composite or skeleton.comp == "list" or skeleton.tuple_items
         if descends and self._depth >= MAX_TREE_DEPTH:
@@ -325,6 +340,8 @@ class TreeBuilder:
             node.notes.append(f"nested more than {MAX_TREE_DEPTH} levels deep: read and write it as a whole")
         elif descends:
             self._depth += 1
+            if filled:
+                self._filling.add(id(skeleton))
             try:
                 if skeleton.object_composite:
                     value = self._object(skeleton, node, value)
@@ -334,6 +351,8 @@ class TreeBuilder:
                     value = self._tuple(skeleton, node, value)
             finally:
                 self._depth -= 1
+                if filled:
+                    self._filling.discard(id(skeleton))
         node.data = value
 
         if node.shown and skeleton.items is not None and (skeleton.comp in ITEMS_COMPONENTS or skeleton.items):
@@ -421,10 +440,10 @@ class TreeBuilder:
 
     def _object(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
         if not isinstance(value, dict):
-            # Not in the data (or not an object): one level of fields shows what could be
-            # written there, and they read nothing. Below that level, nothing: a recursive
+            # Not in the data (or not an object): a field of its own, without fields under it
+            # (describeState lists what it declares), unless a path asks for them: a recursive
             # schema would otherwise unfold without end.
-            if not self._absent:
+            if node.full_key in self.expand:
                 self._absent += 1
                 try:
                     self._children(skeleton, node, {}, detached=True)
@@ -655,7 +674,7 @@ class TreeBuilder:
     def _tuple(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
         if isinstance(value, list):
             return self._tuple_entries(skeleton, node, value)
-        if not self._absent:  # one level below the data, as for objects
+        if node.full_key in self.expand:  # as for objects
             self._absent += 1
             try:
                 self._tuple_entries(skeleton, node, [])
@@ -812,10 +831,18 @@ def build_tree(
     context: Any = None,
     previous_branches: dict[str, str] | None = None,
     fill: bool = False,
+    expand: frozenset[str] = frozenset(),
 ) -> Tree:
-    """The tree of ``data`` (what it writes on its own, with ``fill``: see the module docstring)."""
+    """The tree of ``data`` (what it writes on its own, with ``fill``: see the module docstring).
+    ``expand``: layout paths of objects absent from the data whose fields are built too."""
     builder = TreeBuilder(
-        form, variants=variants, base=base, context=context, previous_branches=previous_branches, fill=fill
+        form,
+        variants=variants,
+        base=base,
+        context=context,
+        previous_branches=previous_branches,
+        fill=fill,
+        expand=expand,
     )
     # The builder copies every container it shapes; callers hand it data they own.
     return builder.build(data)
