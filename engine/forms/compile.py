@@ -419,6 +419,22 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
     return plain, nullable
 
 
+def _objects_all_of(form: CompiledForm, schema: dict[str, Any], pointer: str) -> bool:
+    """Whether ``schema`` is an object by its ``allOf`` (an entry typed object or with properties)."""
+    entries = schema.get("allOf")
+    return isinstance(entries, list) and _objects_in(form, entries, f"{pointer}/allOf")
+
+
+def _objects_in(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
+    """Whether one of the schemas ``entries`` (at ``pointer``) is typed object or has properties."""
+    for index, entry in enumerate(entries):
+        if isinstance(entry, dict):
+            target, _ = form._deref(entry, f"{pointer}/{index}")
+            if _types_of(target)[0][:1] == ("object",) or "properties" in target:
+                return True
+    return False
+
+
 def _nullable_union(schema: dict[str, Any]) -> tuple[str, Any] | None:
     """``anyOf``/``oneOf`` of exactly one schema and ``{type: null}``: a nullable field."""
     for keyword in ("anyOf", "oneOf"):
@@ -482,7 +498,9 @@ class Skeleton:
             and isinstance(one_of, list)
             and bool(one_of)
             and not all(isinstance(e, dict) and "const" in e for e in one_of)
-            and (not types or "object" in types)
+            # Untyped: a variant selector when a variant is an object (a choice between a string
+            # and a list of strings is one value, written whole).
+            and ("object" in types or (not types and _objects_in(form, one_of, f"{pointer}/oneOf")))
         )
         kind = types[0] if len(types) == 1 else None
         item_schema: dict[str, Any] = {}
@@ -499,8 +517,13 @@ class Skeleton:
         value_schema = item_schema if kind == "array" else schema
         self.items: ItemsSource | None = items_source(schema, self.layout, value_schema)
         array_of_objects = kind == "array" and (
-            _types_of(item_schema)[0][:1] == ("object",) or "properties" in item_schema or "oneOf" in item_schema
+            _types_of(item_schema)[0][:1] == ("object",)
+            or "properties" in item_schema
+            or "oneOf" in item_schema
+            or _objects_all_of(form, item_schema, f"{pointer}/items")
         )
+        # An object described only through allOf (renovate's package rules): its parts are fields.
+        self.all_of_object = not types and _objects_all_of(form, schema, pointer)
         patterns = schema.get("patternProperties")
         self._patterns_raw: dict[str, Any] = patterns if isinstance(patterns, dict) else {}
         additional = schema.get("additionalProperties")
@@ -543,7 +566,8 @@ class Skeleton:
     @property
     def is_object(self) -> bool:
         return self.kind == "object" or (
-            self.kind is None and (bool(self._properties_raw) or self.object_one_of or self.is_map)
+            self.kind is None
+            and (bool(self._properties_raw) or self.object_one_of or self.is_map or self.all_of_object)
         )
 
     @property
@@ -608,6 +632,11 @@ class Skeleton:
             (name, self.form.skeleton(sub, jsonpointer.append(base, name)))
             for name, sub in self._properties_raw.items()
         ]
+
+    @property
+    def property_names(self) -> list[str]:
+        """The names ``properties`` declares, without reading their schemas."""
+        return list(self._properties_raw)
 
     @cached_property
     def pattern_properties(self) -> list[tuple[Fragment, Skeleton]]:

@@ -268,7 +268,8 @@ def _holds(node: Node) -> str:
     """What an object absent from the data can hold, in a few words ("3 fields and 2 variants")."""
     skeleton = node.skeleton
     assert skeleton is not None
-    fields = sum(1 for _, sub in skeleton.properties if sub.comp != "none") + len(skeleton.tuple_entries)
+    # From the names alone: reading each property's schema would cost what this field spares.
+    fields = len(skeleton.property_names) + len(skeleton.tuple_entries)
     parts = [f"{fields} field(s)"] if fields else []
     if skeleton.variants:
         parts.append(f"{len(skeleton.variants)} variants")
