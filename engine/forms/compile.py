@@ -698,19 +698,26 @@ class Skeleton:
 
     @cached_property
     def variant_titles(self) -> list[str]:
-        titles = []
-        layout_items = (
-            (self.schema.get("oneOfLayout") or {}).get("oneOfItems")
-            if isinstance(self.schema.get("oneOfLayout"), dict)
-            else None
-        )
-        for index, variant in enumerate(self.variants):
-            title = None
-            if isinstance(layout_items, list) and index < len(layout_items) and isinstance(layout_items[index], dict):
-                title = layout_items[index].get("title")
-            title = title or variant.schema.get("title") or f"option {index + 1}"
-            titles.append(str(title))
-        return titles
+        """One title per variant: from ``oneOfLayout.oneOfItems`` (whose header entries only
+        group the others and name no variant; an entry's ``key`` names its variant's index), else
+        the variant's own title, else ``option N``."""
+        one_of_layout = self.schema.get("oneOfLayout")
+        layout_items = one_of_layout.get("oneOfItems") if isinstance(one_of_layout, dict) else None
+        from_layout: dict[int, str] = {}
+        if isinstance(layout_items, list):
+            entries = [e for e in layout_items if isinstance(e, dict) and e.get("header") is not True]
+            for position, entry in enumerate(entries):
+                key = entry.get("key", entry.get("value"))
+                index = int(key) if isinstance(key, int) and not isinstance(key, bool) else position
+                if isinstance(key, str) and key.strip().isdigit():
+                    index = int(key.strip())
+                title = entry.get("title")
+                if title is not None and 0 <= index < len(self.variants):
+                    from_layout.setdefault(index, str(title))
+        return [
+            from_layout.get(index) or str(variant.schema.get("title") or f"option {index + 1}")
+            for index, variant in enumerate(self.variants)
+        ]
 
     @cached_property
     def variant_label(self) -> str | None:

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from ..errors import DeskcheckError
 from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
 from .rebase import changed_pointers, rebase
-from .sources import FormSource, SaveConflict, Saved, SchemaTag
+from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
 from .store import Draft, SessionRecord, SessionStore
 from .suggestions import Fetcher
@@ -306,7 +306,7 @@ class FormSession:
                     state.form,
                     loaded.data,
                     base=loaded.data,
-                    fill_defaults=self._fill_defaults(),
+                    fill_defaults=self._fill_defaults(_nothing_there(loaded)),
                     context=self._context(),
                     fetcher=self.options.fetcher,
                 )
@@ -440,7 +440,7 @@ class FormSession:
                 form,
                 loaded.data,
                 base=loaded.data,
-                fill_defaults=self._fill_defaults(),
+                fill_defaults=self._fill_defaults(_nothing_there(loaded)),
                 context=self._context(),
                 fetcher=self.options.fetcher,
             )
@@ -532,16 +532,21 @@ class FormSession:
         )
         return state, False
 
-    def _fill_defaults(self, chosen: bool | None = None) -> bool | None:
+    def _fill_defaults(self, chosen: bool | None) -> bool:
         """Whether the state fills defaults: always for a record being created or when asked
-        for; otherwise what the session chose when it opened (None at the opening: the state
-        decides, filling only when there is no document yet)."""
+        for; otherwise what the session chose when it opened (a file that did not exist yet is
+        a new record; an existing one, even empty, is never filled on its own)."""
         if self.options.fill_defaults or self.source.creates:
             return True
-        return chosen
+        return bool(chosen)
 
     def _context(self) -> Any:
         return self.options.context
+
+
+def _nothing_there(loaded: Loaded) -> bool:
+    """The source has no document at all yet (a file that does not exist): a new record."""
+    return loaded.data is None and loaded.version is not None and loaded.version.value == ABSENT
 
 
 def _owner() -> str:

@@ -196,7 +196,7 @@ class Describer:
                         return f"values={text}"
             return "suggestions"
         if node.items_state == "blocked":
-            return "suggestions once another field is set"
+            return waiting_flag(node)
         if node.items_state == "failed":
             return None
         return "suggestions"
@@ -484,12 +484,7 @@ def set_data_report(report: SetDataReport) -> str:
 def suggestions_report(node: Node, listing: Listing, base: int) -> str:
     if not listing.options:
         if listing.blocked_by:
-            fields = _fields_read(listing.blocked_by)
-            which = f" ({', '.join(fields)})" if fields else ""
-            return (
-                f"No options yet: the list of {node.path} is computed from `{listing.blocked_by}`, which reads a "
-                f"value that is not set yet{which}. Set that field first, then ask again."
-            )
+            return f"No options yet: {waiting_sentence(node, listing.blocked_by)}"
         return (
             "Nothing matched. The list exists but this query found no option in it: try a broader query, or "
             "none to see every option."
@@ -512,6 +507,74 @@ def suggestions_report(node: Node, listing: Listing, base: int) -> str:
             line += f" — apply with suggestionIndex={index}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def waiting_flag(node: Node) -> str:
+    """describeState's flag of a field whose options wait for a value."""
+    fields, context = _reads(node, node.items_source_text or "")
+    if fields or not context:
+        return "suggestions once another field is set"
+    return f"suggestions once the context has {', '.join(context)}"
+
+
+def waiting_sentence(node: Node, expression: str) -> str:
+    """What the options of ``node`` wait for, and what to do: set a field (one the form has),
+    or, for a value of the host's context (not a field), write a value directly."""
+    fields, context = _reads(node, expression)
+    start = f"the list of {node.path} is computed from `{expression}`, which reads "
+    if fields:
+        return start + f"a field that is not set yet ({', '.join(fields)}). Set that field first, then ask again."
+    if context:
+        return start + (
+            f"{', '.join(context)}: a value of the context this session was opened with, not a field of the form, "
+            "and it is not set here. Write a value with setFieldValue instead."
+        )
+    return start + "a value that is not set yet. Write a value with setFieldValue instead."
+
+
+def _reads(node: Node, expression: str) -> tuple[list[str], list[str]]:
+    """``(fields of the form the expression reads, context values it reads)``."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    fields = [pointer for pointer in _fields_read(expression) if _names_a_field(root.skeleton, pointer)]
+    context = []
+    for match in _CONTEXT_READ.finditer(expression):
+        if match.group(0) not in context:
+            context.append(match.group(0))
+    return fields, context
+
+
+def _names_a_field(skeleton: Any, pointer: str) -> bool:
+    """Whether the form's schema has a field at the data path ``pointer`` (through properties,
+    their wrappers, list items and map entries), whether or not the data has it."""
+    from .. import jsonpointer
+
+    for token in jsonpointer.split(pointer) if pointer else []:
+        if skeleton is None:
+            return False
+        if token.isdigit() and skeleton.item is not None:
+            skeleton = skeleton.item
+            continue
+        skeleton = _property(skeleton, token) or skeleton.entry_schema(token)
+    return skeleton is not None
+
+
+def _property(skeleton: Any, name: str) -> Any:
+    for key, sub in skeleton.properties:
+        if key == name:
+            return sub
+    wrappers = [*skeleton.all_of, *skeleton.variants, *skeleton.dependent.values()]
+    if skeleton.condition is not None:
+        wrappers += [branch for branch in skeleton.condition[1:] if branch is not None]
+    for wrapper in wrappers:
+        found = _property(wrapper, name)
+        if found is not None:
+            return found
+    return None
+
+
+_CONTEXT_READ = re.compile(r"\bcontext(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\[\"[^\"]*\"\]|\['[^']*'\])+")
 
 
 def _fields_read(expression: str) -> list[str]:

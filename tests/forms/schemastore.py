@@ -70,8 +70,10 @@ class Reference:
                     continue
                 contents = json.loads(path.read_text(encoding="utf-8-sig"))
                 declared = contents.get("$id", contents.get("id")) if isinstance(contents, dict) else None
-                names_it = uri.startswith(("file:", *SCHEMASTORE_HOSTS)) or (
-                    isinstance(declared, str) and declared.split("#", 1)[0] == uri.split("#", 1)[0]
+                names_it = (
+                    "://" not in uri
+                    or uri.startswith(("file:", *SCHEMASTORE_HOSTS))
+                    or (isinstance(declared, str) and declared.split("#", 1)[0] == uri.split("#", 1)[0])
                 )
                 if names_it:
                     return referencing.Resource.from_contents(
@@ -93,8 +95,8 @@ class Reference:
         validator = cls(schema, registry=registry, format_checker=format_checker())
         try:
             return validator.is_valid(instance)
-        except (re.error, RecursionError):
-            return None
+        except (re.error, RecursionError, referencing.exceptions.Unresolvable):
+            return None  # a pattern Python cannot read, or a document nobody may fetch
 
 
 @functools.cache
