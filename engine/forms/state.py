@@ -485,7 +485,9 @@ class FormState:
         nullable = skeleton.nullable if skeleton is not None else False
         if value is None and not nullable:
             value = UNSET
-        elif is_empty(value) and not (isinstance(value, list) and node.required):
+        elif self.fill_defaults and is_empty(value) and not (isinstance(value, list) and node.required):
+            # The form library's way for a new record: an emptied field goes (and its default
+            # comes back). In an existing document "" or {} is a value like any other.
             value = None if nullable and value is not UNSET else UNSET
         data = copy.deepcopy(self.data) if self.data is not UNSET else {}
         if node.data_path == "":

@@ -178,3 +178,29 @@ def test_a_discriminator_picks_the_variant_and_is_printed():
     form = Form(schema, {"pet": {"kind": "dog"}})
     text = form.call("describeState")
     assert '- variant 1: Dog (kind="dog") (active)' in text
+
+
+def test_a_header_of_one_of_items_is_not_a_variant():
+    schema = {
+        "type": "object",
+        "properties": {
+            "shape": {
+                "type": "object",
+                "oneOfLayout": {
+                    "oneOfItems": [
+                        {"header": True, "title": "Round shapes"},
+                        {"key": 0, "title": "A circle"},
+                        {"header": True, "title": "Square shapes"},
+                        {"key": 1, "title": "A rectangle"},
+                    ]
+                },
+                "oneOf": SHAPES["properties"]["shape"]["oneOf"],
+            }
+        },
+    }
+    form = Form(schema, {"shape": {"kind": "rect"}})
+    text = form.call("describeState")
+    assert "- variant 0: A circle\n" in text and "- variant 1: A rectangle (active)" in text
+    assert "Round shapes" not in text and "Square shapes" not in text
+    listed = form.call("getFieldSuggestions", path="/shape/$oneOf")
+    assert "[0] A circle" in listed and "[1] A rectangle" in listed and "shapes" not in listed

@@ -127,8 +127,16 @@ def test_null_clears_a_field_and_keeps_null_for_nullable_ones():
     form.call("setFieldValue", path="/nick", value=None)
     assert form.data() == {"name": "Alice", "nick": None}
     form.call("setFieldValue", path="/name", value="")
+    assert form.data()["name"] == "", "in an existing document an empty string is a value"
+    form.call("setFieldValue", path="/name", value=None)
     assert "name" not in form.data()
     assert form.state.errors[0].message == "required: give this field a value"
+
+
+def test_filling_defaults_an_emptied_field_goes():
+    form = Form(SIMPLE, {"name": "Alice"}, fill_defaults=True)
+    form.call("setFieldValue", path="/name", value="")
+    assert "name" not in form.data()
 
 
 def test_structural_keys_in_values_are_refused():
