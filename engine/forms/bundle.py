@@ -46,6 +46,10 @@ MAX_DOCUMENTS = 256
 # pointer is percent-encoded.
 _FRAGMENT_SAFE = "/?:@!$&'()*+,;=-._~"
 _DATA_KEYWORDS = frozenset(("enum", "const", "default", "examples"))
+# Keywords whose value maps names (of properties, definitions...) to schemas.
+_NAMED_SCHEMAS = frozenset(
+    ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+)
 # A reference that is already a pointer (or an anchor's name) in its own document, written as a
 # URI allows: it needs no rewriting.
 _PLAIN_POINTER = re.compile(r"^#(/[A-Za-z0-9_\-.~:@!$&'()*+,;=/%]*|[A-Za-z][A-Za-z0-9_\-.:]*|)$")
@@ -125,6 +129,7 @@ class _Bundler:
         self.root_uri = urljoin(base_uri, declared) if isinstance(declared, str) else base_uri
         self.root_uri = urldefrag(self.root_uri).url or base_uri
         self.document_uris: dict[int, str] = {}  # id() of each copied document -> the URI it came from
+        self.document_specs: dict[int, Any] = {}  # and its draft
         self.uri_documents: dict[str, Any] = {self.root_uri: self.root}  # and the other way
         self.registry = (
             Registry(retrieve=self._resource).with_resource(self.root_uri, self.spec.create_resource(self.root)).crawl()
@@ -133,11 +138,11 @@ class _Bundler:
 
     def run(self) -> dict[str, Any]:
         self._place(self.root, "")
-        pending: list[tuple[Any, str]] = [(self.root, self.root_uri)]
+        pending: list[tuple[Any, str, Any]] = [(self.root, self.root_uri, self.spec)]
         scanned: set[int] = set()
         while pending:
-            start, base = pending.pop()
-            for node, node_base, parent in self._walk(start, base, scanned):
+            start, base, spec = pending.pop()
+            for node, node_base, parent in self._walk(start, base, spec, scanned):
                 ref = node.get("$ref")
                 if not isinstance(ref, str):
                     continue
@@ -149,53 +154,67 @@ class _Bundler:
                 contents = jsonpointer.resolve(self.root, target)
                 if isinstance(contents, (dict, list)) and id(contents) not in scanned:
                     # Reached by reference, perhaps not by containment (a $defs the draft does not know).
-                    pending.append((contents, self._base_at(target)))
+                    pending.append((contents, *self._base_at(target)))
+            # A copied document is scanned whole: its references must all become pointers, used
+            # or not, for the bundle to stand alone.
+            pending.extend(
+                (document, self.document_uris[id(document)], self.document_specs[id(document)])
+                for document in self.copied
+                if id(document) not in scanned
+            )
         for document in [self.root, *self.copied]:
-            _drop_inner_ids(document, keep_root=document is self.root, draft4=self.spec is self.specs.DRAFT4)
+            spec = self.document_specs.get(id(document), self.spec)
+            _drop_inner_ids(document, keep_root=document is self.root, draft4=_draft4(spec))
         if self.problems:
             self.root[LEFT_OUT] = sorted(set(self.problems))
         return self.root
 
     def _walk(
-        self, start: Any, base: str, scanned: set[int]
+        self, start: Any, base: str, spec: Any, scanned: set[int]
     ) -> Iterator[tuple[dict[str, Any], str, tuple[dict[str, Any], str] | None]]:
         """``(schema object, its base URI, (parent, keyword))`` below ``start``, whose base is
-        ``base``, skipping what ``scanned`` holds (and adding what it yields). A copied
-        document's base is the URI it was read from; below it, each ``$id`` (``id`` in draft 4)
-        moves the base."""
-        stack: list[tuple[Any, str, Any]] = [(start, base, None)]
-        documents = self.document_uris
+        ``base`` and draft ``spec``, skipping what ``scanned`` holds (and adding what it yields).
+        A copied document's base is the URI it was read from, and its draft its own; below it,
+        each ``$id`` (``id`` in draft 4) moves the base."""
+        stack: list[tuple[Any, str, Any, Any, bool]] = [(start, base, spec, None, False)]
         while stack:
-            node, node_base, parent = stack.pop()
+            node, node_base, node_spec, parent, names = stack.pop()
             if id(node) in scanned:
                 continue
             scanned.add(id(node))
-            node_base = documents.get(id(node), node_base)
-            if isinstance(node, dict):
-                node_base = _moved_base(node, node_base, self.spec)
+            if id(node) in self.document_uris:
+                node_base, node_spec = self.document_uris[id(node)], self.document_specs[id(node)]
+            if isinstance(node, dict) and names:
+                # The keys of `properties` (and the like) are names: "default" may be one.
+                stack.extend((value, node_base, node_spec, None, False) for value in node.values())
+            elif isinstance(node, dict):
+                node_base = _moved_base(node, node_base, node_spec)
                 yield node, node_base, parent
                 stack.extend(
-                    (value, node_base, (node, key))
+                    (value, node_base, node_spec, (node, key), key in _NAMED_SCHEMAS)
                     for key, value in node.items()
                     if key not in _DATA_KEYWORDS and isinstance(value, (dict, list))
                 )
             elif isinstance(node, list):
-                stack.extend((value, node_base, None) for value in node)
+                stack.extend((value, node_base, node_spec, None, False) for value in node)
 
-    def _base_at(self, pointer: str) -> str:
-        """The base URI in force at ``pointer`` of the bundle, before the ``$id`` of what is
-        there: the walk from the root, through the documents' URIs and the ``$id``s on the way."""
-        base, node = self.root_uri, self.root
+    def _base_at(self, pointer: str) -> tuple[str, Any]:
+        """``(base URI, draft)`` in force at ``pointer`` of the bundle, before the ``$id`` of what
+        is there: the walk from the root, through the documents and the ``$id``s on the way."""
+        base, spec, node = self.root_uri, self.spec, self.root
         for token in jsonpointer.split(pointer) if pointer else []:
-            base = self.document_uris.get(id(node), base)
+            if id(node) in self.document_uris:
+                base, spec = self.document_uris[id(node)], self.document_specs[id(node)]
             if isinstance(node, dict):
-                base = _moved_base(node, base, self.spec)
+                base = _moved_base(node, base, spec)
                 node = node.get(token)
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
                 break
-        return self.document_uris.get(id(node), base)
+        if id(node) in self.document_uris:
+            return self.document_uris[id(node)], self.document_specs[id(node)]
+        return base, spec
 
     # -- references -----------------------------------------------------------------------------
 
@@ -287,10 +306,10 @@ class _Bundler:
         self.document_uris[id(contents)] = uri
         self.uri_documents[uri] = contents
         self._place(contents, jsonpointer.join([self.container, key]))
-        from referencing import Resource
-
-        resource = Resource.from_contents(contents, default_specification=self.spec)
-        self.registry = self.registry.with_resource(uri, resource).crawl()
+        dialect = contents.get("$schema") if isinstance(contents, dict) else None
+        spec = self.specs.specification_with(dialect, default=self.spec) if isinstance(dialect, str) else self.spec
+        self.document_specs[id(contents)] = spec
+        self.registry = self.registry.with_resource(uri, spec.create_resource(contents)).crawl()
 
     def _place(self, document: Any, pointer: str) -> None:
         """Remember where each object of ``document`` (placed at ``pointer``) is."""
@@ -355,24 +374,34 @@ def _leave_out(parent: tuple[dict[str, Any], str] | None, node: dict[str, Any]) 
 
 
 def _schema_objects(schema: Any) -> Iterator[tuple[dict[str, Any], int]]:
-    """``(schema object, depth)`` for every object in ``schema`` outside data keywords."""
-    stack: list[tuple[Any, int]] = [(schema, 0)]
+    """``(schema object, depth)`` for every object in ``schema`` outside data keywords (the
+    values of ``properties`` and the like are schemas whatever their names)."""
+    stack: list[tuple[Any, int, bool]] = [(schema, 0, False)]
     while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
+        node, depth, names = stack.pop()
+        if isinstance(node, dict) and names:
+            stack.extend((v, depth + 1, False) for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, dict):
             yield node, depth
             stack.extend(
-                (v, depth + 1) for k, v in node.items() if k not in _DATA_KEYWORDS and isinstance(v, (dict, list))
+                (v, depth + 1, k in _NAMED_SCHEMAS)
+                for k, v in node.items()
+                if k not in _DATA_KEYWORDS and isinstance(v, (dict, list))
             )
         elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
+            stack.extend((v, depth + 1, False) for v in node if isinstance(v, (dict, list)))
+
+
+def _draft4(spec: Any) -> bool:
+    """Whether ``spec`` names its resources with ``id`` rather than ``$id``."""
+    return spec.name in ("draft-03", "draft-04")
 
 
 def _moved_base(node: dict[str, Any], base: str, spec: Any) -> str:
     """The base URI inside ``node``: ``base`` moved by its ``$id`` (``id`` in draft 4), unless
     that only names an anchor (``#name``)."""
     declared = node.get("$id")
-    if not isinstance(declared, str) and spec.name in ("draft-03", "draft-04"):
+    if not isinstance(declared, str) and _draft4(spec):
         declared = node.get("id")
     if isinstance(declared, str) and declared and not declared.startswith("#"):
         return urldefrag(urljoin(base, declared)).url

@@ -38,7 +38,7 @@ from .errors import FieldError, Validation, scoped, validate_tree
 from .record import Record
 from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
 from .tree import Node, Tree, build_tree, lookup
-from .values import UNSET, is_empty, parse_json_string
+from .values import UNSET, is_empty, jsonable, parse_json_string
 
 SNAPSHOT_FORMAT = 1
 # Keys that only exist in form paths (a data key could be "$then"; these cannot be mistaken).
@@ -189,7 +189,8 @@ class FormState:
     ) -> None:
         self.form = form
         self.fill_defaults = (data is None or data is UNSET) if fill_defaults is None else fill_defaults
-        self.base = copy.deepcopy(base)
+        # A YAML date is its ISO text here, as validation reads it: a state is plain JSON.
+        self.base = copy.deepcopy(jsonable(base))
         self.variants: dict[str, int] = dict(variants or {})
         self.active_items: dict[str, int] = dict(active_items or {})
         self.branches: dict[str, str] = dict(branches or {})
@@ -201,7 +202,7 @@ class FormState:
         # Objects absent from the data whose fields a path asked for (see ``_unfold``).
         self._expand: set[str] = set()
         # No document yet (a record being created) may be given as None.
-        self._rebuild(UNSET if data is None else copy.deepcopy(data))
+        self._rebuild(UNSET if data is None else copy.deepcopy(jsonable(data)))
 
     # -- snapshots --------------------------------------------------------------------------------
 
@@ -275,7 +276,7 @@ class FormState:
 
     def set_base(self, base: Any) -> None:
         """Adopt ``base`` as the unmodified copy (after a save: the document that was saved)."""
-        self.base = copy.deepcopy(base)
+        self.base = copy.deepcopy(jsonable(base))
         self._rebuild(self.data)
 
     def node(self, path: str) -> Node:

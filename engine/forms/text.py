@@ -23,7 +23,7 @@ from .layout import agent_type
 from .state import ArrayReport, FormState, KeyReport, SetDataReport, VisibilityChange, WriteReport
 from .suggestions import Listing
 from .tree import Node
-from .values import UNSET
+from .values import UNSET, json_default
 
 # Values longer than this (as JSON) are named, not printed.
 MAX_VALUE_CHARS = 1000
@@ -43,7 +43,7 @@ MAX_NAMED_PATHS = 10
 def abbreviate(value: Any) -> str:
     if value is UNSET:
         return "unset"
-    text = json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False, default=json_default)
     if len(text) <= MAX_VALUE_CHARS:
         return text
     if isinstance(value, list):

@@ -138,7 +138,9 @@ def _run(verb: str, state: FormState, args: dict[str, Any]) -> str:
     if verb == "getData":
         import json
 
-        return json.dumps(state.get_data(args.get("path")), ensure_ascii=False)
+        from .values import json_default
+
+        return json.dumps(state.get_data(args.get("path")), ensure_ascii=False, default=json_default)
     if verb == "setData":
         if "data" not in args:
             raise DeskcheckError("data is required: the object of values to write.", code="missingData")

@@ -765,7 +765,8 @@ class TreeBuilder:
             return
         base_value = _lookup(self.base, node.data_path) if self.base is not None else UNSET
         if self.base is None and node.data_path == "":
-            base_value = None
+            # No document, or a null one (an empty YAML file): the same nothing.
+            base_value = UNSET if node.data is UNSET else None
         differs = not json_equal(base_value, node.data)
         if node.children and not node.is_list and not node.is_selector:
             node.modified = False

@@ -21,6 +21,7 @@ from deskcheck.engine.forms import CompiledForm, compile_form
 from deskcheck.engine.forms.formats import CHECKERS
 from deskcheck.engine.forms.schema_files import bundle_schema_file
 from deskcheck.engine.forms.sources import _parse
+from deskcheck.engine.forms.values import json_default
 
 INSTANCE_SUFFIXES = (".json", ".yaml", ".yml")
 # Hosts SchemaStore's schemas call themselves by: a file NAME.json of the folder is also found
@@ -94,7 +95,8 @@ class Reference:
         registry = self.registry.with_resource(schema_path.resolve().as_uri(), own)
         validator = cls(schema, registry=registry, format_checker=format_checker())
         try:
-            return validator.is_valid(instance)
+            # A YAML date is its ISO text, as the form reads it (JSON has no date type).
+            return validator.is_valid(json.loads(json.dumps(instance, default=json_default)))
         except (re.error, RecursionError, referencing.exceptions.Unresolvable):
             return None  # a pattern Python cannot read, or a document nobody may fetch
 

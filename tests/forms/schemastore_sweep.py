@@ -30,7 +30,7 @@ def schema_folder(src: Path) -> Path:
 def check_schema(src: Path, name: str) -> dict[str, Any]:
     """Everything about one schema and its instances, as plain data."""
     from deskcheck.engine.forms import FormState, form_toolset
-    from deskcheck.engine.forms.values import json_equal
+    from deskcheck.engine.forms.values import json_equal, jsonable
 
     from .schemastore import Reference, instances, open_form, read
 
@@ -65,7 +65,7 @@ def check_schema(src: Path, name: str) -> dict[str, Any]:
             text = form_toolset(state).call("form_describeState", {})
             entry["seconds"] = round(time.perf_counter() - began, 3)
             entry["described"] = text.ok
-            entry["unchanged"] = json_equal(state.document, data) and not state.modified
+            entry["unchanged"] = json_equal(state.document, jsonable(data)) and not state.modified
             entry["valid"] = state.valid
             entry["reference"] = reference.is_valid(schema, path, data)
         except Exception as exc:
