@@ -44,7 +44,7 @@ def reference() -> Reference:
 @pytest.mark.parametrize("name", CORPUS)
 def test_every_schema_opens_with_its_references_followed(name):
     _, form = opened(name)
-    assert [p for p in form.schema_problems if "is not followed" in p] == []
+    assert form.schema_problems == [], "every reference followed, every keyword checked"
     state = FormState(form, {}, base={})
     assert form_toolset(state).call("form_describeState", {}).ok
     assert state.document == {} and not state.modified
