@@ -34,9 +34,12 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 from ..errors import InputError
 from .bundle import RetrievalRefused, meta_schema
+from .sources import MAX_FILE_BYTES
 
 # Referenced files a version hash follows: past this a schema is hashed with what was found.
 MAX_VERSION_FILES = 256
+# Bytes of referenced documents one schema may read in all (each file has the file limit too).
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
 _REF_VALUE = re.compile(rb"""\$ref["']?\s*:\s*["']?([^"'#\s,}\]]+)""")
 
 
@@ -62,6 +65,7 @@ class SchemaFiles:
         if isinstance(root_id, str):
             self._mirror(root_id, self.path)
         self._client: Any = None
+        self._read = 0  # bytes of documents read so far
 
     @property
     def base_uri(self) -> str:
@@ -71,6 +75,7 @@ class SchemaFiles:
         uri = urldefrag(uri).url
         path = self._local(uri)
         if path is not None:
+            self._count(path.stat().st_size)
             document = _read_document(path)
             declared = document.get("$id", document.get("id")) if isinstance(document, dict) else None
             if isinstance(declared, str):
@@ -127,6 +132,13 @@ class SchemaFiles:
         if "://" in uri and "/" in uri.split("://", 1)[1]:
             self.mirrors.setdefault(uri.rsplit("/", 1)[0] + "/", path.parent)
 
+    def _count(self, size: int) -> None:
+        self._read += size
+        if self._read > MAX_TOTAL_BYTES:
+            raise RetrievalRefused(
+                f"the documents this schema refers to are larger than {MAX_TOTAL_BYTES // (1024 * 1024)} MiB in all"
+            )
+
     # -- the network ----------------------------------------------------------------------------
 
     def _fetch(self, uri: str) -> Any:
@@ -141,6 +153,7 @@ class SchemaFiles:
             raise RetrievalRefused(exc.message.rstrip(".")) from None
         if not response.ok:
             raise RetrievalRefused(f"GET {uri} answered HTTP {response.status}")
+        self._count(len(response.text))
         try:
             return _parse_text(response.text, uri)
         except InputError as exc:
@@ -181,6 +194,8 @@ def schema_version(raw: bytes, schema_path: str | Path) -> str:
                     continue
                 if resolved in seen or not resolved.is_relative_to(folder) or not resolved.is_file():
                     continue
+                if resolved.stat().st_size > MAX_FILE_BYTES:
+                    continue  # too large to read as a schema: the bundle refuses it anyway
                 seen.add(resolved)
                 try:
                     content = resolved.read_bytes()

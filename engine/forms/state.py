@@ -37,7 +37,7 @@ from .compile import CompiledForm
 from .errors import FieldError, Validation, scoped, validate_tree
 from .record import Record
 from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
-from .tree import Node, Tree, build_tree, lookup
+from .tree import MAX_TREE_DEPTH, Node, Tree, build_tree, lookup
 from .values import UNSET, is_empty, jsonable, parse_json_string
 
 SNAPSHOT_FORMAT = 1
@@ -283,6 +283,12 @@ class FormState:
         """The shown field at ``path`` (layout, data or mixed path); ``FieldNotFound`` otherwise.
         A path inside objects the data does not have yet builds their fields on the way."""
         normal = paths.normalise(path)
+        if normal.count("/") > 4 * MAX_TREE_DEPTH:
+            raise paths.FieldNotFound(
+                f"no field at a path of {normal.count('/')} segments: fields are at most {MAX_TREE_DEPTH} levels "
+                "deep (deeper values are read and written whole, with their ancestor's path).",
+                code="fieldNotFound",
+            )
         node = paths.resolve(self.tree, normal) or self._unfold(normal)
         if node is None:
             raise paths.not_found(self.tree, normal)
@@ -293,6 +299,8 @@ class FormState:
         their fields built (the tree holds the data and one level more; a recursive schema
         has no end below that, so only what a path names is built)."""
         tokens = path[1:].split("/") if path else []
+        if len(tokens) > 2 * MAX_TREE_DEPTH:
+            return None  # deeper than the tree goes (each level may add a layout segment)
         for _ in tokens:
             holder = None
             for cut in range(len(tokens) - 1, 0, -1):

@@ -63,3 +63,10 @@ def test_jsone_and_renovate_stay_small():
     assert state.valid and nodes(state) < 3 * nodes(empty)
     assert form_toolset(state).call("form_setFieldValue", {"path": "/packageRules/0/enabled", "value": False}).ok
     assert state.document["packageRules"][0] == {"matchPackageNames": ["react"], "enabled": False}
+
+
+def test_a_path_deeper_than_any_field_is_answered_at_once():
+    form = Form(TWO_WAYS, {})
+    assert "fields are at most 40 levels deep" in form.error("setFieldValue", path="/a" * 5000, value=1)
+    assert "no field at" in form.error("setFieldValue", path="/a" * 79, value=1)
+    assert form.data() == {}

@@ -171,3 +171,15 @@ def test_schemastore_schemas_with_cross_file_references_open_completely(name):
     state = opened(STORE / f"{name}.json", {})
     assert problems(state) == []
     assert form_toolset(state).call("form_describeState", {}).ok
+
+
+def test_files_that_refer_to_each_other_are_bundled_once(tmp_path):
+    (tmp_path / "a.json").write_text(
+        json.dumps({"type": "object", "properties": {"b": {"$ref": "b.json"}, "n": {"type": "integer"}}})
+    )
+    (tmp_path / "b.json").write_text(json.dumps({"type": "object", "properties": {"a": {"$ref": "a.json"}}}))
+    state = opened(tmp_path / "a.json", {"b": {"a": {"b": {"a": {"n": "x"}}}}})
+    assert problems(state) == []
+    assert [e.path for e in state.errors] == ["/b/a/b/a/n"]
+    bundled = state.form.schema
+    assert list(bundled["$defs"]) == ["b.json"], "a.json is the root; b.json is copied once"
