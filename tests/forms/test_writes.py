@@ -281,6 +281,14 @@ def test_coercion_when_the_form_asks_for_it():
     assert form.data("/age") == "4.5", "a lossy conversion is not made"
 
 
+def test_coercion_converts_what_is_written_not_what_was_loaded():
+    loaded = {"name": "A", "age": "42"}
+    form = Form(SIMPLE, loaded, base=loaded, coerce_types=True)
+    assert form.data() == loaded and not form.state.modified and not form.state.valid
+    form.call("setFieldValue", path="/tags", value="single")
+    assert form.data() == {"name": "A", "age": "42", "tags": ["single"]}
+
+
 def test_edit_counter_counts_tool_writes_only():
     form = Form(PORTAL, PORTAL_DATA)
     form.call("describeState")
