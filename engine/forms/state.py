@@ -80,19 +80,38 @@ class WriteReport(Record):
 
 
 class ArrayReport(Record):
-    __slots__ = ("action", "errors", "index", "item", "length", "node", "other_errors", "valid", "visibility")
+    """An item of a list added or removed (``index``, ``length``: the list's count after), or,
+    with ``key``, a key of an object added, removed or renamed (``new_key``). ``item``: the field
+    of what was added (or renamed)."""
+
+    __slots__ = (
+        "action",
+        "errors",
+        "index",
+        "item",
+        "key",
+        "length",
+        "new_key",
+        "node",
+        "other_errors",
+        "valid",
+        "visibility",
+    )
 
     def __init__(
         self,
         node: Node,
         action: str,
-        index: int,
+        index: int | None,
         length: int,
         item: Node | None,
         visibility: VisibilityChange,
         errors: list[FieldError],
         other_errors: int,
         valid: bool,
+        *,
+        key: str | None = None,
+        new_key: str | None = None,
     ) -> None:
         self.node = node
         self.action = action
@@ -103,35 +122,8 @@ class ArrayReport(Record):
         self.errors = errors
         self.other_errors = other_errors
         self.valid = valid
-
-
-class KeyReport(Record):
-    """A key of an object added, removed or renamed (``editArray`` on an object). ``entry``:
-    the field of the key added or renamed."""
-
-    __slots__ = ("action", "entry", "errors", "key", "new_key", "node", "other_errors", "valid", "visibility")
-
-    def __init__(
-        self,
-        node: Node,
-        action: str,
-        key: str,
-        new_key: str | None,
-        entry: Node | None,
-        visibility: VisibilityChange,
-        errors: list[FieldError],
-        other_errors: int,
-        valid: bool,
-    ) -> None:
-        self.node = node
-        self.action = action
         self.key = key
         self.new_key = new_key
-        self.entry = entry
-        self.visibility = visibility
-        self.errors = errors
-        self.other_errors = other_errors
-        self.valid = valid
 
 
 class SetDataReport(Record):
@@ -600,7 +592,7 @@ class FormState:
         *,
         key: Any = None,
         new_key: Any = None,
-    ) -> ArrayReport | KeyReport:
+    ) -> ArrayReport:
         """Add or remove an item of a list; or, given ``key``, add, remove or rename a key of an
         object (a map's entry, or a key the schema does not accept)."""
         if path is None or action is None:
@@ -684,7 +676,7 @@ class FormState:
         """An object whose keys are the user's to choose: a map."""
         return node.skeleton is not None and node.skeleton.comp == "map" and not node.wrapper
 
-    def _edit_keys(self, node: Node, action: Any, key: Any, new_key: Any, value: Any) -> KeyReport:
+    def _edit_keys(self, node: Node, action: Any, key: Any, new_key: Any, value: Any) -> ArrayReport:
         if node.wrapper:
             node = self.tree.by_data_path.get(node.data_path, node)
         skeleton = node.skeleton
@@ -741,11 +733,11 @@ class FormState:
         name = new_key if action == "rename" else key
         entry = self.tree.by_data_path.get(jsonpointer.append(where, name)) if action != "remove" else None
         mine, others = scoped(self.errors, holder)
-        return KeyReport(
+        return ArrayReport(
             holder,
             str(action),
-            key,
-            new_key if action == "rename" else None,
+            None,
+            len(holder.data) if isinstance(holder.data, dict) else 0,
             entry,
             self._visibility(
                 before,
@@ -756,6 +748,8 @@ class FormState:
             mine,
             others,
             self.valid,
+            key=key,
+            new_key=new_key if action == "rename" else None,
         )
 
     def _refuse_unaccepted_key(self, node: Node, key: str) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import FieldError
 from .layout import agent_type
-from .state import ArrayReport, FormState, KeyReport, SetDataReport, VisibilityChange, WriteReport
+from .state import ArrayReport, FormState, SetDataReport, VisibilityChange, WriteReport
 from .suggestions import Listing
 from .tree import Node
 from .values import UNSET, json_default
@@ -418,6 +418,8 @@ def write_report(state: FormState, report: WriteReport) -> str:
 
 
 def array_report(state: FormState, report: ArrayReport) -> str:
+    if report.key is not None:
+        return key_report(state, report)
     if report.action == "add":
         lines = [f"added an item at index {report.index}; the list has {report.length} item(s) now"]
         if report.item is not None:
@@ -433,7 +435,7 @@ def array_report(state: FormState, report: ArrayReport) -> str:
     return "\n".join(lines)
 
 
-def key_report(state: FormState, report: KeyReport) -> str:
+def key_report(state: FormState, report: ArrayReport) -> str:
     node = report.node
     key = json.dumps(report.key, ensure_ascii=False)
     if report.action == "add":
@@ -442,9 +444,9 @@ def key_report(state: FormState, report: KeyReport) -> str:
         lines = [f"renamed the key {key} of {node.path} to {json.dumps(report.new_key, ensure_ascii=False)}"]
     else:
         lines = [f"removed the key {key} from {node.path}"]
-    if report.entry is not None and report.action == "add":
+    if report.item is not None and report.action == "add":
         describer = Describer(state, fresh=False)
-        lines += ["Its field (fill it with setFieldValue):", *describer.lines(report.entry, focus=False)]
+        lines += ["Its field (fill it with setFieldValue):", *describer.lines(report.item, focus=False)]
     lines += visibility_lines(report.visibility)
     lines += scoped_block(state, report.errors, report.other_errors)
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from ..errors import DeskcheckError
 from ..tools import READ_ONLY, Tool, ToolAnnotations, ToolSet
 from . import text
 from .guide import fill_form_guide
-from .state import FormState, KeyReport
+from .state import FormState
 from .values import UNSET
 
 StateOpener = Callable[[dict[str, Any]], AbstractContextManager[FormState]]
@@ -167,8 +167,6 @@ def _run(verb: str, state: FormState, args: dict[str, Any]) -> str:
             key=args.get("key"),
             new_key=args.get("newKey"),
         )
-        if isinstance(report, KeyReport):
-            return text.key_report(state, report)
         return text.array_report(state, report)
     raise DeskcheckError(f"unknown form verb {verb!r}")
 
