@@ -771,17 +771,7 @@ class FormState:
 
     def _empty_entry(self, skeleton: Any, key: str) -> Any:
         entry = next((sub for name, sub in skeleton.properties if name == key), None) or skeleton.entry_schema(key)
-        if entry is None:
-            return None
-        if entry.has_default:
-            return copy.deepcopy(entry.default)
-        if entry.has_const:
-            return copy.deepcopy(entry.const)
-        if entry.is_object:
-            return {}
-        if entry.kind == "array":
-            return []
-        return None
+        return _empty_value(entry)
 
     def _rekey(self, old: str, new: str | None) -> None:
         """Move what is remembered per path (variant choices, active items, branches) from the
@@ -798,16 +788,7 @@ class FormState:
             mapping.update(moved)
 
     def _empty_item(self, node: Node) -> Any:
-        item = node.skeleton.item if node.skeleton is not None else None
-        if item is None:
-            return None
-        if item.has_default:
-            return copy.deepcopy(item.default)
-        if item.is_object:
-            return {}
-        if item.kind == "array":
-            return []
-        return None
+        return _empty_value(node.skeleton.item if node.skeleton is not None else None)
 
     def _shift(self, list_key: str, position: int, delta: int) -> None:
         """Re-key what is remembered per item path after an insertion or a removal."""
@@ -893,6 +874,20 @@ class FormState:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _empty_value(skeleton: Any) -> Any:
+    """The value a new list item or a new key starts with: its default or constant, else an
+    empty object or list, else null."""
+    if skeleton is None:
+        return None
+    if skeleton.has_default:
+        return copy.deepcopy(skeleton.default)
+    if skeleton.has_const:
+        return copy.deepcopy(skeleton.const)
+    if skeleton.is_object:
+        return {}
+    return [] if skeleton.kind == "array" else None
 
 
 def _outermost(paths_: list[str]) -> list[str]:
