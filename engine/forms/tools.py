@@ -66,8 +66,10 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
             WRITE,
         ),
         "describeState": (
-            f"Describe the {quoted} form: one line per field with its path, type, constraints, value and error, "
-            "and the validity of the whole. Pass a path to describe one part, with its own errors.",
+            f"Describe the {quoted} form: one line per field with its path, type, constraints, value and error "
+            "(and the schema's default when the field has no value: shown, not in the document until written), "
+            "and the validity of the whole. A part the document does not have yet is one line saying what it can "
+            "hold. Pass a path to describe one part, with its own errors.",
             {"path": {"type": "string", "description": PATH_SENTENCE + " Leave it out for the whole form."}},
             [],
             READ_ONLY,
