@@ -237,9 +237,11 @@ class _Bundler:
         try:
             resolved = self.registry.resolver(base).lookup(ref)
         except Unresolvable:
-            reason = self.refused.get(document_uri) or f"it leads nowhere in {document_uri or 'this schema'}"
+            from ..urls import redact
+
+            reason = self.refused.get(document_uri) or f"it leads nowhere in {redact(document_uri) or 'this schema'}"
             self.problems.append(
-                f"{site or '/'}: $ref {ref!r} is not followed ({reason}), so what it names is not checked"
+                f"{site or '/'}: $ref {redact(ref)!r} is not followed ({reason}), so what it names is not checked"
             )
             return None
         contents = resolved.contents

@@ -85,13 +85,16 @@ class SchemaFiles:
         if parts.hostname in ("json-schema.org", "www.json-schema.org"):
             return meta_schema(uri)
         if parts.scheme in ("http", "https") and parts.hostname:
+            from ..urls import redact
             from .remote_items import allowed_url
 
             if allowed_url(uri, self.allowed):
                 return self._fetch(uri)
+            host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+            exact = host if parts.port is None else f"{host}:{parts.port}"
             raise RetrievalRefused(
-                f"{uri} is on {parts.hostname}, which deskcheck does not contact unless allowed: save it next to "
-                f"the schema, or pass --allow-host {parts.hostname}"
+                f"{redact(uri)} is on {exact}, which deskcheck does not contact unless allowed: save it next to "
+                f"the schema, or pass --allow-host {exact}"
             )
         if parts.scheme == "file":
             raise RetrievalRefused(f"{unquote(parts.path)} is not a file inside the schema's folder {self.folder}")

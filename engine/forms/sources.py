@@ -13,7 +13,9 @@ A source is any object with
   when the stored copy changed since ``version`` (the session becomes stale) and
   ``SourceError`` for any other refusal (the session keeps its edits);
 - ``schema(known) -> FetchedSchema``: the JSON Schema and its version; given what was known
-  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304).
+  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304);
+- optionally ``request_deadline``: the most seconds one save request may take (an HTTP client's
+  total timeout), which the save lease always outlives.
 
 Versions of documents are ``DocumentVersion``s: an HTTP ``ETag`` (sent back as ``If-Match``),
 a ``Last-Modified`` date (sent back as ``If-Unmodified-Since``) or a content hash (a file).

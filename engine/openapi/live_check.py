@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import progress
 from ..errors import DeskcheckError
+from ..urls import redact
 from .editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
 from .editors import EditorGroup
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient, same_origin
@@ -206,9 +207,10 @@ def _check_option_hosts(label: str, where: str, prepared: dict[str, Any], base_u
             continue  # a host computed from the data cannot be judged here
         problems.add(
             "editor-live-options-host",
-            f"{label}: the options of the field at {pointer or '/'} come from {url.split('//', 1)[0]}//{authority}, "
-            f"not from the API ({base_url}); an agent's getFieldSuggestions is refused there unless the user "
-            "allows that host (--allow-host). Serve the list from the API, or document the host to allow.",
+            f"{label}: the options of the field at {pointer or '/'} come from "
+            f"{redact(url.split('//', 1)[0] + '//' + authority)}, not from the API ({redact(base_url)}); an "
+            "agent's getFieldSuggestions is refused there unless the user allows that host (--allow-host). "
+            "Serve the list from the API, or document the host to allow.",
             where,
             WARNING,
         )
