@@ -32,6 +32,8 @@ class ContextOptions:
     token: str | None = None
     allow_hosts: tuple[str, ...] = ()
     identity: str | None = None
+    # file-backed forms: write the schema's defaults where the record has no value
+    fill_defaults: bool = False
     timeout: float = 30.0
     # docx reviews
     mode: str = "tracked-changes"
@@ -88,6 +90,7 @@ def build_context(
     allow_host: list[str] | None = None,
     identity: str | None = None,
     timeout: float = 30.0,
+    fill_defaults: bool = False,
     mode: str = "tracked-changes",
     table_revisions: str = "cells",
     operation_types: str | None = None,
@@ -125,6 +128,7 @@ def build_context(
         allow_hosts=tuple(allow_host or ()),
         identity=identity,
         timeout=timeout,
+        fill_defaults=fill_defaults,
         mode=mode,
         table_revisions=table_revisions,
         operation_types=types,
@@ -206,7 +210,14 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
         from deskcheck.engine.forms.session_tools import file_form_group
 
         options = _form_options(opts, allow_invalid=allow_invalid)
-        return file_form_group(opts.schema, opts.data, identity=opts.identity, options=options)
+        return file_form_group(
+            opts.schema,
+            opts.data,
+            identity=opts.identity,
+            options=options,
+            allow_hosts=opts.allow_hosts,
+            timeout=opts.timeout,
+        )
     if family == "openapi":
         return _editor_form_group(opts, name, allow_invalid=allow_invalid)
     raise UsageError("form sessions need --schema SCHEMA --data FILE, or --spec SPEC and an editor group's NAME.")
@@ -229,7 +240,9 @@ def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
         )
         return RemoteItems(caller, allow_hosts=opts.allow_hosts)
 
-    return SessionOptions(allow_invalid=allow_invalid, fetcher=LazyRemoteItems(fetcher))
+    return SessionOptions(
+        allow_invalid=allow_invalid, fill_defaults=opts.fill_defaults, fetcher=LazyRemoteItems(fetcher)
+    )
 
 
 def _editor_form_group(opts: ContextOptions, name: str | None, *, allow_invalid: bool = False):

@@ -168,6 +168,14 @@ def parse_allowed_host(entry: str) -> tuple[str | None, str, int | None]:
     return (parts.scheme.lower() if "://" in text else None), (parts.hostname or "").lower(), parts.port
 
 
+def allowed_url(url: str, allowed: Iterable[tuple[str | None, str, int | None]]) -> bool:
+    """Whether ``url`` is http(s) on one of the ``allowed`` hosts (as ``parse_allowed_host`` gives them)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    return any(_matches(parts.scheme, parts.hostname, parts.port, entry) for entry in allowed)
+
+
 def _matches(scheme: str, host: str, port: int | None, entry: tuple[str | None, str, int | None]) -> bool:
     allowed_scheme, allowed_host, allowed_port = entry
     if allowed_host != host.lower():

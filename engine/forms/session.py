@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from ..errors import DeskcheckError
 from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
 from .rebase import changed_pointers, rebase
-from .sources import FormSource, SaveConflict, Saved, SchemaTag
+from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
 from .store import Draft, SessionRecord, SessionStore
 from .suggestions import Fetcher
@@ -85,11 +85,15 @@ class SessionKey(NamedTuple):
 
 
 class SessionOptions(NamedTuple):
-    """``allow_invalid``: saves may send a document that fails validation. ``context`` is what
-    schema expressions read as ``context``; ``fetcher`` lists options behind URLs."""
+    """``allow_invalid``: saves may send a document that fails validation. ``fill_defaults``: the
+    form writes the schema's defaults and constants where the document has no value (a source
+    that creates records always does; otherwise a loaded document changes only where a tool
+    writes). ``context`` is what schema expressions read as ``context``; ``fetcher`` lists
+    options behind URLs."""
 
     prefix: str = "form"
     allow_invalid: bool = False
+    fill_defaults: bool = False
     compile_options: CompileOptions | None = None
     context: Any = None
     fetcher: Fetcher | None = None
@@ -302,7 +306,12 @@ class FormSession:
                 # this one again would create a second record).
                 loaded = self.source.load()
                 state = FormState(
-                    state.form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                    state.form,
+                    loaded.data,
+                    base=loaded.data,
+                    fill_defaults=self._fill_defaults(_nothing_there(loaded)),
+                    context=self._context(),
+                    fetcher=self.options.fetcher,
                 )
                 record.doc_version = loaded.version
             else:
@@ -401,7 +410,12 @@ class FormSession:
         merged, conflicts = rebase(draft.snapshot.get("base"), draft.snapshot.get("data"), fresh.snapshot.get("base"))
         form = self._compiled(fresh.schema_version)
         state = FormState(
-            form, merged, base=fresh.snapshot.get("base"), context=self._context(), fetcher=self.options.fetcher
+            form,
+            merged,
+            base=fresh.snapshot.get("base"),
+            fill_defaults=self._fill_defaults(fresh.snapshot.get("fillDefaults")),
+            context=self._context(),
+            fetcher=self.options.fetcher,
         )
         with self.store.transaction():
             self._refuse_if_edited("restore a draft over them")
@@ -432,7 +446,12 @@ class FormSession:
             loaded = self.source.load()
             form = self._compiled(version)
             state = FormState(
-                form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                form,
+                loaded.data,
+                base=loaded.data,
+                fill_defaults=self._fill_defaults(_nothing_there(loaded)),
+                context=self._context(),
+                fetcher=self.options.fetcher,
             )
         except DeskcheckError as exc:
             self._failure = exc.message
@@ -508,15 +527,35 @@ class FormSession:
                 form,
                 snapshot.get("data"),
                 base=snapshot.get("base"),
+                fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
                 context=self._context(),
                 fetcher=self.options.fetcher,
             )
             return state, True
-        state = FormState.from_snapshot(form, snapshot, context=self._context(), fetcher=self.options.fetcher)
+        state = FormState.from_snapshot(
+            form,
+            snapshot,
+            context=self._context(),
+            fetcher=self.options.fetcher,
+            fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
+        )
         return state, False
+
+    def _fill_defaults(self, chosen: bool | None) -> bool:
+        """Whether the state fills defaults: always for a record being created or when asked
+        for; otherwise what the session chose when it opened (a file that did not exist yet is
+        a new record; an existing one, even empty, is never filled on its own)."""
+        if self.options.fill_defaults or self.source.creates:
+            return True
+        return bool(chosen)
 
     def _context(self) -> Any:
         return self.options.context
+
+
+def _nothing_there(loaded: Loaded) -> bool:
+    """The source has no document at all yet (a file that does not exist): a new record."""
+    return loaded.data is None and loaded.version is not None and loaded.version.value == ABSENT
 
 
 def _owner() -> str:

@@ -151,20 +151,36 @@ class FileSource:
     creates = False
     check_schema_each_call = True
 
-    def __init__(self, schema_path: str | Path, data_path: str | Path, *, title: str | None = None) -> None:
+    def __init__(
+        self,
+        schema_path: str | Path,
+        data_path: str | Path,
+        *,
+        title: str | None = None,
+        allow_hosts: tuple[str, ...] = (),
+        timeout: float = 30.0,
+    ) -> None:
         self.schema_path = Path(schema_path)
         self.data_path = Path(data_path)
         self.title = title or self.data_path.name
         self.schema_key = "file:" + str(self.schema_path.resolve())
+        # Hosts the schema's references may be fetched from (--allow-host); files next to the
+        # schema are read without asking.
+        self.allow_hosts = allow_hosts
+        self.timeout = timeout
 
     # The schema -----------------------------------------------------------------------------
 
     def schema(self, known: SchemaTag | None) -> FetchedSchema:
+        from .schema_files import bundle_schema_file, schema_version
+
         raw = _read_bytes(self.schema_path, "the schema file")
-        version = content_hash(raw)
+        version = schema_version(raw, self.schema_path)
         if known is not None and known.version == version:
             return FetchedSchema(version)
-        return FetchedSchema(version, _parse(raw, self.schema_path, "the schema file"))
+        schema = _parse(raw, self.schema_path, "the schema file")
+        bundled = bundle_schema_file(schema, self.schema_path, allow_hosts=self.allow_hosts, timeout=self.timeout)
+        return FetchedSchema(version, bundled)
 
     def adjust_schema(self, prepared: dict[str, Any]) -> dict[str, Any]:
         return prepared

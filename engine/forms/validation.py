@@ -386,6 +386,21 @@ class _EcmaPattern:
             raise ValueError(NO_MATCH)
 
 
+class _Annotation:
+    """A keyword that describes and does not check. Draft 7 lets a validator check
+    ``contentMediaType``/``contentEncoding``, and jsonschema-rs does; JSON Schema's own test
+    suite, Python's jsonschema and later drafts read them as annotations, and so does a form."""
+
+    def __init__(self, _parent: Any, _value: Any, _schema_path: Any) -> None:
+        pass
+
+    def validate(self, instance: Any) -> None:
+        return None
+
+
+_ANNOTATIONS = {"contentMediaType": _Annotation, "contentEncoding": _Annotation}
+
+
 def bounded_validator(schema: Any) -> tuple[Any, Any]:
     """``(the schema it checks, a jsonschema-rs validator)`` of ``schema``, with deskcheck's formats
     and patterns tested within bounds, for a caller that reads jsonschema-rs errors itself (a
@@ -412,7 +427,7 @@ def _build(
         "formats": format_functions(),
         "validate_formats": True,
         "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
-        "keywords": {ECMA_PATTERN: _EcmaPattern},
+        "keywords": {ECMA_PATTERN: _EcmaPattern, **_ANNOTATIONS},
         "retriever": _refuse_retrieval,
     }
     if registry is not None:

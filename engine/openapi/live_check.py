@@ -9,7 +9,7 @@ For every editor group of the checked profiles:
    or taken from the document; a failed request or an answer that is not JSON is an error;
 3. it is prepared as a session prepares it (the forms engine's preparation, then the hidden
    attachment and computed columns) and compiled whole; a schema the forms engine refuses is an
-   error;
+   error, and a part of it the form cannot check (a reference that leads nowhere) a warning;
 4. the form's first view is built: an empty record in create mode, the record itself in edit
    mode when ``--param`` names it (a record that fails its own schema is a warning: an agent must
    fix it before it can save). A column that an agent can neither see nor fill (hidden) but that
@@ -124,6 +124,13 @@ def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOpti
             where + "/readOperation" if with_record else schema_where,
         )
         return
+    for problem in form.schema_problems:
+        problems.add(
+            "editor-live-schema-unchecked",
+            f"{label}: the form opens, but this part of its schema is not checked: {problem}.",
+            schema_where,
+            severity=WARNING,
+        )
     _check_state(group, label, where, prepared, state, with_record, problems)
     _check_option_hosts(label, where, prepared, options.base_url, problems)
 
