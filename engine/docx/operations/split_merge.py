@@ -3,8 +3,9 @@
 **splitBlock** ``{blockId, offset}`` cuts a block in two at a UTF-16 offset of its text. The
 first part becomes a new paragraph (fresh id, the same paragraph properties, with someone's
 pending change of them under a fresh revision id, so rejecting it restores both parts) placed
-before the block; the block keeps its id, its paragraph mark and the rest of the text. Tracked mode marks the new paragraph's
-mark inserted, which is how Word records pressing Enter: rejecting joins the parts again.
+before the block; the block keeps its id, its paragraph mark and the rest of the text. Tracked
+mode marks the new paragraph's mark inserted, which is how Word records pressing Enter:
+rejecting joins the parts again.
 Offset 0 or the text's length gives a blank paragraph before or after the text.
 
 **mergeBlockWithNext** ``{blockId}`` joins a block with the paragraph right after it in the same
