@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..env import current_env
-from ..exit import ExitCode
+from ..env import current_env, global_flags
 from ..output.emit import emit_usage_error
 
 openapi_app = typer.Typer(
@@ -43,10 +42,41 @@ def check(
         ),
     ],
     output_format: Annotated[
-        str, typer.Option("--format", help='text, json ({"findings": [...]}), github (workflow annotations) or sarif.')
-    ] = "text",
+        str | None,
+        typer.Option(
+            "--format",
+            help="text (the default), json (the envelope, --json too), github (workflow annotations) or sarif; "
+            "each one says what happened in every outcome.",
+            autocompletion=lambda: list(CHECK_FORMATS),
+            show_default=False,
+        ),
+    ] = None,
     profile: ProfileOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) on warnings too.")] = False,
+    severity: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--severity",
+            help="RULE=error|warning|off: change a rule's severity (repeatable; wins over the configuration file).",
+            autocompletion=_complete_severity,
+        ),
+    ] = None,
+    config: Annotated[
+        str | None,
+        typer.Option(
+            "--config",
+            help="The configuration file ([openapi.check] in .deskcheck.toml, [tool.deskcheck.openapi.check] in "
+            "pyproject.toml); default: the nearest one from the working directory up. --config none reads none.",
+            show_default=False,
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="Follow $refs to URLs on this host (repeatable). Files are read; no URL is fetched otherwise.",
+        ),
+    ] = None,
     live: Annotated[
         bool,
         typer.Option(
@@ -75,44 +105,102 @@ def check(
     ] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="With --live: seconds per request.", min=0.1)] = 30.0,
 ) -> None:
-    """Report everything that would stop the document's tools from loading or working (errors) and
-    what other OpenAPI tools would object to (warnings), each with its line, column and JSON pointer.
-    Exit 0 without errors, 1 with errors (or warnings with --strict), 2 when the document cannot be read."""
-    from dataclasses import replace
-
-    from deskcheck.engine import __version__
-    from deskcheck.engine.errors import InputError
-    from deskcheck.engine.openapi.check import check_source, has_errors
-    from deskcheck.engine.openapi.report import format_findings
-    from deskcheck.engine.openapi.source import read_source
-
+    """Report everything that would stop the document's tools from loading or working and everything
+    the OpenAPI specification forbids (errors), and what is only questionable (warnings), each with its
+    file, line, column and JSON pointer; $refs to other files are checked too. Exit 0 without errors,
+    1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong."""
     env = current_env()
-    if output_format not in CHECK_FORMATS:
-        raise typer.Exit(emit_usage_error(env, _bad_format(output_format, CHECK_FORMATS)))
+    fmt = output_format or ("json" if global_flags().json else "text")
+    if fmt not in CHECK_FORMATS:
+        raise typer.Exit(emit_usage_error(env, _bad_format(fmt, CHECK_FORMATS)))
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.report import CheckReport
+
+    report = CheckReport(documents=[_artifact_path(spec) for spec in specs])
     try:
         live_options = _live_options(live, base_url, param or [], header or [], token, timeout)
+        settings = _check_settings(config, severity or [])
     except InputError as exc:
-        raise typer.Exit(emit_usage_error(env, exc.message)) from None
-    findings = []
-    unreadable = False
-    for spec in specs:
+        report.failure = exc.message
+        raise typer.Exit(_print_report(env, report, fmt)) from None
+    report.strict = strict or settings.strict
+    _run_checks(report, specs, profile, live_options, tuple(allow_host or ()), settings.severity)
+    raise typer.Exit(_print_report(env, report, fmt))
+
+
+def _run_checks(report, specs: list[str], profiles, live_options, allow_hosts, severities) -> None:
+    """Check each document into ``report``: its findings, each naming its file; a document that
+    cannot be read becomes a finding of its own; an option the document refuses (an undeclared
+    profile) stops the check."""
+    from dataclasses import replace
+
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.check import check_source, unreadable_finding
+    from deskcheck.engine.openapi.problems import SpecUsageError
+    from deskcheck.engine.openapi.source import read_source
+
+    for spec, artifact in zip(specs, report.documents, strict=True):
         try:
             source = read_source(spec)
-            found = check_source(source, profiles=profile or None, live=live_options)
+            found = check_source(
+                source, profiles=profiles or None, live=live_options, allow_hosts=allow_hosts, severities=severities
+            )
+        except SpecUsageError as exc:
+            report.failure = exc.message
+            report.findings = []
+            return
         except InputError as exc:
-            if len(specs) == 1:
-                raise typer.Exit(emit_usage_error(env, exc.message)) from None
-            print(f"error: {exc.message}", file=env.stderr)
-            unreadable = True
-            continue
-        artifact = spec if source.url else _artifact_path(spec)
-        # With one document the findings need no file name; with several each one says its file.
-        findings += [replace(f, artifact=artifact) for f in found] if len(specs) > 1 else found
-    artifact = (specs[0] if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
-    print(format_findings(findings, output_format, artifact=artifact, tool_version=__version__), file=env.stdout)
-    if unreadable:
-        raise typer.Exit(ExitCode.USAGE)
-    raise typer.Exit(ExitCode.TOOL_ERROR if has_errors(findings, strict=strict) else ExitCode.OK)
+            report.unreadable.append(artifact)
+            found = [unreadable_finding(exc)]
+        report.findings += [replace(f, artifact=_artifact_path(f.artifact) if f.artifact else artifact) for f in found]
+
+
+def _print_report(env, report, fmt: str) -> int:
+    """Print ``report`` in ``fmt``: json as the contract's envelope (ok exactly when the exit code
+    is 0), the others in their own format, whatever happened."""
+    code = report.exit_code
+    if fmt == "json":
+        from ..output.envelope import write_json_line
+
+        failed = {} if code == 0 else {"error": report.summary()}
+        write_json_line(env.stdout, {"ok": code == 0, **failed, "result": report.result()})
+        return code
+    from deskcheck.engine import __version__
+    from deskcheck.engine.openapi.report import format_report
+
+    print(format_report(report, fmt, tool_version=__version__), file=env.stdout)
+    if report.failure is not None and fmt != "text":
+        print(f"error: {report.failure}", file=env.stderr)
+    return code
+
+
+def _check_settings(config: str | None, severity: list[str]):
+    """The configuration in effect: the file's (named, found, or none), then --severity over it."""
+    from pathlib import Path
+
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.check_config import CheckConfig, find_config, load_config, parse_severity_options
+
+    if config == "none":
+        settings = CheckConfig()
+    elif config is not None:
+        if not Path(config).is_file():
+            raise InputError(f"the configuration file {config} does not exist.")
+        settings = load_config(Path(config))
+    else:
+        found = find_config(Path.cwd())
+        settings = load_config(found) if found is not None else CheckConfig()
+    overrides = parse_severity_options(severity)
+    return CheckConfig({**settings.severity, **overrides}, settings.strict, settings.path)
+
+
+def _complete_severity(incomplete: str) -> list[str]:
+    from deskcheck.engine.openapi.rules import RULES, SEVERITIES
+
+    rule, sep, _ = incomplete.partition("=")
+    if sep:
+        return [f"{rule}={level}" for level in SEVERITIES]
+    return [f"{name}=" for name in RULES if name.startswith(incomplete)]
 
 
 @openapi_app.command("tools", no_args_is_help=True)
@@ -197,6 +285,8 @@ def _artifact_path(spec: str) -> str:
     it is inside it (GitHub and SARIF viewers resolve paths against the repository root)."""
     from pathlib import Path
 
+    if "://" in spec:
+        return spec
     path = Path(spec)
     try:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()

@@ -197,6 +197,24 @@ def regex_test(pattern: str, text: str) -> bool | None:
     return verdict
 
 
+_REGEX_SYNTAX = (
+    "(function (p) { try { new RegExp(p, 'u'); return ''; } catch (e) {"
+    " try { new RegExp(p); return ''; } catch (e2) { return String(e2.message || 'invalid'); } } })"
+)
+
+
+def regex_syntax_error(pattern: str) -> str | None:
+    """Why ``pattern`` is not an ECMA-262 regular expression (with or without the ``u`` flag),
+    or None when it is one (or the engine could not decide in its limits)."""
+    sandbox = _sandbox()
+    try:
+        message = sandbox.compiled(_REGEX_SYNTAX)(pattern)
+    except (sandbox.quickjs.JSException, sandbox.quickjs.StackOverflow):
+        sandbox.reset()
+        return None
+    return message or None
+
+
 def shared_scope(**entries: Any) -> str:
     """The ``shared`` argument of ``evaluate`` for these entries."""
     return json.dumps(entries, default=lambda _value: None)
@@ -244,12 +262,17 @@ class _Sandbox:
         context.eval("var __sharedText = '{}', __shared = {};")
         self.context = context
         self.functions: dict[tuple[str, str], Any] = {}
-        self._regex: Any = None
+        self._helpers: dict[str, Any] = {}
+
+    def compiled(self, source: str) -> Any:
+        """One of deskcheck's own helper functions, compiled once per context."""
+        helper = self._helpers.get(source)
+        if helper is None:
+            helper = self._helpers[source] = self.context.eval(source)
+        return helper
 
     def regex(self) -> Any:
-        if self._regex is None:
-            self._regex = self.context.eval(_REGEX_TEST)
-        return self._regex
+        return self.compiled(_REGEX_TEST)
 
     def function(self, expression: Expression, key: tuple[str, str]) -> Any:
         function = self.functions.get(key)

@@ -23,7 +23,7 @@ def load_yaml(text: str, location: str, *, max_nodes: int) -> tuple[Any, dict[st
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
-        raise InputError(f"{location} is not valid YAML: {_describe(exc)}") from None
+        raise _error(f"{location} is not valid YAML: {_describe(exc)}", exc) from None
     finally:
         loader.dispose()
     if node is None:
@@ -55,7 +55,7 @@ class _Builder:
             try:
                 return self.loader.construct_object(node, deep=True)
             except yaml.YAMLError as exc:
-                raise InputError(f"{self.location} has a value YAML cannot read: {_describe(exc)}") from None
+                raise _error(f"{self.location} has a value YAML cannot read: {_describe(exc)}", exc) from None
         if id(node) in self.built:
             if id(node) not in self.sizes:
                 raise InputError(
@@ -77,7 +77,7 @@ class _Builder:
             try:
                 self.loader.flatten_mapping(node)  # merge keys (<<)
             except yaml.YAMLError as exc:
-                raise InputError(f"{self.location} has a merge key YAML cannot apply: {_describe(exc)}") from None
+                raise _error(f"{self.location} has a merge key YAML cannot apply: {_describe(exc)}", exc) from None
             mapping: dict[str, Any] = {}
             self.built[id(node)] = mapping
             for key_node, value_node in node.value:
@@ -111,6 +111,15 @@ def _key_text(loader: Any, node: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def _error(message: str, exc: Exception) -> InputError:
+    from .source import DocumentError
+
+    mark = getattr(exc, "problem_mark", None)
+    if mark is None:
+        return DocumentError(message)
+    return DocumentError(message, line=mark.line + 1, column=mark.column + 1)
 
 
 def _describe(exc: Exception) -> str:
