@@ -213,6 +213,14 @@ class _Walk:
                 if method in self.methods
                 else jsonpointer.append(pointer, "additionalOperations", method)
             )
+            if "$ref" in operation:
+                # Not a place the specification takes a reference (the schema pass says so); tools
+                # that bundle documents follow it, so its target is checked all the same.
+                resolved = self._resolve(op_pointer, operation)
+                if resolved is None or not isinstance(resolved[1], dict) or id(resolved[1]) in self._seen:
+                    continue
+                self._seen.add(id(resolved[1]))
+                op_pointer, operation = resolved
             self._servers(op_pointer, operation)
             own = self.parameter_list(op_pointer + "/parameters", operation.get("parameters"))
             self.operations.append(
@@ -536,8 +544,15 @@ def _reference_findings(
         if not messages:
             continue
         if _external(target_location):
+            from .structure import misplaced_message, misplaced_reference
+
             for where, message in messages:
-                yield "openapi-schema", target_location + where, f"{_LABELS[kind]}: {message}"
+                misplaced = misplaced_reference(target, where)
+                if misplaced is not None:
+                    ref = jsonpointer.resolve(target, misplaced)
+                    yield "ref-not-allowed", target_location + misplaced, misplaced_message(ref)
+                else:
+                    yield "openapi-schema", target_location + where, f"{_LABELS[kind]}: {message}"
             continue
         # A missing required member says best what kind of object the target is not.
         where, message = min(messages, key=lambda pair: not pair[1].startswith("must have required"))

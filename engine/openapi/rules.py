@@ -48,6 +48,12 @@ RULES: dict[str, Rule] = _rules(
     ),
     Rule("pattern-invalid", ERROR, "A pattern is not a valid regular expression.", "spec"),
     Rule("ref-unresolvable", ERROR, "A $ref leads nowhere: no such file, or nothing at its pointer.", "spec"),
+    Rule(
+        "ref-not-allowed",
+        ERROR,
+        "A $ref stands where the specification takes no reference (an operation, a description).",
+        "spec",
+    ),
     Rule("ref-wrong-kind", ERROR, "A $ref leads to an object of another kind than its place expects.", "spec"),
     Rule(
         "ref-not-followed",

@@ -101,8 +101,7 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
     else:
         from .yaml_source import load_yaml
 
-        data, marks = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
-        positions = PositionIndex.for_marks(marks)
+        data, positions = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
     if not isinstance(data, dict):
         raise InputError(f"{location} is not an OpenAPI document: its top level is not an object.")
     return Source(location=location, data=data, text=text, format=format, url=url, positions=positions)
