@@ -8,6 +8,7 @@ Only the lxml-free tool registry (``engine.docx.tooldefs``) is imported here, so
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -18,7 +19,7 @@ from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 from ..context import ContextOptions, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
-from ..output.emit import emit_result, emit_value
+from ..output.emit import emit_export_error, emit_result, emit_value
 from ..tool_call import call_tool
 
 DOCX_OPTIONS = (
@@ -241,16 +242,23 @@ def tools(format: FormatOpt = "json", capabilities: CapabilitiesOpt = False, *, 
 
     from ..errors import UsageError
 
-    if format not in EXPORT_FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
-    options, suggest = _docx_options(context)
     env = current_env()
+    if format not in EXPORT_FORMATS:
+        raise typer.Exit(
+            emit_export_error(env, f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
+        )
+    try:
+        options, suggest = _docx_options(context)
+    except UsageError as exc:
+        raise typer.Exit(emit_export_error(env, exc.message)) from None
     if capabilities:
         from deskcheck.engine.docx.operations.schema import capabilities_text
 
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
-    raise typer.Exit(emit_value(env, export_tools(docx_toolset(None, options), format)))
+    # An exporter: the definitions themselves, in the provider's shape, never in an envelope.
+    print(json.dumps(export_tools(docx_toolset(None, options), format), ensure_ascii=False, indent=2), file=env.stdout)
+    raise typer.Exit(0)
 
 
 queue_app = typer.Typer(

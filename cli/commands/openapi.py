@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..env import current_env, global_flags
-from ..output.emit import emit_usage_error
+from ..output.emit import emit_export_error, emit_usage_error
 
 openapi_app = typer.Typer(
     name="openapi",
@@ -224,11 +224,11 @@ def tools(
 
     env = current_env()
     if output_format not in TOOLS_FORMATS:
-        raise typer.Exit(emit_usage_error(env, _bad_format(output_format, TOOLS_FORMATS)))
+        raise typer.Exit(emit_export_error(env, _bad_format(output_format, TOOLS_FORMATS)))
     try:
         loaded = load_openapi(spec, profiles=profile or None, locale=locale)
     except InputError as exc:
-        raise typer.Exit(emit_usage_error(env, exc.message)) from None
+        raise typer.Exit(emit_export_error(env, exc.message)) from None
     definitions = export_tools(loaded.tools, output_format)
     if output_format == "json":
         examples = loaded.examples()

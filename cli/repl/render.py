@@ -78,10 +78,13 @@ class Printer:
     def envelope(self, result: ToolResult) -> None:
         """The CLI's envelope of a tool call, as `deskcheck call` prints it (one JSON line;
         highlighted and indented on a terminal)."""
+        from ..output.emit import outcome
+
+        envelope = outcome(result, decode_text=False)[0]
         if self.color:
-            self.json(result.envelope())
+            self.json(envelope)
         else:
-            self.out.print(dumps(result.envelope()), markup=False, highlight=False, soft_wrap=True)
+            self.out.print(dumps(envelope), markup=False, highlight=False, soft_wrap=True)
 
 
 def fold(text: str, limit: int = FOLD_CHARS) -> str:
