@@ -16,6 +16,7 @@ import typer
 
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
+from ..completion import choices, tool_args
 from ..context import ContextOptions, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
@@ -39,12 +40,19 @@ EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 FileArg = Annotated[Path, typer.Argument(help="The .docx file.", show_default=False)]
 ArgsArg = Annotated[
     str | None,
-    typer.Argument(help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False),
+    typer.Argument(
+        help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
+        show_default=False,
+        autocompletion=tool_args,
+    ),
 ]
 ResolveAuthorOpt = Annotated[
     str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
 ]
-FormatOpt = Annotated[str, typer.Option("--format", help="json (default), anthropic, openai or mcp.")]
+FormatOpt = Annotated[
+    str,
+    typer.Option("--format", help="json (default), anthropic, openai or mcp.", autocompletion=choices(EXPORT_FORMATS)),
+]
 
 docx_app = typer.Typer(
     name="docx",
@@ -127,6 +135,7 @@ def compare(
             "--format",
             help="text (a summary line and one line per change) or json (the structured comparison); "
             "default: text on a terminal, json otherwise.",
+            autocompletion=choices(COMPARE_FORMATS),
         ),
     ] = None,
 ) -> None:

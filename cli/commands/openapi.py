@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..completion import choices, profiles
 from ..env import current_env, global_flags
 from ..output.emit import emit_export_error, emit_usage_error
 
@@ -26,6 +27,7 @@ ProfileOpt = Annotated[
         "--profile",
         help="Check or list one x-agent profile (repeatable). Default: every profile for "
         "check, the document's default profile for tools.",
+        autocompletion=profiles,
     ),
 ]
 CHECK_FORMATS = ("text", "json", "github", "sarif")
@@ -47,7 +49,7 @@ def check(
             "--format",
             help="text (the default), json (the envelope, --json too), github (workflow annotations) or sarif; "
             "each one says what happened in every outcome.",
-            autocompletion=lambda: list(CHECK_FORMATS),
+            autocompletion=choices(CHECK_FORMATS),
             show_default=False,
         ),
     ] = None,
@@ -209,7 +211,11 @@ def tools(
     profile: ProfileOpt = None,
     output_format: Annotated[
         str,
-        typer.Option("--format", help="json (tools, editor groups, skills, instructions), anthropic, openai or mcp."),
+        typer.Option(
+            "--format",
+            help="json (tools, editor groups, skills, instructions), anthropic, openai or mcp.",
+            autocompletion=choices(TOOLS_FORMATS),
+        ),
     ] = "json",
     locale: Annotated[
         str, typer.Option("--locale", help="The language of localized x-agent texts (en, fr, …).")
