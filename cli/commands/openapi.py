@@ -170,7 +170,9 @@ def _print_report(env, report, fmt: str) -> int:
     from deskcheck.engine import __version__
     from deskcheck.engine.openapi.report import format_report
 
-    print(format_report(report, fmt, tool_version=__version__), file=env.stdout)
+    formatted = format_report(report, fmt, tool_version=__version__)
+    if formatted:  # GitHub annotations of a clean check: nothing at all, not an empty line
+        print(formatted, file=env.stdout)
     if report.failure is not None and fmt != "text":
         print(f"error: {report.failure}", file=env.stderr)
     return code
