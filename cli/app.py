@@ -130,7 +130,8 @@ HELP = (
     ".docx files as tracked changes.\n\n"
     'Tool calls print one JSON envelope ({"ok": true, "result": ...} or {"ok": false, "error": ...}) '
     "when --json is given or stdout is not a terminal. Exit codes: 0 ok, 1 the tool reported an "
-    "error, 2 bad usage or bad input. ARGS is a JSON object, @file.json, or - for stdin."
+    "error (or skipped every operation), 2 bad usage or bad input, 3 done in part (some operations "
+    "skipped). ARGS is a JSON object, @file.json, or - for stdin."
 )
 
 app = typer.Typer(

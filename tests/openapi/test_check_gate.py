@@ -284,3 +284,28 @@ def test_github_json_and_text_say_what_happened_in_every_outcome(tmp_path):
         assert all("file" in finding for finding in envelope["result"]["findings"])
         text = run_cli("openapi", "check", *args, expect=code).stdout
         assert text.strip(), outcome
+
+
+# -- the README -------------------------------------------------------------------------------------
+
+
+def test_the_readme_lists_every_rule_with_its_default_severity():
+    from deskcheck.engine.openapi.rules import RULES
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for rule in RULES.values():
+        assert f"| `{rule.id}` | {rule.severity} |" in readme, rule.id
+
+
+def test_the_readme_annotation_example_is_clean_and_gives_its_tools(tmp_path):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    example = readme.split("<!-- x-agent-example -->\n```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "library.yaml"
+    path.write_text(example, encoding="utf-8")
+    assert "no problems found" in run_cli("openapi", "check", str(path)).stdout
+    tools = json.loads(run_cli("openapi", "tools", str(path), "--profile", "write").stdout)["tools"]
+    assert [tool["name"] for tool in tools][:3] == [
+        "lib_search_books",
+        "lib_update_book_getData",
+        "lib_update_book_setData",
+    ]
