@@ -9,7 +9,7 @@ import pytest
 # PROBE is imported from here by tests/samples/test_cli.py.
 from tests.helpers import PROBE, probe_process, top_level_modules  # noqa: F401
 
-HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "prompt_toolkit")
+HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "ruamel", "prompt_toolkit")
 
 
 @pytest.mark.parametrize(
