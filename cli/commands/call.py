@@ -13,11 +13,14 @@ from ..tool_call import call_tool
 
 ToolArg = Annotated[
     str,
-    typer.Argument(help="The tool to run, e.g. read_document.", show_default=False, autocompletion=tool_names),
+    typer.Argument(
+        metavar="TOOL", help="The tool to run, e.g. read_document.", show_default=False, autocompletion=tool_names
+    ),
 ]
 ArgsArg = Annotated[
     str | None,
     typer.Argument(
+        metavar="[ARGS]",
         help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
         show_default=False,
         autocompletion=tool_args,

@@ -7,19 +7,24 @@ from typing import Annotated
 
 import typer
 
+from ..app import help_with_example
 from ..completion import choices, profiles
 from ..env import current_env, global_flags
 from ..output.emit import emit_export_error, emit_usage_error
 
 openapi_app = typer.Typer(
     name="openapi",
-    help="Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+    help=help_with_example(
+        "Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+        "deskcheck openapi check openapi.yaml --format github",
+        "deskcheck openapi tools openapi.yaml --profile write",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 
 SpecArg = Annotated[
-    str, typer.Argument(help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
+    str, typer.Argument(metavar="SPEC", help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
 ]
 ProfileOpt = Annotated[
     list[str] | None,
@@ -39,6 +44,7 @@ def check(
     specs: Annotated[
         list[str],
         typer.Argument(
+            metavar="SPEC...",
             help="The OpenAPI document(s): JSON or YAML files, or URLs (several for a pre-commit hook).",
             show_default=False,
         ),
@@ -136,12 +142,16 @@ def _run_checks(report, specs: list[str], profiles, live_options, allow_hosts, s
     profile) stops the check."""
     from dataclasses import replace
 
+    from deskcheck.engine import progress
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.check import check_source, unreadable_finding
     from deskcheck.engine.openapi.problems import SpecUsageError
     from deskcheck.engine.openapi.source import read_source
 
-    for spec, artifact in zip(specs, report.documents, strict=True):
+    documents = list(zip(specs, report.documents, strict=True))
+    for spec, artifact in progress.each(
+        documents, f"checking {len(specs)} document(s)", lambda document: f"checking {document[0]}"
+    ):
         try:
             source = read_source(spec)
             found = check_source(
@@ -166,6 +176,17 @@ def _print_report(env, report, fmt: str) -> int:
 
         failed = {} if code == 0 else {"error": report.summary()}
         write_json_line(env.stdout, {"ok": code == 0, **failed, "result": report.result()})
+        return code
+    if fmt == "text" and not env.json_output:  # a person at a terminal: the coloured view
+        if report.failure is not None:
+            from ..output.pretty import print_error
+
+            print_error(env, report.failure)
+            return code
+        named = {f.artifact for f in report.findings}
+        clean = [name for name in report.documents if name not in named] if len(report.documents) > 1 else []
+        artifact = report.documents[0] if len(report.documents) == 1 else ""
+        _show_findings(env, [f.as_dict() for f in report.findings], artifact, clean)
         return code
     from deskcheck.engine import __version__
     from deskcheck.engine.openapi.report import format_report
@@ -212,13 +233,15 @@ def tools(
     spec: SpecArg,
     profile: ProfileOpt = None,
     output_format: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--format",
-            help="json (tools, editor groups, skills, instructions), anthropic, openai or mcp.",
+            help="json (the default: tools, editor groups, skills, instructions), anthropic, openai or mcp; on a "
+            "terminal without it, a list of names and summaries.",
+            show_default=False,
             autocompletion=choices(TOOLS_FORMATS),
         ),
-    ] = "json",
+    ] = None,
     locale: Annotated[
         str, typer.Option("--locale", help="The language of localized x-agent texts (en, fr, …).")
     ] = "en",
@@ -231,6 +254,8 @@ def tools(
     from deskcheck.engine.providers import export_tools
 
     env = current_env()
+    listing = output_format is None  # on a terminal: names and summaries instead of definitions
+    output_format = output_format or "json"
     if output_format not in TOOLS_FORMATS:
         raise typer.Exit(emit_export_error(env, _bad_format(output_format, TOOLS_FORMATS)))
     try:
@@ -252,7 +277,18 @@ def tools(
         }
     else:
         value = definitions
+    if listing and not env.json_output:
+        from ..output.emit import emit_value
+
+        raise typer.Exit(emit_value(env, value, "openapi:tools"))
     print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
+
+
+def _show_findings(env, findings, artifact: str, clean: list[str]) -> None:
+    """The findings on a terminal, grouped by file with their severity in colour (``render.openapi``)."""
+    from ..output.pretty import print_value
+
+    print_value(env, [f.as_dict() for f in findings], "openapi:check", {"artifact": artifact, "clean": clean})
 
 
 def _live_options(live: bool, base_url: str | None, params: list[str], headers: list[str], token, timeout: float):

@@ -34,8 +34,9 @@ def outcome(result: ToolResult, *, decode_text: bool | None = None) -> tuple[dic
     return {"ok": False, "error": message, "result": value}, ExitCode.PARTIAL if done else ExitCode.TOOL_ERROR
 
 
-def emit_result(env: Env, result: ToolResult) -> ExitCode:
-    """Print ``result`` (a JSON envelope, or rich text on a terminal) and return the exit code."""
+def emit_result(env: Env, result: ToolResult, view: str | None = None, args: dict[str, Any] | None = None) -> ExitCode:
+    """Print ``result`` (a JSON envelope, or on a terminal the readable ``view`` of it, given the
+    call's ``args``: see ``cli.render``) and return the exit code."""
     envelope, code = outcome(result)
     if env.json_output:
         if not (env.quiet and code == ExitCode.OK):
@@ -44,7 +45,7 @@ def emit_result(env: Env, result: ToolResult) -> ExitCode:
     if "result" in envelope and not (env.quiet and code == ExitCode.OK):
         from .pretty import print_value
 
-        print_value(env, envelope["result"])
+        print_value(env, envelope["result"], view, args)
     if code != ExitCode.OK:
         from .pretty import print_error
 
@@ -69,11 +70,11 @@ def emit_export_error(env: Env, message: str) -> ExitCode:
     return ExitCode.USAGE
 
 
-def emit_value(env: Env, value: Any) -> ExitCode:
+def emit_value(env: Env, value: Any, view: str | None = None) -> ExitCode:
     """For commands whose output is not a tool call (lists, reports): same rules as a success."""
     from deskcheck.engine.tools import ok
 
-    return emit_result(env, ok(value))
+    return emit_result(env, ok(value), view)
 
 
 def exit_code_for(result: ToolResult) -> ExitCode:

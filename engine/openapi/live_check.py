@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import progress
 from ..errors import DeskcheckError
 from .editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
 from .editors import EditorGroup
@@ -58,8 +59,11 @@ def live_problems(analysis: Analysis, options: LiveOptions, problems: Problems, 
         credentials=options.credentials,
     )
     endpoint = EditorEndpoint(caller, options.base_url, "", analysis.document, document_text=document_text)
-    for group in analysis.editors:
-        _check_group(group, endpoint, options, problems)
+    with progress.phase("checking editor groups against the API", total=len(analysis.editors)) as step:
+        for group in analysis.editors:
+            with progress.phase(f"requesting the schema of {group.name}"):
+                _check_group(group, endpoint, options, problems)
+            step.advance()
 
 
 def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOptions, problems: Problems) -> None:

@@ -17,7 +17,7 @@ from deskcheck.engine.docx.document import DocxDocument
 from tests.conftest import CORPUS
 from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors
 from tests.helpers import run_cli
-from tests.repl.support import drive, lines
+from tests.repl.support import drive, has_row, lines, section
 
 SOURCE = CORPUS / "folio" / "docx-editor-demo.docx"
 BLOCK = "1C271E96"  # "An open-source WYSIWYG .docx editor for React. ..."
@@ -54,15 +54,15 @@ def test_a_full_review(review, needs_libreoffice):
     out = first.output
     assert first.code == 0, out
     assert "Reviewing" in out and "107 block(s), 5 comment thread(s), 6 pending tracked change(s)" in out
-    assert f"#7 {BLOCK}" in out and "1 match(es)" in out
+    assert has_row(out, "#7", BLOCK, "15-22", "WYSIWYG") and "1 match of 'WYSIWYG'" in out
     assert "1. replace in 1C271E96: 'React' => 'Vue'" in out
     assert "2. comment 1C271E96 on 'open-source': 'Is this still true?'" in out
-    assert "applied  1. replace in 1C271E96" in out and "applied  2. comment 1C271E96" in out
+    assert has_row(out, "✓ op-", "1. replace in 1C271E96") and has_row(out, "✓ op-", "2. comment 1C271E96")
     assert "review charter.docx · documentVersion" in out and "0 pending operation(s)" in out
     assert "changes not saved" in out
     assert path.read_bytes() == original, "nothing reaches the file before save"
     assert "The working copy keeps changes not saved to" in out
-    ours = re.findall(r"\[(\d+)\] (deletion|insertion) by Reviewer in 1C271E96: (React|Vue)", out)
+    ours = re.findall(r"(\d+)\s+(deletion|insertion)\s+1C271E96\s+\S+ \S+\s+(React|Vue)", section(out, "Reviewer"))
     assert {(kind, text) for _, kind, text in ours} == {("deletion", "React"), ("insertion", "Vue")}
     deletion = next(change_id for change_id, kind, _ in ours if kind == "deletion")
     insertion = next(change_id for change_id, kind, _ in ours if kind == "insertion")
@@ -80,7 +80,8 @@ def test_a_full_review(review, needs_libreoffice):
     out = second.output
     assert second.code == 0, out
     assert "Resuming your earlier review" in out
-    assert f"accepted [{deletion}] deletion: React" in out and "7 tracked change(s) still pending." in out
+    assert "Accepted 1 tracked change: 1 deletion" in out and has_row(out, deletion, "deletion", BLOCK, "React")
+    assert "7 tracked changes still pending." in out
     assert f"Replied to comment {ANCHORED_COMMENT}" in out and f"Comment {ANCHORED_COMMENT} is resolved." in out
     assert f"Saved the review to {path}" in out and "nothing unsaved" in out
 
@@ -139,8 +140,8 @@ def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
         ),
     )
     out = run.output
-    assert "applied  2. replace in 1C271E96: 'React' => 'Vue'" in out
-    assert "skipped  1. replace in 1C271E96: 'no such words' => 'x':" in out and "[missingFind]" in out
+    assert has_row(out, "✓ op-", "2. replace in 1C271E96: 'React' => 'Vue'")
+    assert has_row(out, "✗ op-", "1. replace in 1C271E96: 'no such words' => 'x'") and "[missingFind]" in out
     assert "1 skipped operation(s) stay in the batch" in out
     assert "1. replace in 1C271E96: 'no such words' => 'x'" in run.after("stay in the batch")
     assert "Dropped replace in 1C271E96" in out and "Nothing to apply" in out
@@ -182,10 +183,12 @@ def test_output_option_saves_elsewhere_and_reading_commands(review, tmp_path):
         lines("blocks 6 2", "blocks 1C271E96 1", "comments", "changes", "insert before 7 Intro.", "apply", "save"),
     )
     out = run.output
-    assert "#6    54896101  paragraph  1.  What this is" in out and "#7    1C271E96" in out
+    assert has_row(out, "6", "54896101", "paragraph", "1.  What this is") and has_row(out, "7", "1C271E96", "paragraph")
     assert "100 more block(s): blocks 8" in out
-    assert f'[{ANCHORED_COMMENT}] User (open) in 2B739EB2 on "add a comment anchored to that selection"' in out
-    assert "[10] deletion by sara.k in 1C271E96: zero backend required" in out
+    assert has_row(
+        section(out, "User"), ANCHORED_COMMENT, "open", "2B739EB2", "“add a comment anchored to that selection”"
+    )
+    assert has_row(section(out, "sara.k  2 changes"), "10", "deletion", "1C271E96", "zero backend required")
     assert f"Saved the review to {out_file}" in out
     texts = [b["text"] for b in read(out_file, "read_document")["blocks"]]
     assert (
@@ -233,8 +236,8 @@ def test_comments_can_be_filtered(review):
     context, _ = review
     run = drive(context, lines(f"resolve {ANCHORED_COMMENT}", "comments resolved", "comments open", "comments maybe"))
     listings = run.after(f"Comment {ANCHORED_COMMENT} is resolved.")
-    resolved_line = f"[{ANCHORED_COMMENT}] User (resolved)"
-    assert resolved_line in listings
-    open_listing = listings.split(resolved_line, 1)[1].split("error:")[0]
-    assert "(open)" in open_listing and f"[{ANCHORED_COMMENT}]" not in open_listing, "open threads only"
+    resolved, open_listing = listings.split("comment threads (open)", 1)
+    assert "1 comment thread (resolved)" in resolved and has_row(resolved, ANCHORED_COMMENT, "resolved")
+    open_listing = open_listing.split("error:")[0]
+    assert has_row(open_listing, "open") and ANCHORED_COMMENT not in open_listing, "open threads only"
     assert "error: usage: comments [open|resolved]" in run.output
