@@ -186,7 +186,7 @@ def _print_report(env, report, fmt: str) -> int:
         named = {f.artifact for f in report.findings}
         clean = [name for name in report.documents if name not in named] if len(report.documents) > 1 else []
         artifact = report.documents[0] if len(report.documents) == 1 else ""
-        _show_findings(env, [f.as_dict() for f in report.findings], artifact, clean)
+        _show_findings(env, report.findings, artifact, clean)
         return code
     from deskcheck.engine import __version__
     from deskcheck.engine.openapi.report import format_report
