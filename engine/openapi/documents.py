@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..refs import RefError, RefResolver
 from .source import MAX_DOCUMENT_BYTES, Source, is_url, read_source
 
-# Real multi-file descriptions (DigitalOcean's has ~1,700 files) stay under these; a document
+# Real multi-file descriptions (DigitalOcean's has ~2,900 files) stay under these; a document
 # built to make a check read the disk or a host without end does not.
 MAX_DOCUMENTS = 5_000
 MAX_TOTAL_BYTES = 4 * MAX_DOCUMENT_BYTES
@@ -132,6 +132,8 @@ class DocumentSet:
         if len(self.documents) >= MAX_DOCUMENTS:
             raise NotFollowed(f"$ref {ref!r} was not followed: the check already read {MAX_DOCUMENTS} documents")
         budget = MAX_TOTAL_BYTES - self._bytes
+        if budget <= 0:
+            raise NotFollowed(f"$ref {ref!r} was not followed: the check already read {MAX_TOTAL_BYTES} bytes")
         if scheme in ("http", "https"):
             if not self._host_allowed(uri):
                 host = urlsplit(uri).netloc
@@ -156,7 +158,7 @@ class DocumentSet:
             raise NotFollowed(
                 f"$ref {ref!r} uses the scheme {scheme or 'of a relative name'}, which deskcheck does not follow"
             )
-        self._bytes += len(source.text)
+        self._bytes += len(source.text.encode("utf-8"))
         source.location = self.display(uri)
         return source
 
