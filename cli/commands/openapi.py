@@ -306,8 +306,9 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         return None
     if not base_url:
         raise InputError("--live calls the API: give its address with --base-url URL.")
-    if not base_url.startswith(("http://", "https://")):
-        raise InputError(f"--base-url must be an http(s) URL, not {base_url!r}.")
+    from deskcheck.engine.urls import check_http_url
+
+    check_http_url(base_url, "--base-url")
     values: dict[str, str] = {}
     for item in params:
         name, sep, value = item.partition("=")
@@ -330,7 +331,9 @@ def _artifact_path(spec: str) -> str:
     from pathlib import Path
 
     if "://" in spec:
-        return spec
+        from deskcheck.engine.urls import redact
+
+        return redact(spec)  # a password in the URL never reaches a report
     path = Path(spec)
     try:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()

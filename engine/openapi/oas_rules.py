@@ -77,6 +77,7 @@ def rule_findings(
         findings += _server_variable_findings(walk.servers)
     unchecked: list[str] = []
     findings += _default_findings(documents, family.name, walk.defaults, unchecked)
+    findings += _backtracking_findings(walk.patterns)
     return findings, unchecked
 
 
@@ -664,6 +665,21 @@ def _pattern_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
                 "pattern-invalid",
                 pointer,
                 f"{_short(pattern)} is not a valid regular expression ({verdicts[pattern]})",
+            )
+
+
+def _backtracking_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
+    from ..forms.patterns import BACKTRACK_LIMIT, needs_backtracking
+
+    for pointer, pattern in patterns:
+        if needs_backtracking(pattern):
+            yield (
+                "pattern-backtracking",
+                pointer,
+                f"the pattern {_short(pattern)} needs backtracking (a back-reference or look-around): on a long "
+                "value a backtracking validator can take exponential time. deskcheck gives such a value at most "
+                f"{BACKTRACK_LIMIT:,} steps and reports it as not checked beyond that; write the pattern without "
+                "back-references and look-around if you can",
             )
 
 

@@ -47,6 +47,12 @@ RULES: dict[str, Rule] = _rules(
         "spec",
     ),
     Rule("pattern-invalid", ERROR, "A pattern is not a valid regular expression.", "spec"),
+    Rule(
+        "pattern-backtracking",
+        WARNING,
+        "A pattern needs backtracking (a back-reference or look-around): slow on long values in many validators.",
+        "spec",
+    ),
     Rule("ref-unresolvable", ERROR, "A $ref leads nowhere: no such file, or nothing at its pointer.", "spec"),
     Rule(
         "ref-not-allowed",
@@ -128,6 +134,13 @@ RULES: dict[str, Rule] = _rules(
     Rule("editor-live-parameter-missing", ERROR, "No --param value for an editor's schema operation.", "live"),
     Rule("editor-live-request-failed", ERROR, "An editor's schema or record request failed.", "live"),
     Rule("editor-live-schema-unusable", ERROR, "The form cannot be built from an editor's schema.", "live"),
+    Rule(
+        "editor-live-schema-unchecked",
+        WARNING,
+        "Part of an editor's schema is not checked (a reference that cannot be followed, a keyword that is not "
+        "valid JSON Schema).",
+        "live",
+    ),
     Rule(
         "editor-live-field-unfixable",
         ERROR,
