@@ -182,9 +182,10 @@ def test_cli_verbs_and_exit_codes(outline_doc, tmp_path):
     assert run_cli("docx", "find-text", str(outline_doc), '{"query": ""}', expect=1).json["ok"] is False
     assert run_cli("docx", "read-document", str(tmp_path / "missing.docx"), expect=2).json["ok"] is False
     assert run_cli("call", "--docx", str(outline_doc), "no_such_tool", expect=2).json["ok"] is False
-    exported = run_cli("docx", "tools", "--format", "openai").json["result"]
+    exported = json.loads(run_cli("docx", "tools", "--format", "openai").stdout)
     assert [t["function"]["name"] for t in exported][:2] == ["read_document", "get_document_outline"]
-    assert run_cli("docx", "tools", "--format", "xml", expect=2).json["ok"] is False
+    refused = run_cli("docx", "tools", "--format", "xml", expect=2)
+    assert refused.stdout == "" and "--format must be one of" in refused.stderr
 
 
 def test_batch_answers_each_line_even_for_a_missing_file(tmp_path):
