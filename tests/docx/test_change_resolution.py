@@ -27,6 +27,7 @@ def ids_of(doc) -> list[str]:
     return [change["id"] for change in read_changes(doc)]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", TRACKED)
 @pytest.mark.parametrize("mode", ["accept", "reject"])
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -54,6 +55,7 @@ def test_one_change_at_a_time_composes_to_resolving_all(name, mode, data):
     assert view(doc, "accept") == expected
 
 
+@pytest.mark.corpus
 def test_tools_resolve_by_id_and_refuse_unknown_ids_without_writing(tmp_path):
     path = tmp_path / "demo.docx"
     shutil.copy(CORPUS / "folio" / "docx-editor-demo.docx", path)
@@ -90,6 +92,7 @@ def test_tools_resolve_by_id_and_refuse_unknown_ids_without_writing(tmp_path):
     assert rejected["result"]["resolved"][0]["type"] == "insertion" and insertion["text"] not in text
 
 
+@pytest.mark.corpus
 def test_dry_run_and_output_follow_the_write_rules(tmp_path):
     path = tmp_path / "ins.docx"
     shutil.copy(CORPUS / "pandoc" / "track_changes_insertion.docx", path)

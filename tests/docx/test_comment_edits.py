@@ -153,6 +153,7 @@ def test_dry_run_and_output_for_comment_tools(tmp_path, rich):
     assert written["output"] == str(out) and rich.read_bytes() == before and comments(out)[0]["resolved"]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", ["folio/docx-editor-demo.docx", "python-docx/comments-rich-para.docx"])
 def test_threads_on_word_made_documents(tmp_path, name):
     path = tmp_path / "doc.docx"
@@ -170,6 +171,7 @@ def test_threads_on_word_made_documents(tmp_path, name):
     assert new_schema_errors(CORPUS / name, path) == set()
 
 
+@pytest.mark.corpus
 def test_replies_and_resolving_work_on_comments_anchored_nowhere(tmp_path):
     """The demo document (folio/docx-editor-demo.docx, an early version of the docx-editor project's
     demo) keeps four comments (ids 0-3) that have no range, no reference mark and no thread link
@@ -199,6 +201,7 @@ def test_replies_and_resolving_work_on_comments_anchored_nowhere(tmp_path):
     assert new_schema_errors(CORPUS / "folio" / "docx-editor-demo.docx", path) == set()
 
 
+@pytest.mark.corpus
 @pytest.mark.slow
 @pytest.mark.usefixtures("needs_libreoffice")
 def test_libreoffice_opens_documents_with_new_comments_replies_and_resolved_threads(tmp_path):

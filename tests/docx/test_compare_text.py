@@ -80,6 +80,7 @@ def test_metadata_and_privacy_lines():
     ]
 
 
+@pytest.mark.corpus
 def test_cells_and_notes_say_where_they_are():
     text = format_diff_for_llm(compare_versions(WC / "WC006-Table.docx", WC / "WC006-Table-Delete-Row.docx"))
     assert "- [4FB75938] (table 1, row 2, column 1) deleted: 333" in text.splitlines()
@@ -101,6 +102,7 @@ def test_truncation_stops_at_a_whole_line_and_says_what_was_left_out():
     assert format_diff_for_llm(diff, max_chars=400) == text
 
 
+@pytest.mark.corpus
 def test_a_real_comparison_renders_deterministically():
     diff = compare_versions(WC / "WC027-Twenty-Paras-Before.docx", WC / "WC027-Twenty-Paras-After-2.docx")
     again = compare_versions(WC / "WC027-Twenty-Paras-Before.docx", WC / "WC027-Twenty-Paras-After-2.docx")
@@ -111,6 +113,7 @@ def test_a_real_comparison_renders_deterministically():
 # -- the tool ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_the_tool_compares_the_open_document_with_an_earlier_version():
     tools = docx_toolset(WC / "WC001-Digits-Mod.docx")
     result = tools.call("compare_versions", {"previous": str(WC / "WC001-Digits.docx")})
@@ -133,6 +136,7 @@ def test_the_tool_description_says_paths_are_the_hosts():
     assert definition["inputSchema"]["required"] == ["previous"]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -147,11 +151,13 @@ def test_the_tool_explains_bad_arguments(args, message):
     assert not result.ok and message in result.error and not result.input_error
 
 
+@pytest.mark.corpus
 def test_the_tool_needs_current_without_an_open_document():
     result = docx_toolset(None).call("compare_versions", {"previous": str(WC / "WC001-Digits.docx")})
     assert not result.ok and "needs `current`" in result.error
 
 
+@pytest.mark.corpus
 def test_a_missing_file_is_an_input_error():
     result = docx_toolset(WC / "WC001-Digits.docx").call("compare_versions", {"previous": "/no/such/file.docx"})
     assert not result.ok and result.input_error and "does not exist" in result.error
@@ -160,6 +166,7 @@ def test_a_missing_file_is_an_input_error():
 # -- the CLI ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_compare_prints_the_text_diff():
     run = run_cli("docx", "compare", str(WC / "WC006-Table.docx"), str(WC / "WC006-Table-Delete-Row.docx"),
                   "--format", "text")  # fmt: skip
@@ -170,6 +177,7 @@ def test_compare_prints_the_text_diff():
     ]
 
 
+@pytest.mark.corpus
 def test_compare_prints_the_structured_comparison_as_json():
     run = run_cli("docx", "compare", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits-Mod.docx"))
     envelope = run.json
@@ -178,6 +186,7 @@ def test_compare_prints_the_structured_comparison_as_json():
                    "--format", "json").json["result"]["changes"] == []  # fmt: skip
 
 
+@pytest.mark.corpus
 def test_compare_exits_2_for_unreadable_inputs(tmp_path):
     broken = tmp_path / "broken.docx"
     broken.write_bytes(b"PK\x03\x04 not really a zip")

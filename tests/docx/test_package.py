@@ -26,6 +26,7 @@ def refusal(path) -> InputError:
     return info.value
 
 
+@pytest.mark.corpus
 def test_encrypted_file_is_refused_with_a_way_forward():
     error = refusal(ENCRYPTED)
     assert error.code == "encrypted"
@@ -75,6 +76,7 @@ def test_a_workbook_is_named_as_such(tmp_path):
     assert "Excel workbook" in refusal(path).message
 
 
+@pytest.mark.corpus
 def test_strict_open_xml_is_refused_clearly():
     assert "Strict Open XML" in refusal(STRICT).message
 
@@ -116,11 +118,13 @@ def test_entities_are_refused_not_expanded(tmp_path):
     assert "DTD or entities" in info.value.message
 
 
+@pytest.mark.corpus
 def test_unchanged_save_returns_the_original_bytes(tmp_path):
     package = DocxPackage.open(SAMPLE)
     assert package.to_bytes() == SAMPLE.read_bytes()
 
 
+@pytest.mark.corpus
 def test_edited_save_keeps_untouched_parts_byte_identical(tmp_path):
     package = DocxPackage.open(SAMPLE)
     before = {name: package.read_bytes(name) for name in package.part_names()}
@@ -136,6 +140,7 @@ def test_edited_save_keeps_untouched_parts_byte_identical(tmp_path):
     assert b"Changed" in reopened.read_bytes(package.main_part)
 
 
+@pytest.mark.corpus
 def test_added_part_gets_content_type_and_relationship(tmp_path):
     package = DocxPackage.open(CORPUS / "folio" / "authored-empty-paragraph.docx")
     from lxml import etree
@@ -152,6 +157,7 @@ def test_added_part_gets_content_type_and_relationship(tmp_path):
     assert rel_id in {rel.id for rel in reopened.relationships(reopened.main_part)}
 
 
+@pytest.mark.corpus
 def test_version_changes_with_any_part_and_only_then():
     package = DocxPackage.open(SAMPLE)
     again = DocxPackage.open(SAMPLE)
@@ -162,6 +168,7 @@ def test_version_changes_with_any_part_and_only_then():
     assert package.version != again.version
 
 
+@pytest.mark.corpus
 def test_a_failed_write_leaves_the_input_byte_identical(tmp_path, monkeypatch):
     path = tmp_path / "in.docx"
     path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())
@@ -177,6 +184,7 @@ def test_a_failed_write_leaves_the_input_byte_identical(tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == ["in.docx"]  # no temporary file left behind
 
 
+@pytest.mark.corpus
 def test_writing_into_a_missing_folder_is_bad_input(tmp_path):
     path = tmp_path / "in.docx"
     path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())

@@ -91,6 +91,7 @@ def test_outline_and_sections(outline_doc):
     assert "no longer exists" in call(outline_doc, "read_section", {"handle": gone}).error
 
 
+@pytest.mark.corpus
 def test_numbered_headings_read_as_headings_everywhere():
     """A numbered heading (pandoc's enumerated_headings.docx) is a heading in read_document, in the
     outline (with its number), in read_section and section-scoped find_text, and in the main
@@ -146,6 +147,7 @@ def test_find_text_caps_matches(tmp_path):
     assert len(found["matches"]) == 200 and found["totalMatches"] == 250 and found["truncated"] is True
 
 
+@pytest.mark.corpus
 def test_stories_headers_footers_and_notes():
     stories = call(CORPUS / "pandoc" / "notes.docx", "list_stories").value["stories"]
     kinds = [s["handle"]["type"] for s in stories]
@@ -203,6 +205,7 @@ def test_the_cached_document_is_refreshed_when_the_file_changes(tmp_path):
     assert second["documentVersion"] != first["documentVersion"]
 
 
+@pytest.mark.corpus
 def test_results_match_the_reference_system_on_its_fixtures():
     sample = call(CORPUS / "folio" / "sample.docx", "read_document", {"maxBlocks": 4}).value["blocks"]
     assert (sample[0]["blockId"], sample[0]["kind"], sample[0]["blockTextHash"]) == ("707312A4", "heading", "h4txu05")

@@ -16,6 +16,7 @@ from deskcheck.engine.docx.privacy import TRANSFORMS, metadata_report
 from deskcheck.engine.docx.redline import redline_files
 from deskcheck.engine.docx.wml.ns import qn
 from deskcheck.engine.errors import DeskcheckError, InputError
+from tests import corpus
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import schema_errors
 from tests.docx.version_pairs import WC, accepted, corpus_pairs, note_texts, pair_id, resolved, texts
@@ -46,7 +47,8 @@ def schema_cache():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("pair", corpus_pairs(), ids=pair_id)
+@pytest.mark.corpus
+@pytest.mark.parametrize("pair", corpus.params(corpus_pairs()), ids=pair_id)
 def test_accepting_gives_the_current_version_and_rejecting_the_previous_one(pair, tmp_path, schema_cache):
     previous, current = pair
     before = digest(previous), digest(current)
@@ -65,7 +67,8 @@ def test_accepting_gives_the_current_version_and_rejecting_the_previous_one(pair
     assert report["output"] == str(out) and report["documentVersion"] == DocxDocument.open(out).version
 
 
-@pytest.mark.parametrize("path", sorted(WC.glob("WC0[0-2]*.docx"))[:12], ids=lambda path: path.stem)
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", corpus.params(sorted(WC.glob("WC0[0-2]*.docx"))[:12]), ids=lambda path: path.stem)
 def test_identical_versions_give_a_redline_without_changes(path, tmp_path):
     out = tmp_path / "same.docx"
     report = redline_files(path, path, out)
@@ -128,6 +131,7 @@ def test_paragraph_properties_changes_are_recorded(tmp_path):
     assert [b.style_id for b in resolved(out, "reject").blocks] == [None, None]
 
 
+@pytest.mark.corpus
 def test_a_style_the_previous_version_lacks_comes_with_the_inserted_paragraph(tmp_path):
     out = tmp_path / "r.docx"
     redline_files(WC / "WC061-Style-Added.docx", WC / "WC061-Style-Added-Mod.docx", out)
@@ -136,6 +140,7 @@ def test_a_style_the_previous_version_lacks_comes_with_the_inserted_paragraph(tm
     assert added.style_id and doc.styles.has_paragraph_style(added.style_id)
 
 
+@pytest.mark.corpus
 def test_pictures_of_inserted_content_are_copied_into_the_package(tmp_path):
     out = tmp_path / "r.docx"
     redline_files(WC / "WC016-Para-Image-Para-w-Deleted-Image.docx", WC / "WC016-Para-Image-Para.docx", out)
@@ -179,6 +184,7 @@ def test_paired_headers_are_redlined(tmp_path):
 # -- metadata ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_metadata_is_reported_and_kept_by_default(tmp_path):
     report = redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", tmp_path / "r.docx")
     privacy = report["privacyReport"]
@@ -189,6 +195,7 @@ def test_metadata_is_reported_and_kept_by_default(tmp_path):
     assert metadata_report(DocxPackage.open(tmp_path / "r.docx"))["kept"] == privacy["kept"]
 
 
+@pytest.mark.corpus
 def test_scrubbing_removes_names_dates_session_ids_and_the_template_path(tmp_path):
     out = tmp_path / "r.docx"
     report = redline_files(WC / "WC004-Large-Mod.docx", WC / "WC004-Large.docx", out, privacy=list(TRANSFORMS))
@@ -215,6 +222,7 @@ def test_scrubbing_removes_names_dates_session_ids_and_the_template_path(tmp_pat
     assert texts(resolved(out, "accept")) == texts(accepted(WC / "WC004-Large.docx"))
 
 
+@pytest.mark.corpus
 def test_transforms_can_be_chosen_one_by_one(tmp_path):
     report = redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", tmp_path / "r.docx",
                            privacy=["remove-timestamps", "remove-attribution"])  # fmt: skip
@@ -230,6 +238,7 @@ def test_transforms_can_be_chosen_one_by_one(tmp_path):
 # -- errors --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_bad_inputs_and_outputs_write_nothing(tmp_path):
     good = WC / "WC001-Digits.docx"
     with pytest.raises(InputError, match="does not exist"):
@@ -241,6 +250,7 @@ def test_bad_inputs_and_outputs_write_nothing(tmp_path):
     assert not (tmp_path / "out.docx").exists() and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.corpus
 def test_an_existing_output_is_replaced_whole(tmp_path):
     out = tmp_path / "r.docx"
     out.write_bytes(b"old content")
@@ -251,6 +261,7 @@ def test_an_existing_output_is_replaced_whole(tmp_path):
 # -- the CLI ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_redline_verb_writes_the_document_and_reports(tmp_path):
     out = tmp_path / "redline.docx"
     run = run_cli("docx", "redline", str(WC / "WC002-Unmodified.docx"), str(WC / "WC002-DiffInMiddle.docx"),
@@ -261,6 +272,7 @@ def test_redline_verb_writes_the_document_and_reports(tmp_path):
     assert {element.get(qn("w:author")) for element in revisions_in(out)} == {"Legal team"}
 
 
+@pytest.mark.corpus
 def test_redline_verb_scrubs_metadata_on_request(tmp_path):
     out = tmp_path / "redline.docx"
     run = run_cli("docx", "redline", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits-Mod.docx"),
@@ -269,6 +281,7 @@ def test_redline_verb_scrubs_metadata_on_request(tmp_path):
     assert "Eric White" not in zipfile.ZipFile(out).read("docProps/core.xml").decode()
 
 
+@pytest.mark.corpus
 def test_redline_verb_exits_2_for_unreadable_inputs_and_unusable_outputs(tmp_path):
     good = str(WC / "WC001-Digits.docx")
     broken = tmp_path / "broken.docx"

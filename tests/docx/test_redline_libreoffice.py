@@ -20,6 +20,7 @@ import random
 import pytest
 
 from deskcheck.engine.docx.redline import redline_files
+from tests import corpus
 from tests.docx.edit_helpers import lo_oracle
 from tests.docx.version_pairs import corpus_pairs, edited_versions, pair_id
 
@@ -63,7 +64,8 @@ def judged(tmp_path_factory):
     }
 
 
-@pytest.mark.parametrize("pair", corpus_pairs(), ids=pair_id)
+@pytest.mark.corpus
+@pytest.mark.parametrize("pair", corpus.params(corpus_pairs()), ids=pair_id)
 def test_libreoffice_accepts_and_rejects_a_corpus_redline_into_the_two_versions(judged, pair):
     key = pair_id(pair)
     previous, current, out = judged["redlines"][key]

@@ -29,6 +29,7 @@ def stream(path, view):
     return [normalise(text) for text in paragraph_stream(DocxDocument.open(path), view)]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", TRACKED)
 @pytest.mark.parametrize("mode", ["accept", "reject"])
 def test_resolving_gives_the_view(tmp_path, name, mode):
@@ -41,6 +42,7 @@ def test_resolving_gives_the_view(tmp_path, name, mode):
     assert stream(out, "accept") == stream(source, mode)
 
 
+@pytest.mark.corpus
 def test_one_authors_changes_only(tmp_path):
     path = tmp_path / "contract.docx"
     shutil.copy(CORPUS / "folio" / "podily-bps.docx", path)
@@ -49,6 +51,7 @@ def test_one_authors_changes_only(tmp_path):
     assert "Jan Kubica" not in authors and "Damian Struk" in authors
 
 
+@pytest.mark.corpus
 def test_dry_run_writes_nothing_and_in_place_is_the_default(tmp_path):
     path = tmp_path / "doc.docx"
     shutil.copy(CORPUS / "pandoc" / "track_changes_deletion.docx", path)
@@ -64,6 +67,7 @@ def test_dry_run_writes_nothing_and_in_place_is_the_default(tmp_path):
     assert again["resolved"] == 0 and again["output"] is None
 
 
+@pytest.mark.corpus
 def test_bad_input_is_exit_2_and_untouched(tmp_path):
     path = tmp_path / "enc.docx"
     shutil.copy(CORPUS / "folio" / "encrypted-agile-example.docx", path)
@@ -73,6 +77,7 @@ def test_bad_input_is_exit_2_and_untouched(tmp_path):
     assert run_cli("docx", "accept-all", str(tmp_path / "missing.docx"), expect=2).json["ok"] is False
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", TRACKED)
 @pytest.mark.parametrize("mode", ["accept", "reject"])
 def test_blocks_keep_their_ids_through_accept_all_and_reject_all(tmp_path, name, mode):

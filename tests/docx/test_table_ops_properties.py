@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.wml.ns import W_TBL
+from tests import corpus
 from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES as TEXT_TYPES
 from tests.docx.edit_batches import operation_for
@@ -110,7 +111,8 @@ def _run(source, target, ops, mode, table_revisions="cells"):
 def sources(tmp_path_factory):
     folder = tmp_path_factory.mktemp("table-props")
     out = [build_tables(folder / "built.docx")]
-    for name in CORPUS_DOCUMENTS:
+    # Without the corpus, the built tables alone (in CI the corpus tests fail instead).
+    for name in CORPUS_DOCUMENTS if corpus.missing() is None else ():
         target = folder / name.replace("/", "-")
         shutil.copy(CORPUS / name, target)
         out.append(target)

@@ -19,6 +19,8 @@ from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors
 from tests.helpers import run_cli
 from tests.repl.support import drive, lines
 
+pytestmark = pytest.mark.corpus
+
 SOURCE = CORPUS / "folio" / "docx-editor-demo.docx"
 BLOCK = "1C271E96"  # "An open-source WYSIWYG .docx editor for React. ..."
 ANCHORED_COMMENT = "1772738031338"  # a comment of the document anchored in its text

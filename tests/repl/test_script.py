@@ -58,6 +58,7 @@ def test_the_first_failing_command_stops_the_script_with_its_code(form_args, tmp
     assert json.loads(tool_error.stdout.splitlines()[-1])["ok"] is False, "call prints the envelope"
 
 
+@pytest.mark.corpus
 def test_a_review_script_fails_on_skips_and_on_a_batch_left_pending(tmp_path):
     path = tmp_path / "demo.docx"
     shutil.copy(CORPUS / "folio" / "docx-editor-demo.docx", path)
@@ -91,7 +92,7 @@ def test_a_review_script_fails_on_skips_and_on_a_batch_left_pending(tmp_path):
 )
 def test_bad_usage_exits_2_before_anything_runs(tmp_path, isolated_state, args, message):
     docx = tmp_path / "doc.docx"
-    shutil.copy(CORPUS / "pandoc" / "comments.docx", docx)
+    shutil.copy(REPO / "samples" / "contract.docx", docx)
     not_docx = tmp_path / "notes.docx"
     not_docx.write_text("plain text, not a zip")
     schema = tmp_path / "s.json"

@@ -57,6 +57,7 @@ def texts(found) -> list[str]:
     return [s.text for s in found]
 
 
+@pytest.mark.corpus
 def test_command_names_complete_from_the_table(form_catalog, review_catalog):
     assert texts(suggest("", form_catalog)) == [c.name for c in FORM_COMMANDS]
     assert texts(suggest("sh", form_catalog)) == ["show"]
@@ -111,6 +112,7 @@ def test_pick_offers_the_last_suggestions_with_their_titles(form_catalog):
     assert [(s.text, s.meta) for s in suggest("pick ", form_catalog)] == [("0", "red"), ("1", "green"), ("2", "blue")]
 
 
+@pytest.mark.corpus
 def test_block_ids_with_their_text_comment_and_change_ids(review_catalog):
     [block] = suggest("replace 1C27", review_catalog)
     assert block.text == "1C271E96" and block.meta.startswith("#7 An open-source WYSIWYG .docx editor for React.")
