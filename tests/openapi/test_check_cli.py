@@ -8,9 +8,12 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
+from deskcheck.samples.records_api import openapi_path
 from tests.helpers import run_cli
 
 from .conftest import DATA_FAIR, DATA_FAIR_ANNOTATED, PETSTORE
+
+SAMPLE_SPEC = str(openapi_path())
 
 BROKEN = {
     "openapi": "3.1.0",
@@ -108,7 +111,7 @@ def broken(tmp_path):
 
 
 def test_a_clean_document_exits_zero():
-    run = run_cli("openapi", "check", str(PETSTORE))
+    run = run_cli("openapi", "check", SAMPLE_SPEC)
     assert run.stdout.strip().endswith("no problems found.")
 
 
@@ -147,6 +150,7 @@ def test_sarif_has_the_shape_code_scanning_expects(broken):
     assert levels == {"x-agent-invalid": "error", "operation-id-missing": "error", "base-url-missing": "warning"}
 
 
+@pytest.mark.corpus("openapi")
 def test_the_real_root_document_has_only_warnings_and_strict_fails_on_them():
     run = run_cli("openapi", "check", str(DATA_FAIR_ANNOTATED), "--format", "json")
     findings = json.loads(run.stdout)["findings"]
@@ -161,17 +165,18 @@ def test_the_real_root_document_has_only_warnings_and_strict_fails_on_them():
 
 
 def test_profiles_and_unreadable_input(tmp_path):
-    run_cli("openapi", "check", str(PETSTORE), "--profile", "edit")
-    bad_profile = run_cli("openapi", "check", str(PETSTORE), "--profile", "nope", expect=2)
-    assert json.loads(bad_profile.stdout)["error"].startswith('unknown profile "nope" (declared: explore, edit)')
+    run_cli("openapi", "check", SAMPLE_SPEC, "--profile", "write")
+    bad_profile = run_cli("openapi", "check", SAMPLE_SPEC, "--profile", "nope", expect=2)
+    assert json.loads(bad_profile.stdout)["error"].startswith('unknown profile "nope" (declared: read, write)')
     missing = run_cli("openapi", "check", str(tmp_path / "nope.json"), expect=2)
     assert "does not exist" in missing.stdout
     garbled = tmp_path / "garbled.json"
     garbled.write_text('{"openapi": ', encoding="utf-8")
     assert "is not valid JSON" in run_cli("openapi", "check", str(garbled), expect=2).stdout
-    run_cli("openapi", "check", str(PETSTORE), "--format", "xml", expect=2)
+    run_cli("openapi", "check", SAMPLE_SPEC, "--format", "xml", expect=2)
 
 
+@pytest.mark.corpus("openapi")
 def test_tools_json_is_deterministic_and_complete():
     first = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write")
     second = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write")
@@ -188,6 +193,7 @@ def test_tools_json_is_deterministic_and_complete():
     assert set(groups[1]["tools"]) <= {tool["name"] for tool in value["tools"]}
 
 
+@pytest.mark.corpus("openapi")
 @pytest.mark.parametrize("shape", ["anthropic", "openai", "mcp"])
 def test_tools_provider_shapes_include_the_editor_tools(shape):
     run = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write", "--format", shape)
@@ -196,6 +202,7 @@ def test_tools_provider_shapes_include_the_editor_tools(shape):
     assert run.stderr == ""
 
 
+@pytest.mark.corpus("openapi")
 def test_tools_examples_localisation_and_refusals(tmp_path):
     value = json.loads(run_cli("openapi", "tools", str(PETSTORE), "--locale", "fr").stdout)
     assert value["tools"][0]["description"] == "Lister les animaux."
@@ -208,12 +215,12 @@ def test_tools_examples_localisation_and_refusals(tmp_path):
 
 
 def test_several_documents_in_one_run(broken):
-    run = run_cli("openapi", "check", str(PETSTORE), str(broken), "--format", "json", expect=1)
+    run = run_cli("openapi", "check", SAMPLE_SPEC, str(broken), "--format", "json", expect=1)
     findings = json.loads(run.stdout)["findings"]
     assert {f["file"].rsplit("/", 1)[-1] for f in findings} == {"broken.json"}
-    github = run_cli("openapi", "check", str(PETSTORE), str(broken), "--format", "github", expect=1).stdout
+    github = run_cli("openapi", "check", SAMPLE_SPEC, str(broken), "--format", "github", expect=1).stdout
     assert "broken.json,line=8,col=5" in github
-    missing = run_cli("openapi", "check", str(PETSTORE), str(broken.parent / "missing.json"), expect=2)
+    missing = run_cli("openapi", "check", SAMPLE_SPEC, str(broken.parent / "missing.json"), expect=2)
     assert "does not exist" in missing.stderr
 
 

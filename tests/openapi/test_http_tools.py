@@ -5,6 +5,7 @@ and through `deskcheck call --spec`."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,7 @@ def petstore(server, **options):
     return load_openapi(str(PETSTORE), base_url=server.url, **options).toolset
 
 
+@pytest.mark.corpus("openapi")
 def test_list_request_and_rendering(scripted_server):
     scripted_server.answer(200, PET_LIST)
     result = petstore(scripted_server).call("pets_list_pets", {"query": "rex"})
@@ -30,6 +32,7 @@ def test_list_request_and_rendering(scripted_server):
     assert request.headers["accept"] == "application/json"
 
 
+@pytest.mark.corpus("openapi")
 def test_fields_replace_the_fixed_selection_and_filters_spread(scripted_server):
     scripted_server.answer(200, PET_LIST)
     args = {"query": "", "filters": {"name_eq": "Rex", "age_gte": "3"}, "fields": ["name", "tags"]}
@@ -38,6 +41,7 @@ def test_fields_replace_the_fixed_selection_and_filters_spread(scripted_server):
     assert scripted_server.received[0].path == "/api/pets?q=&size=10&name_eq=Rex&age_gte=3&select=name%2Ctags"
 
 
+@pytest.mark.corpus("openapi")
 def test_path_values_are_encoded_and_markdown_passes_through(scripted_server):
     scripted_server.answer(200, "# Rex\n\nA good dog.", content_type="text/markdown")
     result = petstore(scripted_server).call("pets_get_pet", {"id": "a/b c"})
@@ -46,6 +50,7 @@ def test_path_values_are_encoded_and_markdown_passes_through(scripted_server):
     assert scripted_server.received[0].headers["accept"] == "text/markdown"
 
 
+@pytest.mark.corpus("openapi")
 def test_invalid_arguments_send_no_request(scripted_server):
     tools = petstore(scripted_server)
     too_big = tools.call("pets_list_pets", {"size": 500})
@@ -57,6 +62,7 @@ def test_invalid_arguments_send_no_request(scripted_server):
     assert scripted_server.received == []
 
 
+@pytest.mark.corpus("openapi")
 @pytest.mark.parametrize(
     ("status", "body", "content_type", "ok", "text"),
     [
@@ -80,20 +86,24 @@ def test_statuses_and_bodies(scripted_server, status, body, content_type, ok, te
     assert (result.value if ok else result.error).startswith(text)
 
 
+RECORD = {"datasetId": "d1", "lineId": "r1"}
+
+
 def test_long_error_bodies_are_cut(scripted_server):
     scripted_server.answer(400, "x" * 50, "text/plain")
-    result = load_openapi(str(PETSTORE), base_url=scripted_server.url, max_error_length=10).toolset.call(
-        "pets_get_pet", {"id": "p1"}
+    result = load_openapi(sample_spec(), base_url=scripted_server.url, max_error_length=10).toolset.call(
+        "sample_get_record", RECORD
     )
     assert result.error == "HTTP 400: xxxxxxxxxx…"
 
 
 def test_an_unreachable_api_is_a_failed_request():
-    tools = load_openapi(str(PETSTORE), base_url="http://127.0.0.1:9/api", timeout=2).toolset
-    result = tools.call("pets_get_pet", {"id": "p1"})
-    assert not result.ok and result.error.startswith("Request failed: GET http://127.0.0.1:9/api/pets/p1")
+    tools = load_openapi(sample_spec(), base_url="http://127.0.0.1:9/api", timeout=2).toolset
+    result = tools.call("sample_get_record", RECORD)
+    assert not result.ok and result.error.startswith("Request failed: GET http://127.0.0.1:9/api/datasets/d1/lines/r1")
 
 
+@pytest.mark.corpus("openapi")
 def test_a_json_body_with_credentials_only_for_the_api(scripted_server):
     scripted_server.answer(201, {"id": "p3", "name": "Max"})
     credentials = Credentials.from_options(["X-Api-Key: secret-key"], "tok-123")
@@ -109,6 +119,7 @@ def test_a_json_body_with_credentials_only_for_the_api(scripted_server):
     assert request.headers["authorization"] == "Bearer tok-123"
 
 
+@pytest.mark.corpus("openapi")
 def test_views_refuse_fields_outside_their_body_fields(scripted_server):
     tools = load_openapi(str(VIEWS), profiles=["manage"], base_url=scripted_server.url).toolset
     refused = tools.call("t_publish_thing", {"id": "t1", "title": "x"})
@@ -122,6 +133,7 @@ def test_views_refuse_fields_outside_their_body_fields(scripted_server):
     assert json.loads(request.body) == {"publicationSites": ["portal"]}
 
 
+@pytest.mark.corpus("openapi")
 def test_compact_bodies_are_checked_against_the_real_schema(scripted_server):
     doc = json.loads(VIEWS.read_text(encoding="utf-8"))
     doc["paths"]["/things/{id}"]["patch"]["x-agent"][0]["body"] = "compact"
@@ -137,9 +149,9 @@ def test_compact_bodies_are_checked_against_the_real_schema(scripted_server):
 
 
 def test_no_base_url_is_explained():
-    doc = json.loads(PETSTORE.read_text(encoding="utf-8"))
+    doc = json.loads(Path(sample_spec()).read_text(encoding="utf-8"))
     del doc["servers"]
-    result = load_openapi(doc).toolset.call("pets_get_pet", {"id": "p1"})
+    result = load_openapi(doc).toolset.call("sample_get_record", RECORD)
     assert not result.ok and "declares no server; pass --base-url" in result.error
 
 
@@ -217,9 +229,9 @@ def test_an_editor_tool_runs_and_reports_a_missing_record(sample_api):
 
 def test_a_document_that_cannot_load_is_bad_input(tmp_path):
     bad = tmp_path / "bad.json"
-    doc = json.loads(PETSTORE.read_text(encoding="utf-8"))
-    doc["paths"]["/pets"]["get"]["x-agent"]["template"] = "x"
+    doc = json.loads(Path(sample_spec()).read_text(encoding="utf-8"))
+    doc["paths"]["/datasets"]["get"]["x-agent"]["template"] = "x"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    run = run_cli("call", "--spec", str(bad), "pets_list_pets", "{}", expect=2)
-    assert "x-agent invalid at /paths/~1pets/get" in run.json["error"]
+    run = run_cli("call", "--spec", str(bad), "sample_list_datasets", "{}", expect=2)
+    assert "x-agent invalid at /paths/~1datasets/get" in run.json["error"]
     assert "deskcheck openapi check" in run.json["error"]
