@@ -17,7 +17,7 @@ from deskcheck.engine.errors import InputError
 from tests import corpus
 from tests.conftest import CORPUS
 from tests.docx.edit_helpers import lo_oracle
-from tests.docx.test_revisions import TRACKED
+from tests.docx.test_revisions import CORPUS_TRACKED
 from tests.docx.views import normalise, paragraph_stream
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus, pytest.mark.usefixtures("needs_libreoffice")]
@@ -69,7 +69,7 @@ def test_our_views_match_libreoffice(libreoffice_views, mode):
 
 def test_accept_all_and_reject_all_outputs_open_in_libreoffice_and_read_right(libreoffice_views, tmp_path):
     outputs = {}
-    for name in TRACKED:
+    for name in CORPUS_TRACKED:
         for mode in ("accept", "reject"):
             out = tmp_path / f"{mode}-{name.replace('/', '-')}"
             resolve_file(CORPUS / name, mode, output=out)
