@@ -2,7 +2,8 @@
 
 ``make_docx(path, body)`` writes a minimal but complete package: content types, package and
 document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
-styles, numbering, comments (with commentsExtended) and extra parts.
+styles, numbering, comments (with commentsExtended) and extra parts. ``encrypted_file`` and
+``strict_file`` write files the package reader must refuse.
 """
 
 from __future__ import annotations
@@ -81,4 +82,34 @@ def make_docx(path: Path, body: str, **parts: str) -> Path:
         for name in ("[Content_Types].xml", "_rels/.rels", "word/_rels/document.xml.rels", *sorted(files)):
             if name in files:
                 archive.writestr(name, files.pop(name))
+    return path
+
+
+def encrypted_file(path: Path) -> Path:
+    """What Word writes for a password-protected document: an OLE compound file with an
+    EncryptionInfo stream, not a zip (the corpus has a real one)."""
+    directory = "EncryptionInfo".encode("utf-16-le") + b"\0" * 50 + "EncryptedPackage".encode("utf-16-le")
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + directory + b"\0" * 1024)
+    return path
+
+
+def strict_file(path: Path) -> Path:
+    """A package in Strict Open XML: its relationships and main part use the ISO namespaces."""
+    make_docx(path, p("x"))
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    for name in ("_rels/.rels", "word/document.xml"):
+        parts[name] = (
+            parts[name]
+            .replace(
+                b"http://schemas.openxmlformats.org/officeDocument/2006/", b"http://purl.oclc.org/ooxml/officeDocument/"
+            )
+            .replace(
+                b"http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+                b"http://purl.oclc.org/ooxml/wordprocessingml/main",
+            )
+        )
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
     return path

@@ -11,6 +11,7 @@ import pytest
 from deskcheck.engine.docx.changes import read_changes
 from deskcheck.engine.docx.document import DocxDocument
 from tests.conftest import CORPUS
+from tests.docx.builders import encrypted_file
 from tests.docx.tracked_contract import build_tracked_contract
 from tests.docx.views import normalise, paragraph_stream
 from tests.helpers import run_cli
@@ -79,14 +80,6 @@ def test_dry_run_writes_nothing_and_in_place_is_the_default(tmp_path):
     assert read_changes(DocxDocument.open(path)) == []
     again = run_cli("docx", "reject-all", str(path)).json["result"]
     assert again["resolved"] == 0 and again["output"] is None
-
-
-def encrypted_file(path: Path) -> Path:
-    """What Word writes for a password-protected document: an OLE compound file with an
-    EncryptionInfo stream, not a zip (the corpus has a real one)."""
-    directory = "EncryptionInfo".encode("utf-16-le") + b"\0" * 50 + "EncryptedPackage".encode("utf-16-le")
-    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + directory + b"\0" * 1024)
-    return path
 
 
 @pytest.mark.parametrize("source", ["built", pytest.param("corpus", marks=pytest.mark.corpus)])
