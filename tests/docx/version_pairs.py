@@ -2,7 +2,8 @@
 
 The powertools-wc corpus holds files that share a prefix (``WC001-Digits.docx``,
 ``WC001-Digits-Mod.docx``, ...): versions of one document. ``corpus_pairs()`` gives every ordered
-pair within a group (previous, current), so each edit is seen in both directions.
+pair within a group (previous, current), so each edit is seen in both directions;
+``owned_versions()`` writes the project's own pair, for the tests that must run without the corpus.
 ``texts(doc)`` and ``note_texts(doc)`` read what a version shows (every paragraph of the main
 story, blank ones too, and the text of each non-empty footnote or endnote), the views our own
 accept-all / reject-all of a redline must reproduce.
@@ -22,6 +23,21 @@ from deskcheck.engine.docx.stories import list_stories, story_text
 from tests.conftest import CORPUS
 
 WC = CORPUS / "powertools-wc"
+
+
+def owned_versions(folder: Path) -> tuple[Path, Path]:
+    """The project's own two versions of a document, written into ``folder``: the sample contract
+    before and after two reviewers' changes (reject-all and accept-all of
+    tests/docx/tracked_contract.py). Between them: a replacement, a formatting change, a deleted,
+    an added and a moved paragraph, an added table row, and changes in the header and a footnote."""
+    from deskcheck.engine.docx.revisions import resolve_file
+    from tests.docx.tracked_contract import build_tracked_contract
+
+    tracked = build_tracked_contract(folder / "tracked.docx")
+    before, after = folder / "contract-v1.docx", folder / "contract-v2.docx"
+    resolve_file(tracked, "reject", output=before)
+    resolve_file(tracked, "accept", output=after)
+    return before, after
 
 
 def corpus_groups() -> dict[str, list[Path]]:
