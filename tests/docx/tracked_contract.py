@@ -148,3 +148,20 @@ def build_tracked_contract(path: Path) -> Path:
                 data = _edit(part, data.decode("utf-8")).encode("utf-8")
             target.writestr(info, data)
     return path
+
+
+def build_review_document(path: Path) -> Path:
+    """The tracked contract with two comments of a client, Cleo Client, anchored in its text:
+    comment 1 on "statutory rate" in clause 5.3 (09B3BCA4), comment 2 on "forty-five (45)" in
+    clause 5.2 (2B165965). For the review REPL's tests."""
+    from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+
+    build_tracked_contract(path)
+    tools = docx_toolset(path, DocxOptions(author="Cleo Client"))
+    for comment in (
+        {"blockId": "09B3BCA4", "quote": "statutory rate", "text": "Which rate is meant?"},
+        {"blockId": "2B165965", "quote": "forty-five (45)", "text": "Agreed with finance?"},
+    ):
+        result = tools.call("add_comment", comment)
+        assert result.ok, result.error
+    return path
