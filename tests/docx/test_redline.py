@@ -20,7 +20,17 @@ from tests import corpus
 from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import schema_errors
-from tests.docx.version_pairs import WC, accepted, corpus_pairs, note_texts, owned_versions, pair_id, resolved, texts
+from tests.docx.version_pairs import (
+    WC,
+    accepted,
+    corpus_pairs,
+    note_texts,
+    owned_versions,
+    pair_id,
+    resolved,
+    texts,
+    with_word_metadata,
+)
 from tests.helpers import run_cli
 
 REVISION_TAGS = tuple(qn(f"w:{name}") for name in ("ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange"))
@@ -156,6 +166,84 @@ def test_paragraph_properties_changes_are_recorded(tmp_path):
     assert [b.style_id for b in resolved(out, "reject").blocks] == [None, None]
 
 
+def _png() -> bytes:
+    """A 1x1 PNG."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0\xff\x00\x00"))
+        + chunk(b"IEND", b"")
+    )
+
+
+PICTURE_RUN = (
+    '<w:r><w:drawing xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
+    '<wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="914400" cy="914400"/>'
+    '<wp:docPr id="1" name="Picture 1"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+    '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture">'
+    '<pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr>'
+    '<pic:cNvPr id="0" name="seal.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdSeal"/>'
+    '<a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/>'
+    '<a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr>'
+    "</pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"
+)
+PLAIN_STYLES = '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
+STAMP_STYLE = (
+    '<w:style w:type="paragraph" w:styleId="CompanyStamp"><w:name w:val="Company Stamp"/>'
+    '<w:basedOn w:val="Normal"/><w:pPr><w:jc w:val="center"/></w:pPr></w:style>'
+)
+
+
+def _with_picture(path: Path) -> Path:
+    """``path`` with the seal image part, its relationship and the png content type added."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+        b'<Default Extension="xml"', b'<Default Extension="png" ContentType="image/png"/><Default Extension="xml"'
+    )
+    parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
+        b"</Relationships>",
+        b'<Relationship Id="rIdSeal" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"'
+        b' Target="media/seal.png"/></Relationships>',
+    )
+    parts["word/media/seal.png"] = _png()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_a_new_style_and_a_new_picture_come_with_the_inserted_paragraphs(tmp_path):
+    """The current version adds a paragraph in a style the previous one lacks and a picture: the
+    redline carries the style definition and the image part, so accepting shows both."""
+    body = p("Signed in London.", para_id="0C000001")
+    previous = make_docx(tmp_path / "v1.docx", body, styles=PLAIN_STYLES)
+    added = p(
+        ppr='<w:pStyle w:val="CompanyStamp"/>', para_id="0C000002", runs=PICTURE_RUN + "<w:r><w:t>Seal</w:t></w:r>"
+    )
+    current = _with_picture(make_docx(tmp_path / "v2.docx", body + added, styles=PLAIN_STYLES + STAMP_STYLE))
+    out = tmp_path / "r.docx"
+    redline_files(previous, current, out)
+    doc = resolved(out, "accept")
+    (stamp,) = [block for block in doc.blocks if block.text == "Seal"]
+    assert stamp.style_id == "CompanyStamp" and doc.styles.has_paragraph_style("CompanyStamp")
+    package = DocxPackage.open(out)
+    embeds = [blip.get(qn("r:embed")) for blip in package.xml(package.main_part).iter(
+        "{http://schemas.openxmlformats.org/drawingml/2006/main}blip")]  # fmt: skip
+    assert len(embeds) == 1
+    target = package.resolve_target(package.main_part, embeds[0])
+    assert package.read_bytes(target) == _png() and package.content_type(target) == "image/png"
+    assert [block.text for block in resolved(out, "reject").blocks] == ["Signed in London."]
+    assert schema_errors(out) - schema_errors(current) == set()
+
+
 @pytest.mark.corpus
 def test_a_style_the_previous_version_lacks_comes_with_the_inserted_paragraph(tmp_path):
     out = tmp_path / "r.docx"
@@ -226,6 +314,35 @@ def test_metadata_is_reported_kept_by_default_and_scrubbed_on_request(tmp_path):
     core = zipfile.ZipFile(tmp_path / "s.docx").read("docProps/core.xml").decode()
     assert "deskcheck samples" not in core and "2024-03-04" not in core and "Software Services" not in core
     assert texts(resolved(tmp_path / "s.docx", "accept")) == texts(accepted(current)), "the text is untouched"
+
+
+def test_what_word_saves_is_reported_and_scrubbed(tmp_path):
+    """Session ids (in the settings and on paragraphs), the document id, the attached template,
+    application properties and custom properties, as Word saves them (version_pairs.WORD_METADATA)."""
+    previous, current = (with_word_metadata(path) for path in owned_versions(tmp_path))
+    kept = redline_files(previous, current, tmp_path / "r.docx")["privacyReport"]["kept"]
+    found = {item["item"]: item for item in kept}
+    assert {name: found[name]["category"] for name in ("rsids", "docId", "rsidAttributes", "attachedTemplate")} == {
+        "rsids": "remove-revision-ids",
+        "docId": "remove-revision-ids",
+        "rsidAttributes": "remove-revision-ids",
+        "attachedTemplate": "remove-template",
+    }
+    assert found["custom:MatterNumber"]["value"] == "HL-2024-017" and found["Company"]["value"] == "Halyard Legal"
+    out = tmp_path / "s.docx"
+    report = redline_files(previous, current, out, privacy=list(TRANSFORMS))["privacyReport"]
+    assert report["kept"] == [] and {item["item"] for item in report["removed"]} == set(found)
+    with zipfile.ZipFile(out) as archive:
+        settings = archive.read("word/settings.xml").decode()
+        settings_rels = archive.read("word/_rels/settings.xml.rels").decode()
+        app = archive.read("docProps/app.xml").decode()
+        custom = archive.read("docProps/custom.xml").decode()
+        document = archive.read("word/document.xml").decode()
+    assert "w:rsids" not in settings and "docId" not in settings and "attachedTemplate" not in settings
+    assert "priya" not in settings_rels and "w:rsid" not in document
+    assert "Halyard Legal" not in app and "TotalTime" not in app and "Contract.dotm" not in app
+    assert "MatterNumber" not in custom
+    assert texts(resolved(out, "accept")) == texts(accepted(current)) and schema_errors(out) == set()
 
 
 @pytest.mark.corpus
