@@ -210,6 +210,7 @@ def test_a_docx_verb_prints_the_same_through_either_reader(tmp_path):
     assert "does not exist" in missing.json["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("verb", [["docx", "read-document", "{file}"], ["call", "--docx", "{file}", "read_document"]])
 def test_a_plain_docx_line_does_not_import_typer(verb):
     """The whole point: the process of a plain docx line never imports Typer (nor click)."""
@@ -220,6 +221,7 @@ def test_a_plain_docx_line_does_not_import_typer(verb):
     assert "lxml" in top_level_modules(report)  # the probe did run the tool
 
 
+@pytest.mark.slow
 def test_the_console_script_exits_cleanly_after_a_plain_docx_line(tmp_path):
     """The console script freezes the collector before exiting: the written file is complete."""
     import subprocess

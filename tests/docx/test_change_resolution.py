@@ -42,6 +42,8 @@ def test_one_change_at_a_time_composes_to_resolving_all(tmp_path, name, mode, da
     all_ids = list(dict.fromkeys(ids_of(doc)))
     chosen = data.draw(st.lists(st.sampled_from(all_ids), unique=True, max_size=min(len(all_ids), 12)), label="ids")
     for change_id in chosen:
+        if change_id not in ids_of(doc):
+            continue  # gone with a change resolved before it (the text of a rejected inserted row)
         counts = resolve_changes(doc, [change_id], mode)
         assert counts, f"change {change_id} resolved nothing"
     left = ids_of(doc)

@@ -380,6 +380,7 @@ def test_missing_schema_files_are_reported_not_fatal(monkeypatch):
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.corpus("openapi")
 def test_check_never_imports_the_reference_validator():
     # It only provides the schema files; importing it costs ~0.45 s.
