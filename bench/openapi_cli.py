@@ -16,9 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import SHARED, deskcheck, environment, run_process
-
-DOCUMENT = SHARED / "fixtures" / "openapi" / "data-fair-root.annotated.json"
+from _common import REFERENCE_OPENAPI, deskcheck, environment, reference, run_process
 
 
 def median(command: list[str], runs: int, *, fresh_state: bool) -> float:
@@ -38,8 +36,9 @@ def median(command: list[str], runs: int, *, fresh_state: bool) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--document", type=Path, default=DOCUMENT)
+    parser.add_argument("--document", type=Path, default=REFERENCE_OPENAPI)
     options = parser.parse_args()
+    reference(options.document)
     document = str(options.document)
     size = options.document.stat().st_size
     rows = [
