@@ -109,10 +109,19 @@ def test_an_unnumbered_heading_has_no_label():
     assert {b.style_id for b in headings} >= {"Heading2"}
 
 
-@pytest.mark.corpus
-def test_minted_ids_are_written_on_the_next_save_and_survive(tmp_path):
+NO_IDS_BODY = p("A paragraph Word wrote without ids.") + p(
+    runs='<w:r><w:t xml:space="preserve">Kept, and </w:t></w:r><w:ins w:id="1" w:author="Ann" '
+    'w:date="2024-01-01T00:00:00Z"><w:r><w:t>inserted</w:t></w:r></w:ins>'
+)
+
+
+@pytest.mark.parametrize("source", ["built", pytest.param("corpus", marks=pytest.mark.corpus)])
+def test_minted_ids_are_written_on_the_next_save_and_survive(tmp_path, source):
     path = tmp_path / "x.docx"
-    path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())
+    if source == "built":
+        make_docx(path, NO_IDS_BODY)
+    else:
+        path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())
     before = {b.text: b.id for b in DocxDocument.open(path).blocks}
     with zipfile.ZipFile(path) as archive:
         assert b"w14:paraId" not in archive.read("word/document.xml")
