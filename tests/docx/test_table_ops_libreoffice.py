@@ -282,7 +282,9 @@ def test_row_and_table_operations_match_libreoffice_exactly(cases, views):
         for c in pairs
         if _kind(c[0]) in ("insertTableRow", "deleteTableRow", "deleteTable", "mixed") and c[0] not in NESTED_ROW
     ]
-    assert len(exact) >= 10
+    # Five batches on the built document, and as many again on corpus tables when it is there.
+    assert len([c for c in exact if ":" not in c[0]]) >= 5
+    assert len(exact) >= (5 if corpus.missing() else 10)
     for label, source, tracked, direct in exact:
         assert _texts(views["reject"][str(tracked)]) == _texts(views["reject"][str(source)]), label
         assert _texts(views["accept"][str(tracked)]) == _texts(views["accept"][str(direct)]), label
