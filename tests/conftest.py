@@ -34,6 +34,11 @@ def isolated_state(tmp_path_factory, monkeypatch):
     return state
 
 
+def soffice_available() -> bool:
+    """Whether LibreOffice can judge documents here (soffice with its Python scripting)."""
+    return libreoffice.unavailable() is None
+
+
 @pytest.fixture
 def needs_libreoffice():
     """Skip locally without LibreOffice; in CI (CI=true) its absence is a failure, because
