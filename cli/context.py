@@ -111,6 +111,7 @@ def build_context(
         name, sep, _ = line.partition(":")
         if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
             raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
+    _check_addresses(base_url, allow_host or ())
     types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
     return ContextOptions(
         docx=docx,
@@ -135,6 +136,24 @@ def build_context(
         dry_run=dry_run,
         queue=queue,
     )
+
+
+def _check_addresses(base_url: str | None, allow_hosts: list[str] | tuple[str, ...]) -> None:
+    """--base-url and --allow-host, checked once here: a port such as +9911 is bad usage (exit 2),
+    not a failure in the middle of a request."""
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.urls import check_http_url
+
+    try:
+        if base_url is not None:
+            check_http_url(base_url, "--base-url")
+        if allow_hosts:
+            from deskcheck.engine.forms.remote_items import parse_allowed_host
+
+            for entry in allow_hosts:
+                parse_allowed_host(entry)
+    except InputError as exc:
+        raise UsageError(exc.message) from None
 
 
 def preflight(opts: ContextOptions) -> None:

@@ -8,6 +8,7 @@ imported until a command needs it.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 # Flags that apply to every command, accepted anywhere before a literal "--".
-_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color"}
+_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color", "--no-pager": "no_pager"}
 
 
 def split_global_flags(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
@@ -51,6 +52,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .errors import UsageError
     from .output.emit import emit_usage_error
 
+    cleanup = contextlib.ExitStack()
+    cleanup.enter_context(_progress(flags))
     try:
         plain = _plain_line(argv)
         if plain is not None:
@@ -74,7 +77,24 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        cleanup.close()
     return 0
+
+
+def _progress(flags: dict[str, bool]) -> contextlib.AbstractContextManager:
+    """Where the engine's phases go: drawn on stderr when it is a terminal (see
+    ``output.progress``), nowhere otherwise (and then nothing of it is imported)."""
+    import os
+
+    from .env import isatty
+
+    if not isatty(sys.stderr):
+        return contextlib.nullcontext()
+    from .output.progress import progress_on_terminal
+
+    color = not flags.get("no_color") and "NO_COLOR" not in os.environ
+    return progress_on_terminal(quiet=bool(flags.get("quiet")), color=color)
 
 
 def _plain_line(argv: list[str]) -> Callable[[], int] | None:

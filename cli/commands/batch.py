@@ -8,7 +8,11 @@ keep its document, schema or session warm between lines.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
+from collections.abc import Iterable
 from typing import Any
 
 import typer
@@ -16,7 +20,7 @@ import typer
 from deskcheck.engine.tools import ToolResult, fail
 
 from ..context import ContextOptions, open_toolset
-from ..env import current_env
+from ..env import current_env, isatty
 from ..exit import ExitCode
 from ..options import with_context_options
 from ..output.envelope import write_json_line
@@ -25,16 +29,38 @@ from ..output.envelope import write_json_line
 @with_context_options()
 def batch(*, context: ContextOptions) -> None:
     """Run tool calls read as JSON Lines from stdin; print one envelope per line, same id."""
+    from deskcheck.engine import progress
+
     env = current_env()
     toolset = open_toolset(context)
     failed = False
-    for number, line in enumerate(env.stdin, start=1):
-        if not line.strip():
-            continue
-        call_id, result = run_line(toolset, line, number)
-        failed = failed or not result.ok
-        write_json_line(env.stdout, {"id": call_id, **result.envelope()})
+    lines, total = _input(env.stdin)
+    # Lines done of the total (when stdin is a file) on a terminal's stderr; not when the envelopes
+    # themselves go to the terminal: they show the progress, and the two would mix.
+    shown = contextlib.nullcontext(None) if isatty(env.stdout) else progress.phase("running tool calls", total)
+    with shown as step:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            call_id, result = run_line(toolset, line, number)
+            failed = failed or not result.ok
+            write_json_line(env.stdout, {"id": call_id, **result.envelope()})
+            if step is not None:
+                step.advance()
     raise typer.Exit(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
+
+
+def _input(stdin) -> tuple[Iterable[str], int | None]:
+    """The input lines and how many calls they hold: counted when stdin is a file (read whole);
+    a pipe is read as it comes (a producer may wait for each answer), its total unknown."""
+    try:
+        regular = stat.S_ISREG(os.fstat(stdin.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):
+        regular = False
+    if not regular:
+        return stdin, None
+    lines = stdin.readlines()
+    return lines, sum(1 for line in lines if line.strip())
 
 
 def run_line(toolset, line: str, number: int) -> tuple[Any, ToolResult]:

@@ -7,19 +7,24 @@ from typing import Annotated
 
 import typer
 
+from ..app import help_with_example
 from ..env import current_env
 from ..exit import ExitCode
 from ..output.emit import emit_usage_error
 
 openapi_app = typer.Typer(
     name="openapi",
-    help="Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+    help=help_with_example(
+        "Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+        "deskcheck openapi check openapi.yaml --format github",
+        "deskcheck openapi tools openapi.yaml --profile write",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 
 SpecArg = Annotated[
-    str, typer.Argument(help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
+    str, typer.Argument(metavar="SPEC", help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
 ]
 ProfileOpt = Annotated[
     list[str] | None,
@@ -38,6 +43,7 @@ def check(
     specs: Annotated[
         list[str],
         typer.Argument(
+            metavar="SPEC...",
             help="The OpenAPI document(s): JSON or YAML files, or URLs (several for a pre-commit hook).",
             show_default=False,
         ),
@@ -80,11 +86,12 @@ def check(
     Exit 0 without errors, 1 with errors (or warnings with --strict), 2 when the document cannot be read."""
     from dataclasses import replace
 
-    from deskcheck.engine import __version__
+    from deskcheck.engine import __version__, progress
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.check import check_source, has_errors
     from deskcheck.engine.openapi.report import format_findings
     from deskcheck.engine.openapi.source import read_source
+    from deskcheck.engine.urls import redact
 
     env = current_env()
     if output_format not in CHECK_FORMATS:
@@ -95,7 +102,8 @@ def check(
         raise typer.Exit(emit_usage_error(env, exc.message)) from None
     findings = []
     unreadable = False
-    for spec in specs:
+    clean: list[str] = []
+    for spec in progress.each(specs, f"checking {len(specs)} document(s)", lambda spec: f"checking {spec}"):
         try:
             source = read_source(spec)
             found = check_source(source, profiles=profile or None, live=live_options)
@@ -105,11 +113,15 @@ def check(
             print(f"error: {exc.message}", file=env.stderr)
             unreadable = True
             continue
-        artifact = spec if source.url else _artifact_path(spec)
+        artifact = source.location if source.url else _artifact_path(spec)
         # With one document the findings need no file name; with several each one says its file.
         findings += [replace(f, artifact=artifact) for f in found] if len(specs) > 1 else found
-    artifact = (specs[0] if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
-    print(format_findings(findings, output_format, artifact=artifact, tool_version=__version__), file=env.stdout)
+        clean += [] if found else [artifact]
+    artifact = (redact(specs[0]) if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
+    if output_format == "text" and not env.json_output:
+        _show_findings(env, findings, artifact, clean if len(specs) > 1 else [])
+    else:
+        print(format_findings(findings, output_format, artifact=artifact, tool_version=__version__), file=env.stdout)
     if unreadable:
         raise typer.Exit(ExitCode.USAGE)
     raise typer.Exit(ExitCode.TOOL_ERROR if has_errors(findings, strict=strict) else ExitCode.OK)
@@ -120,9 +132,14 @@ def tools(
     spec: SpecArg,
     profile: ProfileOpt = None,
     output_format: Annotated[
-        str,
-        typer.Option("--format", help="json (tools, editor groups, skills, instructions), anthropic, openai or mcp."),
-    ] = "json",
+        str | None,
+        typer.Option(
+            "--format",
+            help="json (the default: tools, editor groups, skills, instructions), anthropic, openai or mcp; on a "
+            "terminal without it, a list of names and summaries.",
+            show_default=False,
+        ),
+    ] = None,
     locale: Annotated[
         str, typer.Option("--locale", help="The language of localized x-agent texts (en, fr, …).")
     ] = "en",
@@ -135,6 +152,8 @@ def tools(
     from deskcheck.engine.providers import export_tools
 
     env = current_env()
+    listing = output_format is None  # on a terminal: names and summaries instead of definitions
+    output_format = output_format or "json"
     if output_format not in TOOLS_FORMATS:
         raise typer.Exit(emit_usage_error(env, _bad_format(output_format, TOOLS_FORMATS)))
     try:
@@ -156,7 +175,18 @@ def tools(
         }
     else:
         value = definitions
+    if listing and not env.json_output:
+        from ..output.emit import emit_value
+
+        raise typer.Exit(emit_value(env, value, "openapi:tools"))
     print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
+
+
+def _show_findings(env, findings, artifact: str, clean: list[str]) -> None:
+    """The findings on a terminal, grouped by file with their severity in colour (``render.openapi``)."""
+    from ..output.pretty import print_value
+
+    print_value(env, [f.as_dict() for f in findings], "openapi:check", {"artifact": artifact, "clean": clean})
 
 
 def _live_options(live: bool, base_url: str | None, params: list[str], headers: list[str], token, timeout: float):
@@ -174,8 +204,9 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         return None
     if not base_url:
         raise InputError("--live calls the API: give its address with --base-url URL.")
-    if not base_url.startswith(("http://", "https://")):
-        raise InputError(f"--base-url must be an http(s) URL, not {base_url!r}.")
+    from deskcheck.engine.urls import check_http_url
+
+    check_http_url(base_url, "--base-url")
     values: dict[str, str] = {}
     for item in params:
         name, sep, value = item.partition("=")

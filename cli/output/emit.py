@@ -11,8 +11,9 @@ from ..exit import ExitCode
 from .envelope import error_envelope, write_json_line
 
 
-def emit_result(env: Env, result: ToolResult) -> ExitCode:
-    """Print ``result`` (a JSON envelope, or rich text on a terminal) and return the exit code."""
+def emit_result(env: Env, result: ToolResult, view: str | None = None, args: dict[str, Any] | None = None) -> ExitCode:
+    """Print ``result`` (a JSON envelope, or on a terminal the readable ``view`` of it, given the
+    call's ``args``: see ``cli.render``) and return the exit code."""
     code = exit_code_for(result)
     if env.json_output:
         if not (env.quiet and result.ok):
@@ -22,7 +23,7 @@ def emit_result(env: Env, result: ToolResult) -> ExitCode:
         if not env.quiet:
             from .pretty import print_value
 
-            print_value(env, result.value)
+            print_value(env, result.value, view, args)
     else:
         from .pretty import print_error
 
@@ -40,11 +41,11 @@ def emit_usage_error(env: Env, message: str) -> ExitCode:
     return ExitCode.USAGE
 
 
-def emit_value(env: Env, value: Any) -> ExitCode:
+def emit_value(env: Env, value: Any, view: str | None = None) -> ExitCode:
     """For commands whose output is not a tool call (lists, reports): same rules as a success."""
     from deskcheck.engine.tools import ok
 
-    return emit_result(env, ok(value))
+    return emit_result(env, ok(value), view)
 
 
 def exit_code_for(result: ToolResult) -> ExitCode:

@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
 
 from .blocks import Block, ParagraphIds, assign_ids, build_blocks
@@ -99,8 +100,9 @@ class DocxDocument:
     @property
     def blocks(self) -> list[Block]:
         if self._blocks is None:
-            walked = self.walk_main()
-            self._blocks = build_blocks(walked, self.paragraph_ids.ids, self.styles, self.new_numbering())
+            with progress.phase(f"reading the paragraphs of {Path(self.name).name}"):
+                walked = self.walk_main()
+                self._blocks = build_blocks(walked, self.paragraph_ids.ids, self.styles, self.new_numbering())
         return self._blocks
 
     def block(self, block_id: str) -> Block | None:

@@ -9,8 +9,10 @@ failure (a malformed call, a replay conflict) writes nothing, so the input stays
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.files import write_atomically
 from deskcheck.engine.tools import ToolResult, fail
 
@@ -52,12 +54,13 @@ def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:
     if not changed:
         write_atomically(target, session.path.read_bytes())  # an unchanged copy
     else:
-        if not stamped:
-            doc.stamp_minted_ids()
-        data = doc.package.to_bytes()
         from .package import DocxPackage
 
-        write_atomically(target, data)
+        with progress.phase(f"writing {Path(target).name}"):
+            if not stamped:
+                doc.stamp_minted_ids()
+            data = doc.package.to_bytes()
+            write_atomically(target, data)
         # The version of what was written, from the zip's own checksums (re-serialising the
         # edited parts to compute it would cost as much as the save).
         session.written_version = DocxPackage.from_bytes(data, str(target)).version

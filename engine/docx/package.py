@@ -37,6 +37,7 @@ import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.files import write_atomically
 
@@ -446,8 +447,9 @@ class DocxPackage:
         target = Path(path) if path is not None else self.source
         if target is None:
             raise ValueError("this package was not opened from a file; give a path to save it")
-        data = self.to_bytes()
-        write_atomically(target, data)
+        with progress.phase(f"writing {target.name}"):
+            data = self.to_bytes()
+            write_atomically(target, data)
         return target
 
 

@@ -41,6 +41,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import DeskcheckError
 
 from .alignment import Aligned, Para, Table, align_containers, event_kind, paragraphs_of
@@ -662,10 +663,12 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
     version_b = Version(current, current.name, current.version, {})
     tree_a = version_a.main_tree(with_blocks=False)
     tree_b = version_b.main_tree(with_blocks=False)
-    main_steps = plan_container(tree_a, tree_b, budget)
-    next_move = find_moves(main_steps)
+    with progress.phase("aligning paragraphs"):
+        main_steps = plan_container(tree_a, tree_b, budget)
+        next_move = find_moves(main_steps)
     main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
-    StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
+    with progress.phase("writing tracked changes"):
+        StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
     touched = {previous.main_part}
     unmatched: list[dict[str, Any]] = []
     redliners = [main]
@@ -813,7 +816,8 @@ def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> An
         # tree (seconds on long documents), so their minted ids are left to be minted again.
         doc.stamp_minted_ids()
     if has_tracked_changes(doc):
-        resolve_all(doc, "accept")
+        with progress.phase(f"accepting the pending changes of {Path(path).name}"):
+            resolve_all(doc, "accept")
     return doc
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .expressions import Expression, parse_expression
+from .expressions import URL_TEMPLATE, Expression, parse_expression
 from .record import FrozenRecord
 
 # Past this many options a select becomes an autocomplete (a person types to filter).
@@ -261,6 +261,9 @@ def _get_items_source(get_items: Any, *, return_objects: bool) -> ItemsSource | 
     url = parse_expression(get_items.get("url"), default_kind="js-tpl") if get_items.get("url") is not None else None
     if isinstance(get_items.get("url"), str):
         url = Expression("js-tpl", get_items["url"], pure="${" not in get_items["url"])
+    if url is not None and url.kind == "js-tpl":
+        # Its values are encoded for the part of the URL they stand in (``engine.urls``).
+        url = Expression(URL_TEMPLATE, url.source, pure=url.pure)
     search_params = get_items.get("searchParams") if isinstance(get_items.get("searchParams"), dict) else {}
     headers = get_items.get("headers") if isinstance(get_items.get("headers"), dict) else {}
     return ItemsSource(

@@ -44,8 +44,11 @@ from .suggestions import Fetcher
 
 STATUSES = ("closed", "opening", "ready", "stale", "saving", "error")
 # How long a save may be in flight before another process may start one (the owner process
-# being gone ends it sooner). Beyond the request's own timeout, this is margin.
+# being gone ends it sooner). A source that knows how long its request may take at most
+# (``request_deadline``: an HTTP client's total timeout) gets a lease that long plus the margin,
+# whichever is longer: a second save never starts while the first request can still arrive.
 SAVE_LEASE_SECONDS = 120.0
+SAVE_LEASE_MARGIN_SECONDS = 30.0
 # Errors quoted in the message of a refused save; the rest are counted.
 MAX_QUOTED_ERRORS = 5
 # Changed paths quoted in messages; the rest are counted.
@@ -248,7 +251,7 @@ class FormSession:
             data, base, version = state.document, state.base, record.doc_version
             record.status, record.message = "saving", None
             record.save_token = token
-            record.save_deadline = self.store.now() + self.options.save_lease
+            record.save_deadline = self.store.now() + self._lease_seconds()
             record.save_owner = _owner()
             record.expires_at = self.store.now() + self.store.ttl
             self.store.put(record)
@@ -311,6 +314,12 @@ class FormSession:
             record.save_token = record.save_deadline = record.save_owner = None
             self.store.put(record)
         return SaveOutcome(version, saved.location, self.source.creates and not pending, pending or None)
+
+    def _lease_seconds(self) -> float:
+        deadline = getattr(self.source, "request_deadline", None)
+        if isinstance(deadline, (int, float)) and deadline > 0:
+            return max(self.options.save_lease, deadline + SAVE_LEASE_MARGIN_SECONDS)
+        return self.options.save_lease
 
     def _lease_alive(self, record: SessionRecord) -> bool:
         if record.save_deadline is None or record.save_deadline < self.store.now():

@@ -13,7 +13,9 @@ A source is any object with
   when the stored copy changed since ``version`` (the session becomes stale) and
   ``SourceError`` for any other refusal (the session keeps its edits);
 - ``schema(known) -> FetchedSchema``: the JSON Schema and its version; given what was known
-  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304).
+  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304);
+- optionally ``request_deadline``: the most seconds one save request may take (an HTTP client's
+  total timeout), which the save lease always outlives.
 
 Versions of documents are ``DocumentVersion``s: an HTTP ``ETag`` (sent back as ``If-Match``),
 a ``Last-Modified`` date (sent back as ``If-Unmodified-Since``) or a content hash (a file).
@@ -26,7 +28,6 @@ format) and ``FunctionSource`` (plain functions, with the ``{data, version}`` /
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -136,13 +137,15 @@ def content_hash(data: bytes) -> str:
 
 
 class FileSource:
-    """A JSON Schema file and the record file it edits (JSON, or YAML by its suffix).
+    """A JSON Schema file and the record file it edits (JSON, or YAML 1.2 by its suffix).
 
     The record's version is the hash of its bytes: a save first checks that the file on disk is
-    still the one loaded (or still absent), and refuses with ``SaveConflict`` otherwise. The
-    file is written atomically (a temporary file in the same folder, then a rename), in the
-    format it had: YAML stays YAML, JSON keeps its indentation and final newline. A record file
-    that does not exist yet is an empty record; saving creates it."""
+    still the one loaded (or still absent), and refuses with ``SaveConflict`` otherwise. A save
+    changes only the bytes of the values that changed (``textdoc.write_document``: comments,
+    key order, quoting, number spellings and layout stay as they were; a save with no change
+    leaves the file untouched), and writes atomically (a temporary file in the same folder,
+    then a rename). A record file that does not exist yet is an empty record; saving creates
+    it."""
 
     read_only = False
     creates = False
@@ -180,9 +183,15 @@ class FileSource:
         if version is not None and version.value != current_version:
             what = "was deleted" if current is None else "was changed on disk"
             raise SaveConflict(f"{self.data_path} {what} since the session loaded it")
-        text = self._render(data, current)
-        write_atomically(self.data_path, text.encode("utf-8"))
-        return Saved(DocumentVersion("hash", content_hash(text.encode("utf-8"))))
+        from ..textdoc import DocumentEditError, write_document
+
+        try:
+            new = write_document(current, data, _kind(self.data_path), f"the data file {self.data_path}")
+        except DocumentEditError as exc:
+            raise SourceError(exc.message, code="unwritable") from None
+        if new != current:
+            write_atomically(self.data_path, new)
+        return Saved(DocumentVersion("hash", content_hash(new)))
 
     def _current_bytes(self) -> bytes | None:
         try:
@@ -191,15 +200,6 @@ class FileSource:
             if not self.data_path.exists():
                 return None
             raise
-
-    def _render(self, data: Any, previous: bytes | None) -> str:
-        if self.data_path.suffix.lower() in YAML_SUFFIXES:
-            import yaml
-
-            return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
-        indent, final_newline = _json_layout(previous)
-        text = json.dumps(data, ensure_ascii=False, indent=indent)
-        return text + ("\n" if final_newline else "")
 
 
 ABSENT = "absent"
@@ -219,42 +219,14 @@ def _read_bytes(path: Path, what: str) -> bytes:
         raise InputError(f"{what} {path} cannot be read: {exc.strerror}.") from None
 
 
+def _kind(path: Path) -> str:
+    return "yaml" if path.suffix.lower() in YAML_SUFFIXES else "json"
+
+
 def _parse(raw: bytes, path: Path, what: str) -> Any:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{what} {path} is not UTF-8 text.") from None
-    if path.suffix.lower() in YAML_SUFFIXES:
-        import yaml
+    from ..textdoc import decode, read_document
 
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            raise InputError(f"{what} {path} is not valid YAML{where}; fix it and try again.") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{what} {path} is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
-            "fix it and try again (a .yaml or .yml file is read as YAML)."
-        ) from None
-
-
-def _json_layout(previous: bytes | None) -> tuple[int | str | None, bool]:
-    """The indentation (spaces, a tab, or None for one line) and final newline of a JSON file,
-    so that a save changes only what was edited. A new file gets two spaces and a newline."""
-    if previous is None:
-        return 2, True
-    text = previous.decode("utf-8", errors="replace")
-    final_newline = text.endswith("\n")
-    for line in text.splitlines()[1:]:
-        stripped = line.lstrip(" \t")
-        if stripped and len(stripped) < len(line):
-            lead = line[: len(line) - len(stripped)]
-            return ("\t" if lead.startswith("\t") else len(lead)), final_newline
-    return (None if "\n" not in text.strip() and text.strip() else 2), final_newline
+    return read_document(decode(raw, f"{what} {path}"), _kind(path), f"{what} {path}")
 
 
 # -- plain functions ------------------------------------------------------------------------------

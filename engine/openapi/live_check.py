@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import progress
 from ..errors import DeskcheckError
+from ..urls import redact
 from .editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
 from .editors import EditorGroup
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient, same_origin
@@ -58,8 +60,11 @@ def live_problems(analysis: Analysis, options: LiveOptions, problems: Problems, 
         credentials=options.credentials,
     )
     endpoint = EditorEndpoint(caller, options.base_url, "", analysis.document, document_text=document_text)
-    for group in analysis.editors:
-        _check_group(group, endpoint, options, problems)
+    with progress.phase("checking editor groups against the API", total=len(analysis.editors)) as step:
+        for group in analysis.editors:
+            with progress.phase(f"requesting the schema of {group.name}"):
+                _check_group(group, endpoint, options, problems)
+            step.advance()
 
 
 def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOptions, problems: Problems) -> None:
@@ -195,9 +200,10 @@ def _check_option_hosts(label: str, where: str, prepared: dict[str, Any], base_u
             continue  # a host computed from the data cannot be judged here
         problems.add(
             "editor-live-options-host",
-            f"{label}: the options of the field at {pointer or '/'} come from {url.split('//', 1)[0]}//{authority}, "
-            f"not from the API ({base_url}); an agent's getFieldSuggestions is refused there unless the user "
-            "allows that host (--allow-host). Serve the list from the API, or document the host to allow.",
+            f"{label}: the options of the field at {pointer or '/'} come from "
+            f"{redact(url.split('//', 1)[0] + '//' + authority)}, not from the API ({redact(base_url)}); an "
+            "agent's getFieldSuggestions is refused there unless the user allows that host (--allow-host). "
+            "Serve the list from the API, or document the host to allow.",
             where,
             WARNING,
         )

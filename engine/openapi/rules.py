@@ -38,4 +38,7 @@ RULES: dict[str, str] = {
     "quoted-value-not-in-enum": "A description quotes a value the parameter's enum does not allow.",
     "base-url-missing": "The document gives no absolute server URL; requests need --base-url.",
     "structure-not-checked": "Part of the validation against the OpenAPI specification could not run.",
+    "pattern-backtracking": (
+        "A pattern needs backtracking (a back-reference or look-around): slow on long values in many validators."
+    ),
 }

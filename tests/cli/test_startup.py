@@ -12,7 +12,7 @@ from tests.helpers import PROBE, probe_process, top_level_modules  # noqa: F401
 # Each case starts a fresh interpreter: left out of the quick loop (pytest -m "not slow").
 pytestmark = pytest.mark.slow
 
-HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "prompt_toolkit")
+HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "ruamel", "prompt_toolkit")
 
 
 @pytest.mark.parametrize(

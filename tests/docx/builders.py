@@ -113,3 +113,23 @@ def strict_file(path: Path) -> Path:
         for name, data in parts.items():
             archive.writestr(name, data)
     return path
+
+
+HEADING_STYLE = '<w:pStyle w:val="Heading1"/>'
+
+
+def long_document(path: Path, paragraphs: int, *, edited: bool = False) -> Path:
+    """A document of ``paragraphs`` paragraphs (every tenth a heading), for what only shows at size:
+    a pager, progress. With ``edited``, the same document as a later version would read: one
+    paragraph in 30 reworded, one in 100 removed and one in 100 added."""
+    body = []
+    for number in range(paragraphs):
+        text = f"Paragraph {number}: the parties agree that clause {number % 97} applies to every deliverable."
+        if edited and number % 100 == 50:
+            continue
+        if edited and number % 30 == 7:
+            text = text.replace("every deliverable", "each deliverable")
+        body.append(p(text, ppr=HEADING_STYLE if number % 10 == 0 else ""))
+        if edited and number % 100 == 75:
+            body.append(p(f"A clause added after paragraph {number}."))
+    return make_docx(path, "".join(body))

@@ -96,7 +96,8 @@ def test_numbered_headings_read_as_headings_everywhere():
     """A numbered heading (pandoc's enumerated_headings.docx) is a heading in read_document, in the
     outline (with its number), in read_section and section-scoped find_text, and in the main
     story's text."""
-    from deskcheck.cli.repl.review_view import block_lines
+    from deskcheck.cli.render.docx import blocks_table
+    from deskcheck.cli.render.draw import Styler, draw
 
     path = CORPUS / "pandoc" / "enumerated_headings.docx"
     blocks = call(path, "read_document").value["blocks"]
@@ -117,7 +118,8 @@ def test_numbered_headings_read_as_headings_everywhere():
     assert found.value["totalMatches"] == 1
     main = call(path, "list_stories").value["stories"][0]["text"]
     assert f"[{blocks[1]['blockId']}] (h2) 1.1 H2" in main
-    assert block_lines(blocks[:1], 1) == [f"#1    {blocks[0]['blockId']}  heading 1  1 H1"]
+    table = draw([blocks_table(blocks[:1], 1)], 80, Styler(None))
+    assert table[1] == f"1  {blocks[0]['blockId']}  heading 1  1 H1", "the REPL's and the CLI's table"
 
 
 def test_find_text(outline_doc):

@@ -19,7 +19,7 @@ from tests.conftest import REPO
 from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors
 from tests.docx.tracked_contract import build_review_document
 from tests.helpers import run_cli
-from tests.repl.support import drive, lines
+from tests.repl.support import drive, has_row, lines, section
 
 BLOCK = "4D9EF6F2"  # "Subject to clause 9.1, each party's total liability ... limited to the Charges paid ..."
 ANCHORED_COMMENT = "1"  # the client's comment on "statutory rate" in clause 5.3 (09B3BCA4)
@@ -61,15 +61,15 @@ def test_a_full_review(review, source, needs_libreoffice):
     out = first.output
     assert first.code == 0, out
     assert "Reviewing" in out and "100 block(s), 2 comment thread(s), 19 pending tracked change(s)" in out
-    assert f"#84 {BLOCK}" in out and "1 match(es)" in out
+    assert has_row(out, "#84", BLOCK, "36-51", "total liability") and "1 match of 'total liability'" in out
     assert f"1. replace in {BLOCK}: 'Charges' => 'fees'" in out
     assert f"2. comment {BLOCK} on 'contract year': 'Calendar year instead?'" in out
-    assert f"applied  1. replace in {BLOCK}" in out and f"applied  2. comment {BLOCK}" in out
+    assert has_row(out, "✓ op-", f"1. replace in {BLOCK}") and has_row(out, "✓ op-", f"2. comment {BLOCK}")
     assert "review agreement.docx · documentVersion" in out and "0 pending operation(s)" in out
     assert "changes not saved" in out
     assert path.read_bytes() == original, "nothing reaches the file before save"
     assert "The working copy keeps changes not saved to" in out
-    ours = re.findall(rf"\[(\d+)\] (deletion|insertion) by Reviewer in {BLOCK}: (Charges|fees)", out)
+    ours = re.findall(rf"(\d+)\s+(deletion|insertion)\s+{BLOCK}\s+\S+ \S+\s+(Charges|fees)", section(out, "Reviewer"))
     assert {(kind, text) for _, kind, text in ours} == {("deletion", "Charges"), ("insertion", "fees")}
     deletion = next(change_id for change_id, kind, _ in ours if kind == "deletion")
     insertion = next(change_id for change_id, kind, _ in ours if kind == "insertion")
@@ -87,7 +87,8 @@ def test_a_full_review(review, source, needs_libreoffice):
     out = second.output
     assert second.code == 0, out
     assert "Resuming your earlier review" in out
-    assert f"accepted [{deletion}] deletion: Charges" in out and "20 tracked change(s) still pending." in out
+    assert "Accepted 1 tracked change: 1 deletion" in out and has_row(out, deletion, "deletion", BLOCK, "Charges")
+    assert "20 tracked changes still pending." in out
     assert f"Replied to comment {ANCHORED_COMMENT}" in out and f"Comment {ANCHORED_COMMENT} is resolved." in out
     assert f"Saved the review to {path}" in out and "nothing unsaved" in out
 
@@ -146,8 +147,8 @@ def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
         ),
     )
     out = run.output
-    assert f"applied  2. replace in {BLOCK}: 'Charges' => 'fees'" in out
-    assert f"skipped  1. replace in {BLOCK}: 'no such words' => 'x':" in out and "[missingFind]" in out
+    assert has_row(out, "✓ op-", f"2. replace in {BLOCK}: 'Charges' => 'fees'")
+    assert has_row(out, "✗ op-", f"1. replace in {BLOCK}: 'no such words' => 'x'") and "[missingFind]" in out
     assert "1 skipped operation(s) stay in the batch" in out
     assert f"1. replace in {BLOCK}: 'no such words' => 'x'" in run.after("stay in the batch")
     assert f"Dropped replace in {BLOCK}" in out and "Nothing to apply" in out
@@ -188,11 +189,10 @@ def test_output_option_saves_elsewhere_and_reading_commands(review, source, tmp_
         lines("blocks 6 2", f"blocks {BLOCK} 1", "comments", "changes", "insert before 7 Intro.", "apply", "save"),
     )
     out = run.output
-    assert "#6    19031502  heading 1  Background" in out and "#7    3CDF2B03" in out
-    assert "93 more block(s): blocks 8" in out and f"#84   {BLOCK}" in out
-    assert f'[{ANCHORED_COMMENT}] Cleo Client (open) in 09B3BCA4 on "statutory rate"' in out
-    assert "[201] deletion by Ann Reviewer in 2B165965: thirty (30)" in out
-    assert "[footnote:1/221] insertion by Ann Reviewer in footnote:1:  The legal" in out
+    assert has_row(out, "6", "19031502", "heading", "Background") and has_row(out, "7", "3CDF2B03", "list item")
+    assert "93 more block(s): blocks 8" in out and has_row(out, "84", BLOCK)
+    assert has_row(section(out, "Cleo Client"), ANCHORED_COMMENT, "open", "09B3BCA4", "“statutory rate”")
+    assert has_row(section(out, "Ann Reviewer"), "201", "deletion", "2B165965", "thirty (30)")
     assert f"Saved the review to {out_file}" in out
     texts = [b["text"] for b in read(out_file, "read_document")["blocks"]]
     assert (
@@ -240,8 +240,9 @@ def test_comments_can_be_filtered(review):
     context, _ = review
     run = drive(context, lines(f"resolve {ANCHORED_COMMENT}", "comments resolved", "comments open", "comments maybe"))
     listings = run.after(f"Comment {ANCHORED_COMMENT} is resolved.")
-    resolved_line = f"[{ANCHORED_COMMENT}] Cleo Client (resolved)"
-    assert resolved_line in listings
-    open_listing = listings.split(resolved_line, 1)[1].split("error:")[0]
-    assert "(open)" in open_listing and f"[{ANCHORED_COMMENT}]" not in open_listing, "open threads only"
+    resolved, open_listing = listings.split("comment thread (open)", 1)
+    assert "1 comment thread (resolved)" in resolved and has_row(resolved, ANCHORED_COMMENT, "resolved")
+    open_listing = open_listing.split("error:")[0]
+    assert has_row(open_listing, "2", "open", "2B165965"), "the other thread is open"
+    assert not re.search(rf"^\s+{ANCHORED_COMMENT}\s", open_listing, flags=re.M), "open threads only"
     assert "error: usage: comments [open|resolved]" in run.output

@@ -33,7 +33,7 @@ def form_catalog() -> Catalog:
     )
     values, dependent = form_view.field_candidates(state)
     listing = form_toolset(state, title="event").call("form_getFieldSuggestions", {"path": "/colour"}).value
-    values["pick"] = form_view.suggestion_options(listing)
+    values["pick"] = form_view.suggestion_listing(listing).options
     return Catalog(FORM_COMMANDS, values, dependent)
 
 
@@ -164,7 +164,9 @@ def test_tab_at_the_prompt_completes_a_command(tmp_path):
     schema, data = tmp_path / "s.json", tmp_path / "d.json"
     schema.write_text(json.dumps(SCHEMA))
     data.write_text('{"name": "Kick-off"}')
-    # Keys come as a person types them: the Tab after the word, Enter after the completion.
-    run = drive(ContextOptions(schema=schema, data=data), ["stat", "\t", "\n", "get /na", "\t", "\n\x04"])
+    # Keys come as a person types them: the Tab after the word; Enter takes the completion chosen
+    # in the menu, a second Enter runs the line.
+    keys = ["stat", "\t", "\n", "\n", "get /na", "\t", "\n", "\n\x04"]
+    run = drive(ContextOptions(schema=schema, data=data), keys)
     assert 'form "d.json" · ready · valid' in run.output, "stat + Tab ran status"
     assert '"Kick-off"' in run.output, "get /na + Tab read /name"
