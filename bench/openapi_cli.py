@@ -20,9 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import SHARED, deskcheck, environment, run_process
-
-DOCUMENT = SHARED / "fixtures" / "openapi" / "data-fair-root.annotated.json"
+from _common import REFERENCE_OPENAPI, deskcheck, environment, reference, run_process
 
 
 def median(command: list[str], runs: int, *, fresh_state: bool) -> float:
@@ -77,9 +75,10 @@ def compare_formats(document: Path, runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--document", type=Path, default=DOCUMENT)
+    parser.add_argument("--document", type=Path, default=REFERENCE_OPENAPI)
     parser.add_argument("--formats", action="store_true", help="compare check on the document as JSON and as YAML")
     options = parser.parse_args()
+    reference(options.document)
     if options.formats:
         compare_formats(options.document, options.runs)
         return

@@ -183,6 +183,7 @@ def test_schema_follows_the_options():
     assert subset_violations(full) == []
 
 
+@pytest.mark.corpus
 def test_generated_operations_pass_both_the_schema_and_the_decoder():
     """Valid operations of every type, for several documents, validate against the advertised
     schema and decode; the schema refuses a type the host did not enable, as the executor does."""

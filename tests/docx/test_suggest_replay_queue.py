@@ -25,6 +25,7 @@ def rich(tmp_path):
     return build_document(tmp_path / "rich.docx")
 
 
+@pytest.mark.slow
 def test_resending_a_call_replays_instead_of_applying_twice_across_processes(rich):
     args = json.dumps({"operations": OPS})
     # fix-3 is skipped: done in part, exit 3, the envelope keeps the whole result.

@@ -7,9 +7,12 @@ import json
 
 import pytest
 
+from deskcheck.samples.records_api import openapi_path
 from tests.helpers import run_cli
 
 from .conftest import DATA_FAIR, DATA_FAIR_ANNOTATED, PETSTORE
+
+SAMPLE_SPEC = str(openapi_path())
 
 BROKEN = {
     "openapi": "3.1.0",
@@ -35,7 +38,7 @@ def broken(tmp_path):
 
 
 def test_a_clean_document_exits_zero():
-    run = run_cli("openapi", "check", str(PETSTORE))
+    run = run_cli("openapi", "check", SAMPLE_SPEC)
     assert run.stdout.strip().endswith("no problems found.")
 
 
@@ -69,7 +72,7 @@ def test_text_and_github_formats(broken):
 def test_the_json_flag_asks_for_the_json_envelope(broken):
     envelope = json.loads(run_cli("openapi", "check", str(broken), "--json", expect=1).stdout)
     assert envelope["ok"] is False and len(envelope["result"]["findings"]) == 3
-    clean = json.loads(run_cli("--json", "openapi", "check", str(PETSTORE)).stdout)
+    clean = json.loads(run_cli("--json", "openapi", "check", SAMPLE_SPEC).stdout)
     assert clean == {
         "ok": True,
         "result": {"findings": [], "summary": {"documents": 1, "unreadable": 0, "errors": 0, "warnings": 0}},
@@ -81,6 +84,7 @@ def test_the_json_flag_asks_for_the_json_envelope(broken):
     )
 
 
+@pytest.mark.corpus("openapi")
 def test_the_real_root_document_has_three_specification_errors():
     """data-fair's root document repeats an operationId and leaves two path template names
     undeclared (openapi-spec-validator reports the same three); its defaults that their schema
@@ -110,19 +114,20 @@ def run_json_findings(run) -> list[dict]:
 
 
 def test_profiles_and_unreadable_input(tmp_path):
-    run_cli("openapi", "check", str(PETSTORE), "--profile", "edit")
-    bad_profile = run_cli("openapi", "check", str(PETSTORE), "--profile", "nope", "--format", "json", expect=2)
+    run_cli("openapi", "check", SAMPLE_SPEC, "--profile", "write")
+    bad_profile = run_cli("openapi", "check", SAMPLE_SPEC, "--profile", "nope", "--format", "json", expect=2)
     envelope = json.loads(bad_profile.stdout)
-    assert envelope["ok"] is False and envelope["error"].startswith('unknown profile "nope" (declared: explore, edit)')
+    assert envelope["ok"] is False and envelope["error"].startswith('unknown profile "nope" (declared: read, write)')
     missing = run_cli("openapi", "check", str(tmp_path / "nope.json"), expect=2)
     assert "does not exist" in missing.stdout
     garbled = tmp_path / "garbled.json"
     garbled.write_text('{"openapi": ', encoding="utf-8")
     text = run_cli("openapi", "check", str(garbled), expect=2).stdout
     assert "garbled.json:1:13: error [document-unreadable]" in text and "is not valid JSON" in text
-    run_cli("openapi", "check", str(PETSTORE), "--format", "xml", expect=2)
+    run_cli("openapi", "check", SAMPLE_SPEC, "--format", "xml", expect=2)
 
 
+@pytest.mark.corpus("openapi")
 def test_tools_json_is_deterministic_and_complete():
     first = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write")
     second = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write")
@@ -139,6 +144,7 @@ def test_tools_json_is_deterministic_and_complete():
     assert set(groups[1]["tools"]) <= {tool["name"] for tool in value["tools"]}
 
 
+@pytest.mark.corpus("openapi")
 @pytest.mark.parametrize("shape", ["anthropic", "openai", "mcp"])
 def test_tools_provider_shapes_include_the_editor_tools(shape):
     run = run_cli("openapi", "tools", str(DATA_FAIR_ANNOTATED), "--profile", "write", "--format", shape)
@@ -147,6 +153,7 @@ def test_tools_provider_shapes_include_the_editor_tools(shape):
     assert run.stderr == ""
 
 
+@pytest.mark.corpus("openapi")
 def test_tools_examples_localisation_and_refusals(tmp_path):
     value = json.loads(run_cli("openapi", "tools", str(PETSTORE), "--locale", "fr").stdout)
     assert value["tools"][0]["description"] == "Lister les animaux."
@@ -161,14 +168,14 @@ def test_tools_examples_localisation_and_refusals(tmp_path):
 
 
 def test_several_documents_in_one_run(broken):
-    run = run_cli("openapi", "check", str(PETSTORE), str(broken), "--format", "json", expect=1)
+    run = run_cli("openapi", "check", SAMPLE_SPEC, str(broken), "--format", "json", expect=1)
     envelope = json.loads(run.stdout)
     assert {f["file"].rsplit("/", 1)[-1] for f in envelope["result"]["findings"]} == {"broken.json"}
     assert envelope["result"]["summary"]["documents"] == 2
-    github = run_cli("openapi", "check", str(PETSTORE), str(broken), "--format", "github", expect=1).stdout
+    github = run_cli("openapi", "check", SAMPLE_SPEC, str(broken), "--format", "github", expect=1).stdout
     assert "broken.json,line=8,col=5" in github
     # A document that cannot be read is a finding of its own; the others are still checked.
-    missing = run_cli("openapi", "check", str(PETSTORE), str(broken.parent / "missing.json"), str(broken), expect=2)
+    missing = run_cli("openapi", "check", SAMPLE_SPEC, str(broken.parent / "missing.json"), str(broken), expect=2)
     assert "missing.json: error [document-unreadable] the OpenAPI document" in missing.stdout
     assert "broken.json:8:5: error [x-agent-invalid]" in missing.stdout
     assert missing.stdout.strip().endswith("1 document could not be read; 3 errors, 1 warning in 3 documents.")

@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import REPO
 from tests.helpers import run_cli
 
-from .conftest import PETSTORE
+from deskcheck.samples.records_api import openapi_path
 
 SARIF_SCHEMA = REPO / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 
@@ -241,12 +241,12 @@ def outcomes(tmp_path):
     spaced = tmp_path / "a folder" / "api.json"
     spaced.parent.mkdir()
     return {
-        "clean": ([str(PETSTORE)], 0),
+        "clean": ([str(openapi_path())], 0),
         "findings": ([write(spaced, DOC)], 1),
         "unreadable": ([str(garbled)], 2),
-        "missing": ([str(tmp_path / "missing.yaml"), str(PETSTORE)], 2),
-        "bad option": ([str(PETSTORE), "--severity", "nope=off"], 2),
-        "unknown profile": ([str(PETSTORE), "--profile", "nope"], 2),
+        "missing": ([str(tmp_path / "missing.yaml"), str(openapi_path())], 2),
+        "bad option": ([str(openapi_path()), "--severity", "nope=off"], 2),
+        "unknown profile": ([str(openapi_path()), "--profile", "nope"], 2),
     }
 
 

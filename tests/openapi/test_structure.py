@@ -328,6 +328,7 @@ def test_openapi_30_defaults_follow_nullable():
     ]
 
 
+@pytest.mark.corpus("openapi")
 def test_the_real_root_document_keeps_its_findings():
     found = check_source(parse_text(DATA_FAIR_ANNOTATED.read_text(encoding="utf-8"), location="data-fair.json"))
     located = {(f.rule, f.pointer, f.line) for f in found}
@@ -409,6 +410,8 @@ def test_missing_schema_files_are_reported_not_fatal(monkeypatch):
     ]
 
 
+@pytest.mark.slow
+@pytest.mark.corpus("openapi")
 def test_check_never_imports_the_reference_validator():
     # It only provides the schema files; importing it costs ~0.45 s.
     code = (
