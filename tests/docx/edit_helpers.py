@@ -15,7 +15,6 @@ from deskcheck.engine.docx.revisions import resolve_all
 from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
 from tests.docx.builders import make_docx, p
 from tests.docx.views import normalise, paragraph_stream
-from tests.libreoffice import read_paragraphs
 
 STYLES = (
     '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
@@ -161,13 +160,9 @@ def our_stream(path: Path, view: str) -> list[str]:
     return [normalise(t) for t in paragraph_stream(DocxDocument.open(path), view)]
 
 
-def lo_oracle(mode: str, files: list[Path]) -> dict[str, dict[str, Any]]:
-    """LibreOffice's paragraphs of many files in one call (mode asis, accept or reject), keyed by
-    ``str(file)``: see tests/libreoffice.py."""
-    return read_paragraphs(mode, files)
-
-
 def lo_texts(row: dict[str, Any]) -> list[str]:
+    """The normalised paragraphs of a row from tests/libreoffice.py, which must be a reading."""
+    assert row["ok"], f"LibreOffice on {row['file']}: {row['error']}"
     return [normalise(text) for text in row["paragraphs"]]
 
 
