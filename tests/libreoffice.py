@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.absent import skip_or_fail
 
 MODES = ("asis", "accept", "reject")
 INSTALL_HINT = "install libreoffice-writer-nogui and libreoffice-script-provider-python"
@@ -211,14 +211,10 @@ def unavailable() -> str | None:
 
 
 def require() -> None:
-    """Skip the running test when LibreOffice cannot judge here; in CI (CI=true) fail instead,
-    because .ci/run installs it and a silent skip would hide the check."""
+    """Skip the running test when LibreOffice cannot judge here (fail in CI)."""
     reason = unavailable()
-    if reason is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {reason} (.ci/run should have installed it)")
-    pytest.skip(reason)
+    if reason is not None:
+        skip_or_fail(reason)
 
 
 def read_paragraphs(action: Action, files: Iterable[Path | str], *, save_to: Path | None = None) -> dict[str, Row]:

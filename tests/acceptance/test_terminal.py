@@ -13,6 +13,7 @@ import uuid
 
 import pytest
 
+from tests.absent import skip_or_fail
 from tests.docx.builders import long_document
 from tests.helpers import deskcheck_executable
 from tests.tmux import eventually, running, tmux, wait_until
@@ -25,9 +26,7 @@ def terminal(isolated_state):
     """A function that starts a shell command in a fresh 120x30 tmux session, and the session's name."""
     for program in ("tmux", "less"):
         if shutil.which(program) is None:
-            if os.environ.get("CI") == "true":
-                pytest.fail(f"{program} is missing in CI: .ci/run should have installed it")
-            pytest.skip(f"{program} is not installed")
+            skip_or_fail(f"{program} is not installed")
     name = f"deskcheck-{uuid.uuid4().hex[:8]}"
     # Nothing of the caller's pager settings: the defaults are what is tested.
     variables = {key: value for key, value in os.environ.items() if key not in ("PAGER", "DESKCHECK_PAGER", "LESS")}
