@@ -2,13 +2,14 @@
 
 ``make_docx(path, body)`` writes a minimal but complete package: content types, package and
 document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
-styles, numbering, comments (with commentsExtended) and extra parts. ``encrypted_file`` writes a
-file the package reader must refuse.
+styles, numbering, comments (with commentsExtended) and extra parts. ``rewrite_parts`` changes
+the parts of a package. ``encrypted_file`` writes a file the package reader must refuse.
 """
 
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 W_NS = (
@@ -82,6 +83,20 @@ def make_docx(path: Path, body: str, **parts: str) -> Path:
         for name in ("[Content_Types].xml", "_rels/.rels", "word/_rels/document.xml.rels", *sorted(files)):
             if name in files:
                 archive.writestr(name, files.pop(name))
+    return path
+
+
+def rewrite_parts(
+    path: Path, edit: Callable[[dict[str, bytes]], object], *, compression: int = zipfile.ZIP_DEFLATED
+) -> Path:
+    """Write the package at ``path`` again, in place, after ``edit`` changed its parts: a dict of
+    part name to bytes in the package's order, to change, add to or delete from."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    edit(parts)
+    with zipfile.ZipFile(path, "w", compression) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
     return path
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.revisions import resolve_all
 from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
-from tests.docx.builders import make_docx, p
+from tests.docx.builders import make_docx, p, rewrite_parts
 from tests.docx.views import normalise, paragraph_stream
 
 STYLES = (
@@ -95,22 +95,15 @@ ORIGINAL_TEXTS = [
 def build_document(path: Path) -> Path:
     """The rich test document (ids 0A0000xx; see ORIGINAL_TEXTS for its as-accepted blocks)."""
     make_docx(path, BODY, styles=STYLES, numbering=NUMBERING)
-    # The hyperlink's relationship: added to the document part's relationships.
-    import zipfile
 
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    rels = files["word/_rels/document.xml.rels"].decode()
-    rels = rels.replace(
-        "</Relationships>",
-        '<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-        'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
-    )
-    files["word/_rels/document.xml.rels"] = rels.encode()
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return path
+    def add_link(parts: dict[str, bytes]) -> None:
+        parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
+            b"</Relationships>",
+            b'<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+            b'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
+        )
+
+    return rewrite_parts(path, add_link)
 
 
 def copy_of(source: Path, folder: Path, name: str | None = None) -> Path:
