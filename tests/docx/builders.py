@@ -3,7 +3,8 @@
 ``make_docx(path, body)`` writes a minimal but complete package: content types, package and
 document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
 styles, numbering, comments (with commentsExtended) and extra parts. ``rewrite_parts`` changes
-the parts of a package. ``encrypted_file`` writes a file the package reader must refuse.
+the parts of a package (``add_relationship`` is one such change). ``encrypted_file`` writes a file
+the package reader must refuse.
 """
 
 from __future__ import annotations
@@ -98,6 +99,15 @@ def rewrite_parts(
         for name, data in parts.items():
             archive.writestr(name, data)
     return path
+
+
+def add_relationship(parts: dict[str, bytes], rel_id: str, kind: str, target: str, *, external: bool = False) -> None:
+    """In a ``rewrite_parts`` edit: a relationship of the document part, ``rel_id`` of type
+    ``kind`` (``hyperlink``, ``image``, ...) to ``target``."""
+    mode = ' TargetMode="External"' if external else ""
+    added = f'<Relationship Id="{rel_id}" Type="{REL}{kind}" Target="{target}"{mode}/></Relationships>'
+    name = "word/_rels/document.xml.rels"
+    parts[name] = parts[name].replace(b"</Relationships>", added.encode(), 1)
 
 
 def encrypted_file(path: Path) -> Path:

@@ -13,7 +13,7 @@ from typing import Any
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.revisions import resolve_all
 from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
-from tests.docx.builders import make_docx, p, rewrite_parts
+from tests.docx.builders import add_relationship, make_docx, p, rewrite_parts
 from tests.docx.views import normalise, paragraph_stream
 
 STYLES = (
@@ -95,15 +95,10 @@ ORIGINAL_TEXTS = [
 def build_document(path: Path) -> Path:
     """The rich test document (ids 0A0000xx; see ORIGINAL_TEXTS for its as-accepted blocks)."""
     make_docx(path, BODY, styles=STYLES, numbering=NUMBERING)
-
-    def add_link(parts: dict[str, bytes]) -> None:
-        parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
-            b"</Relationships>",
-            b'<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-            b'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
-        )
-
-    return rewrite_parts(path, add_link)
+    # The hyperlink's target.
+    return rewrite_parts(
+        path, lambda parts: add_relationship(parts, "rIdX", "hyperlink", "https://example.com/", external=True)
+    )
 
 
 def copy_of(source: Path, folder: Path, name: str | None = None) -> Path:

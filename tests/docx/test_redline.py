@@ -18,7 +18,7 @@ from deskcheck.engine.docx.wml.ns import qn
 from deskcheck.engine.errors import DeskcheckError, InputError
 from tests import corpus
 from tests.conftest import REPO
-from tests.docx.builders import make_docx, p, rewrite_parts
+from tests.docx.builders import add_relationship, make_docx, p, rewrite_parts
 from tests.docx.edit_helpers import schema_errors
 from tests.docx.version_pairs import (
     WC,
@@ -208,11 +208,7 @@ def _with_picture(path: Path) -> Path:
         parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
             b'<Default Extension="xml"', b'<Default Extension="png" ContentType="image/png"/><Default Extension="xml"'
         )
-        parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
-            b"</Relationships>",
-            b'<Relationship Id="rIdSeal" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-            b'image" Target="media/seal.png"/></Relationships>',
-        )
+        add_relationship(parts, "rIdSeal", "image", "media/seal.png")
         parts["word/media/seal.png"] = _png()
 
     return rewrite_parts(path, add_picture)
@@ -458,15 +454,9 @@ def _hyperlinked(path: Path, before: str, link: str, after: str) -> Path:
         f'<w:r><w:t xml:space="preserve">{after}</w:t></w:r>'
     )
     make_docx(path, p(runs=runs))
-
-    def add_link(parts: dict[str, bytes]) -> None:
-        parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
-            b"</Relationships>",
-            b'<Relationship Id="rIdL" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-            b'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
-        )
-
-    return rewrite_parts(path, add_link)
+    return rewrite_parts(
+        path, lambda parts: add_relationship(parts, "rIdL", "hyperlink", "https://example.com/", external=True)
+    )
 
 
 def _linked_text(doc: DocxDocument) -> list[str]:
