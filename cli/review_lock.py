@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,18 @@ class ReviewLock:
         _HELD.discard(self.source)
         self._handle.close()
         self._handle = None
+
+
+@contextlib.contextmanager
+def holding(sources: list[Path], holder: str) -> Iterator[None]:
+    """The locks of every file in ``sources`` for ``holder``, for the length of the block (all
+    or none: a refusal gives back those already taken)."""
+    with contextlib.ExitStack() as stack:
+        for source in sources:
+            lock = ReviewLock(source)
+            lock.acquire(holder)
+            stack.callback(lock.release)
+        yield
 
 
 def refuse_if_served(source: Path) -> None:

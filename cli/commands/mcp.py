@@ -4,6 +4,7 @@ server starts (``cli.mcp.sdk``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -146,35 +147,25 @@ def _serve(context, docx, spec, schema, data, http, http_token, log_path) -> Non
     from ..mcp.call_log import CallLog, Redactor, credentials_of
     from ..mcp.catalogue import contexts_from_flags, open_catalogue
     from ..mcp.server import parse_http_address, run
-    from ..review_lock import ReviewLock
+    from ..review_lock import holding
 
     address = parse_http_address(http) if http is not None else None
     http_token = http_token or os.environ.get("DESKCHECK_MCP_TOKEN") or None
     if http_token and address is None:
         raise UsageError("--http-token protects an HTTP server: give --http HOST:PORT too (stdio needs no token).")
     catalogue = open_catalogue(contexts_from_flags(context, docx, spec, schema, data))
-    locks = []
-    log = None
-    try:
-        for served in catalogue.contexts:
-            if served.family == "docx" and not served.options.dry_run:
-                lock = ReviewLock(served.options.docx)
-                lock.acquire("mcp")
-                locks.append(lock)
+    with holding(catalogue.written_documents(), "mcp"), contextlib.ExitStack() as stack:
+        log = None
         if log_path is not None:
             secrets = [*credentials_of(context.headers, context.effective_token), http_token]
             log = CallLog(log_path, Redactor(secrets))
+            stack.callback(log.close)
             log.start(
                 transport="stdio" if address is None else "http",
                 contexts=[served.record() for served in catalogue.contexts],
                 tools=catalogue.names,
             )
         run(catalogue, http=address, http_token=http_token, log=log, quiet=current_env().quiet)
-    finally:
-        if log is not None:
-            log.close()
-        for lock in locks:
-            lock.release()
 
 
 LogArg = Annotated[

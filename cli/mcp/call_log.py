@@ -5,11 +5,12 @@ exactly what the agent asked and what it got.
     {"event": "start", "at": ..., "deskcheck": "0.1.0", "pid": ..., "transport": "stdio",
      "contexts": [{"family": "docx", "docx": "/abs/contract.docx", ...}], "tools": [...]}
     {"event": "call", "seq": 1, "at": ..., "tool": "read_document", "arguments": {...},
-     "ok": true, "result": ..., "ms": 12.3, "waitedMs": 0.0, "session": null}
+     "ok": true, "result": ..., "ms": 12.3, "waitedMs": 0.0, "client": "claude-code 2.1", "session": null}
     {"event": "stop", "at": ..., "calls": 1}
 
 ``ms`` is the tool's own time, ``waitedMs`` the time the call waited for an earlier one (calls run
-one at a time), ``session`` the HTTP session's id. Credentials are never written: the values of
+one at a time), ``client`` the client's name and version, ``session`` the HTTP session's id
+(none over stdio, or with the 2026 protocol, which has no sessions). Credentials are never written: the values of
 ``--token``, ``--header``, ``$DESKCHECK_TOKEN`` and the server's own token are replaced by
 ``[redacted]`` wherever they appear, and so is any value under a key that names a credential
 (``authorization``, ``password``, ``apiKey``, ...). The file is created readable by its owner only.
@@ -64,13 +65,15 @@ class Redactor:
                     value = value.replace(secret, REDACTED)
             return value
         if isinstance(value, dict):
-            return {
-                key: REDACTED if isinstance(key, str) and _CREDENTIAL_KEY.search(key) and item else self(item)
-                for key, item in value.items()
-            }
+            return {key: REDACTED if _credential(key, item) else self(item) for key, item in value.items()}
         if isinstance(value, list):
             return [self(item) for item in value]
         return value
+
+
+def _credential(key: Any, value: Any) -> bool:
+    """A value under a credential-like key (a flag saying whether one was given is not one)."""
+    return isinstance(key, str) and value not in (None, "", True, False) and bool(_CREDENTIAL_KEY.search(key))
 
 
 def credentials_of(header_lines: Iterable[str], token: str | None) -> list[str]:
@@ -123,6 +126,7 @@ class CallLog:
         at: str,
         ms: float,
         waited_ms: float = 0.0,
+        client: str | None = None,
         session: str | None = None,
     ) -> None:
         with self._lock:
@@ -132,7 +136,7 @@ class CallLog:
         entry.update(result.envelope())
         if not result.ok and result.code:
             entry["code"] = result.code
-        entry.update(ms=round(ms, 3), waitedMs=round(waited_ms, 3), session=session)
+        entry.update(ms=round(ms, 3), waitedMs=round(waited_ms, 3), client=client, session=session)
         self._write(entry)
 
     def close(self) -> None:

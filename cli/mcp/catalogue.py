@@ -88,7 +88,7 @@ class ServedContext:
             identity=o.identity,
             timeout=o.timeout,
             headers=[line.partition(":")[0].strip() for line in o.headers],
-            token=bool(o.effective_token),
+            tokenGiven=bool(o.effective_token),
         )
         return out
 
@@ -209,6 +209,10 @@ class Catalogue:
                 )
             parts.append(heading + ("\n\n" + context.toolset.instructions if context.toolset.instructions else ""))
         return "\n\n".join(parts)
+
+    def written_documents(self) -> list[Path]:
+        """The .docx files whose tools write them in place (every one but a --dry-run's)."""
+        return [c.options.docx for c in self.contexts if c.family == "docx" and not c.options.dry_run]
 
     def callable(self, name: str) -> bool:
         """Whether ``name`` is a tool, or a name a context explains it cannot serve."""

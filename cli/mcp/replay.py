@@ -9,7 +9,10 @@ applied, so a redacted credential does not count as a change.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +36,7 @@ def replay_log(
 ) -> int:
     """Replay the log at ``path``, print one line per call and a summary; the exit code."""
     from ..env import current_env
-    from ..review_lock import ReviewLock
+    from ..review_lock import holding
     from .catalogue import context_from_record, contexts_from_flags, open_catalogue
 
     env = current_env()
@@ -51,13 +54,7 @@ def replay_log(
     catalogue = open_catalogue(options)
     redact = Redactor(credentials_of(template.headers, template.effective_token))
     counts = {"same": 0, "changed": 0, "diverged": 0}
-    locks = []
-    try:
-        for served in catalogue.contexts:
-            if served.family == "docx" and not served.options.dry_run:
-                lock = ReviewLock(served.options.docx)
-                lock.acquire("replay")
-                locks.append(lock)
+    with holding(catalogue.written_documents(), "replay"), _private_session_store():
         for call in calls:
             started = time.perf_counter()
             result = catalogue.call(call.tool, call.arguments if call.arguments is not None else {})
@@ -71,13 +68,29 @@ def replay_log(
                 line["recorded"] = call.envelope
                 line["differences"] = differences(call.envelope, envelope)
             _print(env, line)
-    finally:
-        for lock in locks:
-            lock.release()
     summary = {"replayed": len(calls), **counts}
     _print(env, {"summary": summary})
     failed = counts["diverged"] or (strict and counts["changed"])
     return int(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
+
+
+@contextlib.contextmanager
+def _private_session_store() -> Iterator[None]:
+    """Form sessions of the replay in a store of their own (a temporary state directory), so that
+    a replay starts from the records as they are now and never joins or changes the sessions the
+    agent and the developer work in. (The review locks are taken in the real one before.)"""
+    import tempfile
+
+    saved = os.environ.get("DESKCHECK_STATE_DIR")
+    with tempfile.TemporaryDirectory(prefix="deskcheck-replay-") as folder:
+        os.environ["DESKCHECK_STATE_DIR"] = folder
+        try:
+            yield
+        finally:
+            if saved is None:
+                os.environ.pop("DESKCHECK_STATE_DIR", None)
+            else:
+                os.environ["DESKCHECK_STATE_DIR"] = saved
 
 
 def compare(recorded: dict[str, Any], replayed: dict[str, Any]) -> str:

@@ -59,6 +59,14 @@ def parse_http_address(text: str) -> HttpAddress:
     return HttpAddress(host, int(port))
 
 
+class Caller(NamedTuple):
+    client: str | None = None
+    session: str | None = None
+
+
+NO_CALLER = Caller()
+
+
 class ToolRunner:
     """Runs calls on the one worker thread, timing and logging each."""
 
@@ -67,12 +75,12 @@ class ToolRunner:
         self.log = log
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskcheck-tools")
 
-    async def call(self, name: str, arguments: Any, session: str | None = None) -> ToolResult:
+    async def call(self, name: str, arguments: Any, caller: Caller = NO_CALLER) -> ToolResult:
         queued = time.perf_counter()
-        future = self._executor.submit(self._run, name, arguments, session, queued)
+        future = self._executor.submit(self._run, name, arguments, caller, queued)
         return await asyncio.wrap_future(future)
 
-    def _run(self, name: str, arguments: Any, session: str | None, queued: float) -> ToolResult:
+    def _run(self, name: str, arguments: Any, caller: Caller, queued: float) -> ToolResult:
         at, started = now_iso(), time.perf_counter()
         result = self.catalogue.call(name, arguments)
         finished = time.perf_counter()
@@ -84,7 +92,8 @@ class ToolRunner:
                 at=at,
                 ms=(finished - started) * 1000,
                 waited_ms=(started - queued) * 1000,
-                session=session,
+                client=caller.client,
+                session=caller.session,
             )
         return result
 
@@ -103,7 +112,7 @@ def build_server(catalogue: Catalogue, runner: ToolRunner, sdk: Any) -> Any:
         return listing
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        result = await runner.call(params.name, params.arguments or {}, _session_id(ctx))
+        result = await runner.call(params.name, params.arguments or {}, _caller(ctx))
         return call_result(types, result)
 
     return sdk.Server(
@@ -126,10 +135,15 @@ def call_result(types: Any, result: ToolResult) -> Any:
     return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
 
 
-def _session_id(ctx: Any) -> str | None:
+def _caller(ctx: Any) -> Caller:
+    """Who made a call, for the log: the client's name and version (from the handshake or the
+    request's own metadata) and, over HTTP with a handshake, its session id."""
     request = getattr(ctx, "request", None)
     headers = getattr(request, "headers", None)
-    return headers.get("mcp-session-id") if headers is not None else None
+    session = headers.get("mcp-session-id") if headers is not None else None
+    info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
+    client = f"{info.name} {info.version}".strip() if info is not None else None
+    return Caller(client, session)
 
 
 # -- transports ---------------------------------------------------------------------------------
