@@ -192,7 +192,9 @@ def replay(
     ones the log names; credentials are never logged, so give --token or --header again), and print
     one JSON line per call: its result and how it compares with the recorded one (same, changed,
     or diverged when success became failure or the other way round), then a summary. Exit 1 when a
-    call diverged (with --strict: when any result changed), 2 when the log cannot be read."""
+    call diverged (with --strict: when any result changed), 2 when the log cannot be read. A replay's form
+    sessions are its own (a temporary store): it starts from the records as they are now and leaves the
+    sessions of the agent and the CLI alone; a .docx is written as the server would write it."""
     from ..mcp.replay import replay_log
 
     raise typer.Exit(replay_log(log_file, context, docx, spec, schema, data, strict=strict))

@@ -214,6 +214,13 @@ class Catalogue:
         """The .docx files whose tools write them in place (every one but a --dry-run's)."""
         return [c.options.docx for c in self.contexts if c.family == "docx" and not c.options.dry_run]
 
+    def warm_up(self) -> None:
+        """Read each document once (nothing is written, no session opened), so that the agent's
+        first call does not also pay for importing the docx engine and parsing the file."""
+        for context in self.contexts:
+            if context.family == "docx":
+                context.toolset.call("read_document", {"maxBlocks": 1})
+
     def callable(self, name: str) -> bool:
         """Whether ``name`` is a tool, or a name a context explains it cannot serve."""
         return name in self._routes or self._unsupported(name) is not None

@@ -97,6 +97,11 @@ class ToolRunner:
             )
         return result
 
+    def warm_up(self) -> None:
+        """Have the worker read the documents while the client reads the tool list (a call that
+        comes meanwhile waits for it, and then finds the document parsed)."""
+        self._executor.submit(self.catalogue.warm_up)
+
     def close(self) -> None:
         self._executor.shutdown(wait=True)
 
@@ -108,7 +113,12 @@ def build_server(catalogue: Catalogue, runner: ToolRunner, sdk: Any) -> Any:
     types = sdk.types
     listing = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in catalogue.definitions()])
 
+    warmed = []
+
     async def list_tools(ctx: Any, params: Any) -> Any:
+        if not warmed:
+            warmed.append(True)
+            runner.warm_up()
         return listing
 
     async def call_tool(ctx: Any, params: Any) -> Any:
