@@ -27,6 +27,8 @@ FAMILY_WORDS = {"docx": "a .docx review", "openapi": "an annotated OpenAPI docum
 # MCP tool names: letters, digits, _, - and . (SEP-986); a prefix keeps to the first three.
 _PREFIX_CHARACTERS = re.compile(r"[^A-Za-z0-9]+")
 MAX_PREFIX = 24
+# Tool arguments that name files on the server's machine, by tool.
+PATH_ARGUMENTS = {"compare_versions": ("previous", "current")}
 
 
 @dataclasses.dataclass
@@ -230,10 +232,29 @@ class Catalogue:
         route = self._routes.get(name) or self._unsupported(name)
         if route is not None:
             context, inner = route
-            return context.toolset.call(inner, args)
+            refusal = self._outside_served_folders(context, inner, args)
+            return refusal or context.toolset.call(inner, args)
         if len(self.contexts) == 1:  # the CLI's own message, word for word
             return self.contexts[0].toolset.call(name, args)
         return fail(unknown_tool_message(name, self.family, self.names), code="unknownTool", input_error=True)
+
+    def _outside_served_folders(self, context: ServedContext, tool: str, args: Any) -> ToolResult | None:
+        """A refusal when a tool would read a file the server was not pointed at: over MCP, the
+        paths ``compare_versions`` takes must be beside a served document (a document under
+        review is untrusted text, and may ask the agent to read another file)."""
+        if context.family != "docx" or tool not in PATH_ARGUMENTS or not isinstance(args, dict):
+            return None
+        folders = sorted({str(c.options.docx.parent) for c in self.contexts if c.family == "docx"})
+        for key in PATH_ARGUMENTS[tool]:
+            value = args.get(key)
+            if isinstance(value, str) and value and str(Path(value).resolve().parent) not in folders:
+                return fail(
+                    f"{tool} over deskcheck mcp reads .docx files only beside the documents it serves (in "
+                    f"{', '.join(folders)}); {value} is elsewhere. Copy it there, or compare on the command line: "
+                    "deskcheck docx compare PREVIOUS CURRENT.",
+                    code="outsideServedFolders",
+                )
+        return None
 
     def _unsupported(self, name: str) -> tuple[ServedContext, str] | None:
         for context in self.contexts:

@@ -185,3 +185,22 @@ def test_a_served_document_is_written_as_each_change_is_made(tmp_path):
                 assert len(changes) == 2 * number and {c["author"] for c in changes} == {"Agent"}
 
     anyio.run(scenario)
+
+
+def test_compare_versions_reads_only_beside_the_served_documents(tmp_path):
+    """A document under review may ask the agent to read another file: over MCP, compare_versions
+    takes only files in the folders of the served documents."""
+    from deskcheck.cli.context import ContextOptions
+    from deskcheck.cli.mcp.catalogue import contexts_from_flags, open_catalogue
+
+    served = contract(tmp_path / "contract.docx")
+    beside = contract(tmp_path / "contract-v1.docx")
+    (tmp_path / "private").mkdir()
+    elsewhere = contract(tmp_path / "private" / "salaries.docx")
+    catalogue = open_catalogue(contexts_from_flags(ContextOptions(), [served], None, None, None))
+
+    assert catalogue.call("compare_versions", {"previous": str(beside)}).ok
+    for args in ({"previous": str(elsewhere)}, {"previous": str(beside), "current": str(elsewhere)}):
+        refused = catalogue.call("compare_versions", args)
+        assert not refused.ok and refused.code == "outsideServedFolders"
+        assert str(tmp_path) in refused.error and "deskcheck docx compare" in refused.error
