@@ -122,6 +122,13 @@ def contexts_from_flags(
     ]
     if not found:
         raise UsageError(f"no context: {CONTEXT_HINT}.")
+    seen: set[tuple[object, ...]] = set()
+    for opts in found:
+        key = (opts.docx, opts.spec, opts.schema, opts.data)
+        if key in seen:
+            given = next(str(part) for part in key if part is not None)
+            raise UsageError(f"{given} is given twice; give each context once.")
+        seen.add(key)
     return found
 
 
@@ -271,7 +278,13 @@ def open_catalogue(options: list[ContextOptions]) -> Catalogue:
         preflight(opts)
         if opts.family == "docx":
             _check_review_options(opts)
-        contexts.append(ServedContext(opts, open_toolset(opts)))
+        toolset = open_toolset(opts)
+        if not len(toolset):
+            raise UsageError(
+                f"{opts.spec} gives no tools in the loaded profiles (no operation carries an x-agent annotation "
+                "there): choose another --profile, or see what the document gives with deskcheck openapi tools SPEC."
+            )
+        contexts.append(ServedContext(opts, toolset))
     return Catalogue(contexts)
 
 

@@ -35,9 +35,12 @@ def docx(tmp_path):
         (["--docx", "{docx}", "--http-token", "secret"], "give --http HOST:PORT too"),
         (["--docx", "{docx}", "--operation-types", "nonsense"], "is not a suggest_changes operation type"),
         (["--spec", "missing.yaml"], "missing.yaml does not exist"),
+        (["--spec", "plain.json"], "plain.json gives no tools in the loaded profiles"),
+        (["--docx", "{docx}", "--docx", "{docx}"], "contract.docx is given twice"),
     ],
 )
 def test_usage_errors_are_told_on_stderr_before_serving(argv, message, docx, tmp_path):
+    (tmp_path / "plain.json").write_text('{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}}')
     argv = [arg.replace("{docx}", str(docx)) for arg in argv]
     run = run_process("mcp", *argv, expect=2, cwd=str(tmp_path))
     assert run.stdout == ""
