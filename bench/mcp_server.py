@@ -136,20 +136,17 @@ def round_trips(document: Path, env: dict[str, str], calls: int, pause: float = 
 
 
 def import_cost(code: str, env: dict[str, str], runs: int) -> tuple[float, float]:
-    """Median wall and CPU seconds of ``python -c CODE`` minus those of ``python -c pass``."""
-
-    def measure(snippet: str) -> tuple[float, float]:
-        walls, cpus = [], []
-        for _ in range(runs):
-            started = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-c", snippet], env=env)
-            _, _, usage = os.wait4(proc.pid, 0)
-            walls.append(time.perf_counter() - started)
-            cpus.append(usage.ru_utime + usage.ru_stime)
-        return statistics.median(walls), statistics.median(cpus)
-
-    base, code_ = measure("pass"), measure(code)
-    return code_[0] - base[0], code_[1] - base[1]
+    """Median wall and CPU seconds of running ``code`` in a fresh interpreter, measured inside it
+    (the interpreter's own start and exit left out)."""
+    probe = (
+        "import time\nwall, cpu = time.perf_counter(), time.process_time()\n"
+        f"{code}\nprint(time.perf_counter() - wall, time.process_time() - cpu)"
+    )
+    samples = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+        samples.append(tuple(float(x) for x in out.stdout.split()))
+    return statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
 
 
 def own_bytecode_caches() -> list[Path]:
@@ -198,11 +195,21 @@ def main() -> None:
         start_up(document, cached, 1)  # writes the caches
         report_start_up("bytecode caching on", start_up(document, cached, options.runs))
 
-        print("importing the MCP SDK (python -c, minus python -c pass; bytecode caching on)")
+        print("importing the MCP SDK (in a fresh interpreter; bytecode caching on)")
         lean = import_cost("from deskcheck.cli.mcp.sdk import load; load()", cached, options.runs)
         plain = import_cost("import mcp.server.lowlevel, mcp.server.stdio", cached, options.runs)
-        print(f"  lean (cli/mcp/sdk.py)     wall {ms(lean[0])}  CPU {ms(lean[1])}")
-        print(f"  import mcp.server.lowlevel wall {ms(plain[0])}  CPU {ms(plain[1])}")
+        before = import_cost(
+            "import deskcheck.cli.mcp.sdk as sdk\n"
+            "def stop():\n    raise SystemExit(0)\n"
+            "sdk.load = stop\n"
+            "from deskcheck.cli.main import run\n"
+            f"run(['mcp', '--docx', {str(document)!r}])",
+            cached,
+            options.runs,
+        )
+        print(f"  lean (cli/mcp/sdk.py)        wall {ms(lean[0])}  CPU {ms(lean[1])}")
+        print(f"  import mcp.server.lowlevel    wall {ms(plain[0])}  CPU {ms(plain[1])}")
+        print(f"  deskcheck's part before it    wall {ms(before[0])}  CPU {ms(before[1])}  (CLI, context, tool list)")
 
         documents = [document] + ([REFERENCE_DOCX] if REFERENCE_DOCX.exists() else [])
         for path in documents:
