@@ -52,7 +52,11 @@ TokenOpt = Annotated[
 ]
 AllowHostOpt = Annotated[
     list[str] | None,
-    typer.Option("--allow-host", help="Another host that suggestion URLs may reach (repeatable).", rich_help_panel=API),
+    typer.Option(
+        "--allow-host",
+        help="Another host that suggestion URLs and a schema's references may reach (repeatable).",
+        rich_help_panel=API,
+    ),
 ]
 IdentityOpt = Annotated[
     str | None,
@@ -60,6 +64,14 @@ IdentityOpt = Annotated[
 ]
 TimeoutOpt = Annotated[
     float, typer.Option("--timeout", help="Seconds to wait for each HTTP request.", rich_help_panel=API, min=0.1)
+]
+FillDefaultsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fill-defaults",
+        help="File-backed forms: write the schema's defaults and constants where the record has no value.",
+        rich_help_panel=CONTEXT,
+    ),
 ]
 ModeOpt = Annotated[
     str,
@@ -138,6 +150,7 @@ _CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
     ("allow_host", AllowHostOpt, None),
     ("identity", IdentityOpt, None),
     ("timeout", TimeoutOpt, 30.0),
+    ("fill_defaults", FillDefaultsOpt, False),
     ("mode", ModeOpt, "tracked-changes"),
     ("table_revisions", TableRevisionsOpt, "cells"),
     ("operation_types", OperationTypesOpt, None),

@@ -16,7 +16,19 @@ from ..exit import ExitCode
 from ..output.emit import emit_result
 
 # The context options a form verb takes (``build_context`` keywords).
-FORM_OPTIONS = ("spec", "schema", "data", "profile", "base_url", "header", "token", "allow_host", "identity", "timeout")
+FORM_OPTIONS = (
+    "spec",
+    "schema",
+    "data",
+    "profile",
+    "base_url",
+    "header",
+    "token",
+    "allow_host",
+    "identity",
+    "timeout",
+    "fill_defaults",
+)
 
 _TOOL_VERBS: dict[str, tuple[str, str]] = {}
 

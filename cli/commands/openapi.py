@@ -91,6 +91,7 @@ def check(
     from deskcheck.engine.openapi.check import check_source, has_errors
     from deskcheck.engine.openapi.report import format_findings
     from deskcheck.engine.openapi.source import read_source
+    from deskcheck.engine.urls import redact
 
     env = current_env()
     if output_format not in CHECK_FORMATS:
@@ -112,11 +113,11 @@ def check(
             print(f"error: {exc.message}", file=env.stderr)
             unreadable = True
             continue
-        artifact = spec if source.url else _artifact_path(spec)
+        artifact = source.location if source.url else _artifact_path(spec)
         # With one document the findings need no file name; with several each one says its file.
         findings += [replace(f, artifact=artifact) for f in found] if len(specs) > 1 else found
         clean += [] if found else [artifact]
-    artifact = (specs[0] if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
+    artifact = (redact(specs[0]) if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
     if output_format == "text" and not env.json_output:
         _show_findings(env, findings, artifact, clean if len(specs) > 1 else [])
     else:
@@ -203,8 +204,9 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         return None
     if not base_url:
         raise InputError("--live calls the API: give its address with --base-url URL.")
-    if not base_url.startswith(("http://", "https://")):
-        raise InputError(f"--base-url must be an http(s) URL, not {base_url!r}.")
+    from deskcheck.engine.urls import check_http_url
+
+    check_http_url(base_url, "--base-url")
     values: dict[str, str] = {}
     for item in params:
         name, sep, value = item.partition("=")

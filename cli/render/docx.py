@@ -18,11 +18,14 @@ TEXT_CHARS = 90
 
 # Block fields the kind column already says (or that only a program needs).
 _BLOCK_FIELDS = frozenset(
-    {"blockId", "kind", "text", "blockTextHash", "headingLevel", "displayLabel", "numId", "ilvl", "styleId", "table"}
-)
+    {"blockId", "kind", "text", "blockTextHash", "headingLevel", "displayLabel", "numId", "ilvl", "styleId", "table",
+     "placeholderRanges"}
+)  # fmt: skip
 # Other block fields, as the kind column names them.
 _BLOCK_FLAGS = {"inTextBox": "text box", "pendingDeletion": "pending deletion", "joinsNext": "joins next"}
 _WARN_FLAGS = frozenset({"pendingDeletion"})
+# The flags find_text copies from the block onto a match.
+_MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder")
 
 CHANGE_STYLES = {
     "insertion": "green",
@@ -224,7 +227,11 @@ def matches_table(matches: Sequence[dict[str, Any]], query: str, numbers: dict[s
         if story.get("type") not in (None, "main"):
             place = story_name(story) + (f" {place}" if place else "")
         span = f"{where.get('startOffset', '?')}-{where.get('endOffset', '?')}"
-        row = [place, span, highlight(str(found.get("context", "")), query)]
+        context = highlight(str(found.get("context", "")), query)
+        flags = [_BLOCK_FLAGS.get(key, key) for key in _MATCH_FLAGS if found.get(key)]
+        if flags:  # what accepting would do to the block, or a placeholder's prompt
+            context = (*context, (" · " + ", ".join(flags), "yellow"))
+        row = [place, span, context]
         if numbers is not None:
             row.insert(0, f"#{numbers[found['blockId']]}" if found.get("blockId") in numbers else "")
         rows.append(row)

@@ -268,11 +268,15 @@ class FormMode:
             raise UsageError("usage: variant PATH N")
         node = self._node(self._current(), path)
         selector = node if node.is_selector else next((c for c in node.children if c.is_selector), None)
-        if selector is None:
+        if selector is not None:
+            target = selector.path
+        elif node.skeleton is not None and node.skeleton.variants and not node.children:
+            target = node.full_key + "/$oneOf"  # an object not in the record yet: choosing creates it
+        else:
             raise UsageError(
                 f"{node.path} has no variants; `show` marks the fields that have (they list variant 0, 1...)."
             )
-        return self._write("setFieldValue", {"path": selector.path, "value": parse.integer(number, "N")})
+        return self._write("setFieldValue", {"path": target, "value": parse.integer(number, "N")})
 
     def do_errors(self, rest: str) -> ExitCode:
         lines = form_view.error_lines(self._current())

@@ -71,7 +71,9 @@ def _flags(node: Node) -> list[str]:
     if node.items_state in ("static", "resolved", "url"):
         flags.append("suggestions")
     elif node.items_state == "blocked":
-        flags.append("suggestions once another field is set")
+        from deskcheck.engine.forms.text import waiting_flag
+
+        flags.append(waiting_flag(node))
     return flags
 
 

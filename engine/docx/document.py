@@ -25,6 +25,7 @@ from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
 
 from .blocks import Block, ParagraphIds, assign_ids, build_blocks
+from .integrity import check_document_parts
 from .numbering import Numbering
 from .package import RT, DocxPackage
 from .scan import ScanContext
@@ -36,6 +37,8 @@ from .wml.ns import W14_PARAID, W14_TEXTID, W_BODY, W_P
 
 class DocxDocument:
     def __init__(self, package: DocxPackage) -> None:
+        # Every tool refuses a package with a damaged part, not only the tools reading that part.
+        check_document_parts(package)
         self.package = package
         self._styles: Styles | None = None
         self._numbering: Numbering | None = None

@@ -33,10 +33,13 @@ def _open(session):
     from deskcheck.engine.errors import InputError
 
     from .document import DocxDocument
+    from .strict_ooxml import refuse_writing
 
     if session.path is None:
         raise InputError("no .docx file was given; pass one with --docx FILE.", code="missingFile")
-    return DocxDocument.open(session.path)
+    doc = DocxDocument.open(session.path)
+    refuse_writing(doc.package)  # before any work: a dry run or a queued batch is refused alike
+    return doc
 
 
 def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:

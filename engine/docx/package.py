@@ -41,7 +41,7 @@ from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.files import write_atomically
 
-from . import limits
+from . import limits, strict_ooxml
 from .wml.ns import NS
 from .wml.parser import XmlError, parse_xml, serialize_xml
 
@@ -80,9 +80,6 @@ class RT:
     COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
     COMMENTS_IDS = "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds"
     COMMENTS_EXTENSIBLE = "http://schemas.microsoft.com/office/2018/08/relationships/commentsExtensible"
-
-
-STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 
 
 class Relationship(NamedTuple):
@@ -126,6 +123,8 @@ class DocxPackage:
         self._replaced: dict[str, bytes] = {}
         self._removed: set[str] = set()
         self._version: str | None = None
+        # Strict Open XML is read through the transitional names (see strict_ooxml).
+        self.strict = strict_ooxml.is_strict(self)
         self.main_part = self._find_main_part()
 
     # -- opening ------------------------------------------------------------------------------
@@ -166,13 +165,6 @@ class DocxPackage:
         if not self.has_part(PACKAGE_RELS_PART):
             raise _not_word(self.name, "it has no package relationships (_rels/.rels)")
         rels = self.relationships("")
-        for rel in rels:
-            if rel.type == STRICT_OFFICE_DOCUMENT:
-                raise InputError(
-                    f"{self.name} is saved as Strict Open XML, which deskcheck does not read; "
-                    "save it from Word as a regular Word Document (.docx).",
-                    code="notDocx",
-                )
         targets = [rel for rel in rels if rel.type == RT.OFFICE_DOCUMENT and not rel.external]
         if not targets:
             raise _not_word(self.name, "it has no main document part")
@@ -219,6 +211,8 @@ class DocxPackage:
                     "Open and re-save it in Word, or ask the sender for a fresh copy.",
                     code="corruptPackage",
                 ) from None
+            if self.strict:
+                strict_ooxml.to_transitional(tree)
             self._trees[name] = tree
         return tree
 
@@ -418,6 +412,7 @@ class DocxPackage:
         """The package as .docx bytes. Without edits these are the original file's bytes."""
         if not self.is_dirty:
             return self._data
+        strict_ooxml.refuse_writing(self)
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for name in self._order:

@@ -836,6 +836,7 @@ def redline_files(
     from deskcheck.engine.errors import InputError
 
     from .privacy import check_transforms, metadata_report, scrub_metadata
+    from .strict_ooxml import refuse_writing
 
     transforms = check_transforms(privacy)
     target = Path(output)
@@ -850,6 +851,7 @@ def redline_files(
                 f"the output {target} is one of the inputs; write the redline to a new file.", code="badOutput"
             )
     base = read_accepted(previous, keep_ids=True)
+    refuse_writing(base.package, "a redline, which is written in the previous version's form, cannot start from it")
     other = read_accepted(current)
     report = build_redline(base, other, author=author or DEFAULT_AUTHOR, date=date)
     privacy_report = scrub_metadata(base.package, transforms) if transforms else metadata_report(base.package)

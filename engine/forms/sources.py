@@ -13,7 +13,9 @@ A source is any object with
   when the stored copy changed since ``version`` (the session becomes stale) and
   ``SourceError`` for any other refusal (the session keeps its edits);
 - ``schema(known) -> FetchedSchema``: the JSON Schema and its version; given what was known
-  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304).
+  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304);
+- optionally ``request_deadline``: the most seconds one save request may take (an HTTP client's
+  total timeout), which the save lease always outlives.
 
 Versions of documents are ``DocumentVersion``s: an HTTP ``ETag`` (sent back as ``If-Match``),
 a ``Last-Modified`` date (sent back as ``If-Unmodified-Since``) or a content hash (a file).
@@ -149,20 +151,36 @@ class FileSource:
     creates = False
     check_schema_each_call = True
 
-    def __init__(self, schema_path: str | Path, data_path: str | Path, *, title: str | None = None) -> None:
+    def __init__(
+        self,
+        schema_path: str | Path,
+        data_path: str | Path,
+        *,
+        title: str | None = None,
+        allow_hosts: tuple[str, ...] = (),
+        timeout: float = 30.0,
+    ) -> None:
         self.schema_path = Path(schema_path)
         self.data_path = Path(data_path)
         self.title = title or self.data_path.name
         self.schema_key = "file:" + str(self.schema_path.resolve())
+        # Hosts the schema's references may be fetched from (--allow-host); files next to the
+        # schema are read without asking.
+        self.allow_hosts = allow_hosts
+        self.timeout = timeout
 
     # The schema -----------------------------------------------------------------------------
 
     def schema(self, known: SchemaTag | None) -> FetchedSchema:
+        from .schema_files import bundle_schema_file, schema_version
+
         raw = _read_bytes(self.schema_path, "the schema file")
-        version = content_hash(raw)
+        version = schema_version(raw, self.schema_path)
         if known is not None and known.version == version:
             return FetchedSchema(version)
-        return FetchedSchema(version, _parse(raw, self.schema_path, "the schema file"))
+        schema = _parse(raw, self.schema_path, "the schema file")
+        bundled = bundle_schema_file(schema, self.schema_path, allow_hosts=self.allow_hosts, timeout=self.timeout)
+        return FetchedSchema(version, bundled)
 
     def adjust_schema(self, prepared: dict[str, Any]) -> dict[str, Any]:
         return prepared

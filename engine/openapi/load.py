@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import jsonpointer
 from ..tools import Tool, ToolSet
+from ..urls import check_http_url
 from .editors import EditorGroup, resolve_editor
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient
 from .inputs import InputProblem, ToolInput, build_input
@@ -270,6 +271,13 @@ def load_openapi(
     if errors:
         raise SpecLoadError(label, errors)
     resolved_base = base_url_for(document, override=base_url, source_url=source_url)
+    if resolved_base is not None:
+        check_http_url(resolved_base, "--base-url" if base_url else "the server URL the document gives")
+    if allow_hosts:
+        from ..forms.remote_items import parse_allowed_host
+
+        for entry in allow_hosts:
+            parse_allowed_host(entry)
     caller = ApiCaller(
         resolved_base,
         client=client if client is not None else HttpxClient(timeout=timeout),

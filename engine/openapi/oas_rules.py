@@ -59,9 +59,10 @@ _DOCUMENT_URI = "urn:deskcheck:document"
 
 def rule_findings(
     document: dict[str, Any], family: Family, dialect: str | None = None
-) -> tuple[list[Finding], list[str]]:
-    """Every finding of these rules for ``document`` of OpenAPI ``family``, and a sentence for
-    each part that could not be checked. ``dialect`` is the one the document's schemas use."""
+) -> tuple[list[Finding], list[str], list[Finding]]:
+    """Every finding of these rules for ``document`` of OpenAPI ``family``, a sentence for each
+    part that could not be checked, and the patterns that need backtracking (their own rule).
+    ``dialect`` is the one the document's schemas use."""
     walk = _Walk(document, family.name)
     walk.run()
     findings = list(_duplicate_tags(document))
@@ -71,7 +72,7 @@ def rule_findings(
     findings += _pattern_findings(walk.patterns)
     unchecked: list[str] = []
     findings += _default_findings(document, family.name, walk.defaults, unchecked)
-    return findings, unchecked
+    return findings, unchecked, list(_backtracking_findings(walk.patterns))
 
 
 @dataclass
@@ -477,7 +478,8 @@ def _duplicate_tags(document: dict[str, Any]) -> Iterator[Finding]:
 
 
 def _pattern_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
-    # Python's re, as deskcheck's own argument and form validation use it.
+    # Python's re, as many Python tools read patterns (deskcheck's own validation reads them with
+    # jsonschema-rs, or in JavaScript when that refuses one).
     verdicts: dict[str, str | None] = {}
     for pointer, pattern in patterns:
         if pattern not in verdicts:
@@ -488,6 +490,20 @@ def _pattern_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
                 verdicts[pattern] = str(exc)
         if verdicts[pattern] is not None:
             yield pointer, f"{_short(pattern)} is not a valid regular expression ({verdicts[pattern]})"
+
+
+def _backtracking_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
+    from ..forms.patterns import BACKTRACK_LIMIT, needs_backtracking
+
+    for pointer, pattern in patterns:
+        if needs_backtracking(pattern):
+            yield (
+                pointer,
+                f"the pattern {_short(pattern)} needs backtracking (a back-reference or look-around): on a long "
+                "value a backtracking validator can take exponential time. deskcheck gives such a value at most "
+                f"{BACKTRACK_LIMIT:,} steps and reports it as not checked beyond that; write the pattern without "
+                "back-references and look-around if you can.",
+            )
 
 
 # -- defaults ----------------------------------------------------------------------------------------

@@ -28,6 +28,10 @@ RULES: dict[str, str] = {
     "editor-live-parameter-missing": "openapi check --live has no --param value for an editor's schema operation.",
     "editor-live-request-failed": "openapi check --live: an editor's schema or record request failed.",
     "editor-live-schema-unusable": "openapi check --live: the form cannot be built from an editor's schema.",
+    "editor-live-schema-unchecked": (
+        "openapi check --live: part of an editor's schema is not checked (a reference that cannot be followed, "
+        "a keyword that is not valid JSON Schema)."
+    ),
     "editor-live-field-unfixable": (
         "openapi check --live: a column hidden from the form (attachment, computed) keeps the document invalid."
     ),
@@ -38,4 +42,7 @@ RULES: dict[str, str] = {
     "quoted-value-not-in-enum": "A description quotes a value the parameter's enum does not allow.",
     "base-url-missing": "The document gives no absolute server URL; requests need --base-url.",
     "structure-not-checked": "Part of the validation against the OpenAPI specification could not run.",
+    "pattern-backtracking": (
+        "A pattern needs backtracking (a back-reference or look-around): slow on long values in many validators."
+    ),
 }

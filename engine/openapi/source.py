@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..urls import check_http_url, redact
 from .positions import PositionIndex
 
 # Real API documents are well under this (data-fair's, one of the largest public ones, is 0.6 MB).
@@ -52,9 +53,11 @@ def read_source(
 ) -> Source:
     """Read and parse ``location``; an ``InputError`` says why it cannot be read."""
     if is_url(location):
+        check_http_url(location, "the OpenAPI document's URL")
         text, content_type = _fetch(location, timeout=timeout, headers=headers or {}, max_bytes=max_bytes)
         kind = _format_for(location, content_type, text)
-        return parse_text(text, location=location, format=kind, url=location)
+        # Shown in messages and reports: without the password of a user:password@ URL.
+        return parse_text(text, location=redact(location), format=kind, url=location)
     path = Path(location)
     try:
         size = path.stat().st_size
@@ -110,17 +113,21 @@ def _format_for(location: str, content_type: str | None, text: str) -> str:
     return "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
 
 
-def _fetch(url: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
+def _fetch(given: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
     import httpx
 
+    from .deadline import deadline_client, total_deadline
+
+    url = redact(given)  # as messages show it
     request_headers = {"accept": "application/json, application/yaml;q=0.9, */*;q=0.5", **headers}
     try:
         with (
-            httpx.Client(timeout=timeout, follow_redirects=False) as client,
-            client.stream("GET", url, headers=request_headers) as response,
+            total_deadline(timeout),
+            deadline_client(timeout) as client,
+            client.stream("GET", given, headers=request_headers) as response,
         ):
             if response.is_redirect:
-                target = response.headers.get("location", "?")
+                target = redact(response.headers.get("location", "?"))
                 raise InputError(
                     f"fetching the OpenAPI document {url} was redirected to {target}; deskcheck does not follow "
                     "redirects. Give the final URL."
@@ -138,7 +145,7 @@ def _fetch(url: str, *, timeout: float, headers: dict[str, str], max_bytes: int)
     except httpx.TimeoutException:
         raise InputError(f"fetching the OpenAPI document {url} timed out after {timeout:g} s.") from None
     except httpx.HTTPError as exc:
-        raise InputError(f"fetching the OpenAPI document {url} failed: {exc}.") from None
+        raise InputError(f"fetching the OpenAPI document {url} failed: {redact(str(exc))}.") from None
     try:
         return b"".join(chunks).decode("utf-8-sig"), content_type
     except UnicodeDecodeError as exc:

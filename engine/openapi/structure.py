@@ -61,8 +61,9 @@ def structural_problems(document: dict[str, Any]) -> list[Problem]:
         problems.append(_not_checked(f"the document could not be validated against the OpenAPI schema: {exc}", ""))
     from .oas_rules import rule_findings
 
-    findings, unchecked = rule_findings(document, family, dialect if isinstance(dialect, str) else None)
+    findings, unchecked, backtracking = rule_findings(document, family, dialect if isinstance(dialect, str) else None)
     problems += [_not_checked(sentence, "") for sentence in unchecked]
+    problems += [Problem("pattern-backtracking", message, at, WARNING) for at, message in backtracking[:MAX_FINDINGS]]
     for pointer, message in findings[:MAX_FINDINGS]:
         where = _existing_place(document, pointer)
         problems.append(Problem("openapi-schema", f"{label}: {message}. {_CONSEQUENCE}", where, WARNING))

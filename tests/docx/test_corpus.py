@@ -14,7 +14,6 @@ FILES = sorted(CORPUS.rglob("*.docx"))
 # The files the corpus holds that are not usable .docx packages, and why.
 REFUSED = {
     "folio/encrypted-agile-example.docx": "encrypted",
-    "pandoc/7691.docx": "notDocx",  # Strict Open XML
 }
 READ_TOOLS = ("read_document", "get_document_outline", "list_stories", "read_comments", "read_changes")
 

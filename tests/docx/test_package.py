@@ -16,7 +16,6 @@ from tests.docx.builders import make_docx, p
 from tests.helpers import run_cli
 
 ENCRYPTED = CORPUS / "folio" / "encrypted-agile-example.docx"
-STRICT = CORPUS / "pandoc" / "7691.docx"
 SAMPLE = CORPUS / "folio" / "sample.docx"
 
 
@@ -73,10 +72,6 @@ def test_a_workbook_is_named_as_such(tmp_path):
         for name, content in data.items():
             archive.writestr(name, content)
     assert "Excel workbook" in refusal(path).message
-
-
-def test_strict_open_xml_is_refused_clearly():
-    assert "Strict Open XML" in refusal(STRICT).message
 
 
 def test_missing_main_part_is_refused(tmp_path):

@@ -83,8 +83,8 @@ def test_editing_a_request_body_through_the_tools():
     bad = tools.call("form_setFieldValue", {"path": "/slug", "value": "Not A Slug"})
     assert bad.ok and "must match the pattern" in bad.value
     assert tools.call("form_setFieldValue", {"path": "/slug", "value": None}).ok
-    # attachmentsAsImage has a schema default, which the form writes as soon as the document exists.
-    assert state.document == {"title": "Communes", "slug": None, "attachmentsAsImage": False}
+    # attachmentsAsImage has a schema default: shown, not written into an existing document.
+    assert state.document == {"title": "Communes", "slug": None}
     assert state.valid, "slug is nullable"
     answer = tools.call("form_getFieldSuggestions", {"path": "/frequency"})
     assert answer.ok and "annual" in answer.value

@@ -50,14 +50,26 @@ def test_a_schema_request_that_fails_is_an_error_with_the_servers_message(sample
     assert 'answered 404: There is no dataset "nope"' in unknown[0]["message"]
 
 
-def test_a_schema_the_form_engine_refuses_is_an_error(fresh_sample_api):
+def test_a_reference_that_leads_nowhere_is_a_warning(fresh_sample_api):
     api = fresh_sample_api
     schema = api.dataset_schema("associations")
     schema["properties"]["bureau"]["items"] = {"$ref": "#/definitions/member"}
     api.set_schema("associations", schema)
+    findings = live(api, "id=associations", expect=1, extra=("--strict",))
+    assert [(f["rule"], f["severity"]) for f in findings] == [("editor-live-schema-unchecked", "warning")] * 2
+    assert "the form opens, but this part of its schema is not checked" in findings[0]["message"]
+    assert "#/definitions/member" in findings[0]["message"]
+
+
+def test_a_schema_the_form_engine_refuses_is_an_error(fresh_sample_api):
+    api = fresh_sample_api
+    schema = api.dataset_schema("associations")
+    schema["definitions"] = {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}
+    schema["properties"]["bureau"]["items"] = {"$ref": "#/definitions/a"}
+    api.set_schema("associations", schema)
     findings = live(api, "id=associations", expect=1)
     assert [f["rule"] for f in findings] == ["editor-live-schema-unusable"] * 2
-    assert "every form tool would fail" in findings[0]["message"] and "#/definitions/member" in findings[0]["message"]
+    assert "every form tool would fail" in findings[0]["message"] and "loop" in findings[0]["message"]
 
 
 def test_a_required_hidden_column_blocks_creation_and_warns_for_edits(fresh_sample_api):

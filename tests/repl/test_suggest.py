@@ -83,7 +83,14 @@ def test_field_paths_with_array_indices_and_variant_paths(form_catalog):
         name.text == "/speakers/1/name" and name.meta == 'name (text) = "Grace"' and name.start == -len("/speakers/1/n")
     )
     venue = texts(suggest("show /venue", form_catalog))
-    assert venue == ["/venue", "/venue/$oneOf", "/venue/$oneOf/1/room", "/venue/room"], "layout and data paths"
+    assert venue == [
+        "/venue",
+        "/venue/$oneOf",
+        "/venue/$oneOf/1/kind",
+        "/venue/kind",
+        "/venue/$oneOf/1/room",
+        "/venue/room",
+    ], "layout and data paths (a variant's constant is a field: checked, offered, written when chosen)"
     assert texts(suggest("variant /ve", form_catalog)) == ["/venue/$oneOf"], "variant offers selectors only"
     assert [(s.text, s.meta) for s in suggest("variant /venue/$oneOf ", form_catalog)] == [
         ("0", "Online"),
