@@ -15,7 +15,7 @@ import typer
 from ..app import help_with_example
 from ..context import ContextOptions
 from ..errors import UsageError
-from ..options import CONTEXT, with_context_options
+from ..options import CONTEXT, CONTEXT_OPTION_NAMES, with_context_options
 
 mcp_app = typer.Typer(
     name="mcp",
@@ -97,24 +97,8 @@ LogOpt = Annotated[
 
 # Every context option but the four that name a context (repeatable here) and -o/--output
 # (a served document is written in place, so that the CLI sees each change).
-SHARED_OPTIONS = (
-    "profile",
-    "base_url",
-    "header",
-    "token",
-    "allow_host",
-    "identity",
-    "timeout",
-    "mode",
-    "table_revisions",
-    "operation_types",
-    "review_meta",
-    "max_operations",
-    "require_document_version",
-    "author",
-    "dry_run",
-    "queue",
-)
+NOT_SHARED = ("docx", "spec", "schema", "data", "output")
+SHARED_OPTIONS = tuple(name for name in CONTEXT_OPTION_NAMES if name not in NOT_SHARED)
 
 
 @mcp_app.callback()

@@ -83,7 +83,7 @@ class ServedContext:
         if self.family == "openapi":
             out.update(spec=o.spec, profiles=list(o.profiles))
         else:
-            out.update(schema=str(o.schema), data=str(o.data))
+            out.update(schema=str(o.schema), data=str(o.data), fillDefaults=o.fill_defaults)
         out.update(
             baseUrl=o.base_url,
             allowHosts=list(o.allow_hosts),
@@ -161,7 +161,13 @@ def context_from_record(record: dict[str, Any], template: ContextOptions) -> Con
             template, spec=record["spec"], profiles=template.profiles or tuple(record.get("profiles") or ()), **common
         )
     if family == "form":
-        return dataclasses.replace(template, schema=Path(record["schema"]), data=Path(record["data"]), **common)
+        return dataclasses.replace(
+            template,
+            schema=Path(record["schema"]),
+            data=Path(record["data"]),
+            fill_defaults=template.fill_defaults or bool(record.get("fillDefaults")),
+            **common,
+        )
     raise UsageError(f"the log names a context of an unknown kind ({family!r}); give the context's flags instead.")
 
 

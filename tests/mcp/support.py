@@ -45,6 +45,18 @@ def http_client(url: str, token: str | None = None):
     return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers, timeout=60)))
 
 
+@contextlib.asynccontextmanager
+async def connected(transport: str, args: list[str], tmp_path: Path):
+    """A client of ``deskcheck mcp ARGS`` over ``transport`` (``stdio`` or ``http``)."""
+    if transport == "stdio":
+        async with stdio_client(*args) as client:
+            yield client
+    else:
+        with http_server(*args, tmp_path=tmp_path) as server:
+            async with http_client(server.url) as client:
+                yield client
+
+
 class HttpServer:
     def __init__(self, process: subprocess.Popen, url: str, stderr: Path) -> None:
         self.process, self.url, self.stderr_path = process, url, stderr

@@ -4,7 +4,6 @@ families', each family's tools work, and failures are tool errors carrying the C
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from deskcheck.engine.docx.tooldefs import DOCX_INSTRUCTIONS, UNSUPPORTED_TOOLS
 from deskcheck.samples.records_api import openapi_path
 from tests.docx.builders import make_docx, p
 from tests.helpers import run_cli, run_process
-from tests.mcp.support import definitions, http_client, http_server, json_of, stdio_client, text_of
+from tests.mcp.support import connected, definitions, json_of, stdio_client, text_of
 
 pytestmark = pytest.mark.slow
 
@@ -42,17 +41,6 @@ def form_files(folder: Path) -> tuple[Path, Path]:
     schema.write_text(json.dumps(SCHEMA))
     data.write_text('{"name": "Launch", "seats": 20}\n')
     return schema, data
-
-
-@contextlib.asynccontextmanager
-async def connected(transport: str, args: list[str], tmp_path: Path):
-    if transport == "stdio":
-        async with stdio_client(*args) as client:
-            yield client
-    else:
-        with http_server(*args, tmp_path=tmp_path) as server:
-            async with http_client(server.url) as client:
-                yield client
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

@@ -5,7 +5,6 @@ that a save by either side never overwrites the other's unseen."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 
@@ -14,24 +13,13 @@ import pytest
 
 from deskcheck.samples.records_api import openapi_path
 from tests.helpers import run_process
-from tests.mcp.support import http_client, http_server, stdio_client, text_of
+from tests.mcp.support import connected, stdio_client, text_of
 
 pytestmark = pytest.mark.slow
 
 SPEC = str(openapi_path())
 GROUP = "sample_dataset_line"
 LINE = {"id": "associations", "lineId": "asso-001"}
-
-
-@contextlib.asynccontextmanager
-async def agent(transport: str, args: list[str], tmp_path: Path):
-    if transport == "stdio":
-        async with stdio_client(*args) as client:
-            yield client
-    else:
-        with http_server(*args, tmp_path=tmp_path) as server:
-            async with http_client(server.url) as client:
-                yield client
 
 
 def api_flags(api, token: str | None = None) -> list[str]:
@@ -57,7 +45,7 @@ def test_the_agents_session_is_listed_continued_and_saved_by_the_developer(trans
     api = fresh_sample_api
 
     async def scenario():
-        async with agent(transport, api_flags(api, api.write_token), tmp_path) as client:
+        async with connected(transport, api_flags(api, api.write_token), tmp_path) as client:
             edit = {**LINE, "path": "/nom", "value": "Voiles de l'agent"}
             assert not (await client.call_tool(f"{GROUP}_setFieldValue", edit)).is_error
 
