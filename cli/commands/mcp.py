@@ -138,7 +138,8 @@ def _serve(context, docx, spec, schema, data, http, http_token, log_path) -> Non
     if http_token and address is None:
         raise UsageError("--http-token protects an HTTP server: give --http HOST:PORT too (stdio needs no token).")
     catalogue = open_catalogue(contexts_from_flags(context, docx, spec, schema, data))
-    with holding(catalogue.written_documents(), "mcp"), contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None
         if log_path is not None:
             secrets = [*credentials_of(context.headers, context.effective_token), http_token]
@@ -149,7 +150,7 @@ def _serve(context, docx, spec, schema, data, http, http_token, log_path) -> Non
                 contexts=[served.record() for served in catalogue.contexts],
                 tools=catalogue.names,
             )
-        run(catalogue, http=address, http_token=http_token, log=log, quiet=current_env().quiet)
+        run(catalogue, http=address, http_token=http_token, log=log, quiet=current_env().quiet, on_stop=stack.close)
 
 
 LogArg = Annotated[

@@ -23,6 +23,7 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -224,8 +225,11 @@ def run(
     http_token: str | None = None,
     log: CallLog | None = None,
     quiet: bool = False,
+    on_stop: Callable[[], None] = lambda: None,
 ) -> None:
-    """Serve until the client leaves (stdio: end of input) or the process is interrupted."""
+    """Serve until the client leaves (stdio: end of input) or the process is stopped (SIGTERM, or
+    Ctrl-C). ``on_stop`` is what the caller's cleanup does (closing the log, giving back the
+    review locks), for the stdio server's signal path, which cannot return here."""
     import anyio
 
     from . import sdk as sdk_loader
@@ -244,24 +248,43 @@ def run(
         if not quiet:
             print(f"deskcheck mcp: serving {count} tools {where}", file=sys.stderr, flush=True)
 
-    terminated = _stop_on_sigterm() if http is None else None
     try:
         if http is None:
+            _stop_stdio_on_signals(runner, on_stop)
             announce("over stdio")
             anyio.run(serve_stdio, server, sdk)
         else:
-            anyio.run(serve_http, server, http, http_token, lambda url: announce(f"at {url}"))
-    except KeyboardInterrupt:
-        if not (terminated and terminated[0]):
-            raise
+            terminated = _stop_http_on_sigterm()
+            try:
+                anyio.run(serve_http, server, http, http_token, lambda url: announce(f"at {url}"))
+            except KeyboardInterrupt:
+                if not terminated[0]:
+                    raise
     finally:
         runner.close()
 
 
-def _stop_on_sigterm() -> list[bool]:
-    """A client stops a stdio server with SIGTERM (after closing its input, or instead): end as
-    on Ctrl-C, so that the log is closed and the review locks are given back in order, but
-    quietly (the returned flag says it happened)."""
+def _stop_stdio_on_signals(runner: ToolRunner, on_stop: Callable[[], None]) -> None:
+    """SIGTERM (how a client stops a server, after closing its input or instead) and Ctrl-C end a
+    stdio server at once: the call in progress finishes, ``on_stop`` closes the log and gives
+    back the locks, and the process exits (0, or 130 for Ctrl-C). It cannot unwind as usual: the
+    SDK reads stdin on a thread that a cancellation waits for, until the input ends."""
+    import os
+    import signal
+
+    def stop(signum, frame) -> None:
+        runner.close()
+        on_stop()
+        sys.stderr.flush()
+        os._exit(130 if signum == signal.SIGINT else 0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
+def _stop_http_on_sigterm() -> list[bool]:
+    """SIGTERM ends an HTTP server as Ctrl-C does (uvicorn shuts down, then raises the signal
+    again here), but quietly and with exit 0: the returned flag says it happened."""
     import signal
 
     terminated = [False]

@@ -5,6 +5,7 @@ free; a REPL's review keeps a server away; the lock goes with the server."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 
 import anyio
@@ -91,3 +92,26 @@ def test_a_dry_run_server_takes_no_lock(tmp_path):
             run_process("docx", "add-comment", str(docx), COMMENT)
 
     anyio.run(scenario)
+
+
+@pytest.mark.parametrize("transport", [[], ["--http", "127.0.0.1:0"]])
+def test_a_server_stopped_with_sigterm_closes_its_log_and_gives_the_file_back(transport, tmp_path):
+    docx, log = document(tmp_path / "contract.docx"), tmp_path / "calls.jsonl"
+    process = subprocess.Popen(
+        [deskcheck_executable(), "mcp", "--docx", str(docx), "--log", str(log), *transport],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "serving 15 tools" in process.stderr.readline()
+        run_process("docx", "add-comment", str(docx), COMMENT, expect=2)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert json.loads(log.read_text().splitlines()[-1])["event"] == "stop"
+    run_process("docx", "add-comment", str(docx), COMMENT)
