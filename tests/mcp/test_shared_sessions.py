@@ -72,13 +72,14 @@ def test_the_agents_session_is_listed_continued_and_saved_by_the_developer(trans
     anyio.run(scenario)
 
 
-def test_a_session_the_developer_started_is_continued_and_saved_by_the_agent(tmp_path):
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_session_the_developer_started_is_continued_and_saved_by_the_agent(transport, tmp_path):
     schema, data = form_files(tmp_path)
     files = ["--schema", str(schema), "--data", str(data)]
     run_process("form", "set-field-value", *files, '{"path": "/seats", "value": 35}')
 
     async def scenario():
-        async with stdio_client(*files) as client:
+        async with connected(transport, files, tmp_path) as client:
             assert json.loads(text_of(await client.call_tool("form_getData", {})))["data"]["seats"] == 35
             assert not (await client.call_tool("form_setFieldValue", {"path": "/name", "value": "Relaunch"})).is_error
             assert not (await client.call_tool("form_saveForm", {})).is_error
@@ -88,7 +89,8 @@ def test_a_session_the_developer_started_is_continued_and_saved_by_the_agent(tmp
     assert [s["modified"] for s in run_process("form", "sessions").json["result"]] == [False]
 
 
-def test_a_stale_save_of_a_file_is_refused_on_either_side(tmp_path):
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_stale_save_of_a_file_is_refused_on_either_side(transport, tmp_path):
     """The agent (identity agent) and the developer edit the same file in sessions of their own:
     whoever saves second is refused (the file's hash changed since that session loaded it), keeps
     its edits, and saves after a reload."""
@@ -96,7 +98,7 @@ def test_a_stale_save_of_a_file_is_refused_on_either_side(tmp_path):
     files = ["--schema", str(schema), "--data", str(data)]
 
     async def scenario():
-        async with stdio_client(*files, "--identity", "agent") as client:
+        async with connected(transport, [*files, "--identity", "agent"], tmp_path) as client:
             assert not (await client.call_tool("form_setFieldValue", {"path": "/name", "value": "Agent"})).is_error
             run_process("form", "set-field-value", *files, '{"path": "/seats", "value": 30}')
             run_process("form", "save-form", *files, "{}")
