@@ -252,6 +252,13 @@ def run(
         if http is None:
             _stop_stdio_on_signals(runner, on_stop)
             announce("over stdio")
+            if sys.stdin.isatty() and not quiet:
+                print(
+                    "deskcheck mcp: this end speaks JSON-RPC; an MCP client launches it with this command line "
+                    "(or serve over HTTP with --http PORT). Ctrl-C leaves.",
+                    file=sys.stderr,
+                    flush=True,
+                )
             anyio.run(serve_stdio, server, sdk)
         else:
             terminated = _stop_http_on_sigterm()
