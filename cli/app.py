@@ -137,8 +137,9 @@ HELP = (
     "to .docx files as tracked changes and comments; openapi check validates x-agent annotations in CI. "
     'Tool calls print one JSON envelope ({"ok": true, "result": ...} or {"ok": false, "error": ...}) '
     "when --json is given or stdout is not a terminal; on a terminal they print a readable view, long "
-    "ones through a pager. Exit codes: 0 ok, 1 the tool reported an error, 2 bad usage or bad input. "
-    "ARGS is a JSON object, @file.json, or - for stdin."
+    "ones through a pager. Exit codes: 0 ok, 1 the tool reported an error (or skipped every "
+    "operation), 2 bad usage or bad input, 3 done in part (some operations skipped). ARGS is a JSON "
+    "object, @file.json, or - for stdin."
 )
 
 

@@ -33,6 +33,11 @@ def set_global_flags(flags: GlobalFlags) -> None:
     _flags = flags
 
 
+def global_flags() -> GlobalFlags:
+    """The global flags given on the command line (not what the streams imply)."""
+    return _flags
+
+
 @dataclass(frozen=True)
 class Env:
     stdin: TextIO

@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+# Commands that export a foreign format: their stdout holds that format or nothing (errors go to
+# stderr), whatever the global flags say.
+EXPORTERS = {("docx", "tools"), ("openapi", "tools")}
 # Flags that apply to every command, accepted anywhere before a literal "--".
 _GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color", "--no-pager": "no_pager"}
 
@@ -73,6 +76,10 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     except SystemExit as exc:
         return _exit_status(exc.code)
     except UsageError as exc:
+        if tuple(argv[:2]) in EXPORTERS:
+            from .output.emit import emit_export_error
+
+            return int(emit_export_error(current_env(), exc.message))
         return int(emit_usage_error(current_env(), exc.message))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .context import build_context
+from .completion import choices, profiles
+from .context import MODES, REVIEW_META, TABLE_REVISIONS, build_context
 
 CONTEXT = "Context"
 API = "API access (--spec)"
@@ -29,7 +30,9 @@ DataOpt = Annotated[
 ]
 ProfileOpt = Annotated[
     list[str] | None,
-    typer.Option("--profile", help="An x-agent profile to load (repeatable).", rich_help_panel=API),
+    typer.Option(
+        "--profile", help="An x-agent profile to load (repeatable).", rich_help_panel=API, autocompletion=profiles
+    ),
 ]
 BaseUrlOpt = Annotated[
     str | None,
@@ -75,7 +78,9 @@ FillDefaultsOpt = Annotated[
 ]
 ModeOpt = Annotated[
     str,
-    typer.Option("--mode", help="tracked-changes (default) or direct.", rich_help_panel=REVIEW),
+    typer.Option(
+        "--mode", help="tracked-changes (default) or direct.", rich_help_panel=REVIEW, autocompletion=choices(MODES)
+    ),
 ]
 TableRevisionsOpt = Annotated[
     str,
@@ -85,6 +90,7 @@ TableRevisionsOpt = Annotated[
         "revisions, read by Word) or rows (each changed row deleted and re-inserted, read by Word and "
         "LibreOffice).",
         rich_help_panel=REVIEW,
+        autocompletion=choices(TABLE_REVISIONS),
     ),
 ]
 OperationTypesOpt = Annotated[
@@ -96,7 +102,10 @@ OperationTypesOpt = Annotated[
 ReviewMetaOpt = Annotated[
     str,
     typer.Option(
-        "--review-meta", help="required or optional: severity and area on each operation.", rich_help_panel=REVIEW
+        "--review-meta",
+        help="required or optional: severity and area on each operation.",
+        rich_help_panel=REVIEW,
+        autocompletion=choices(REVIEW_META),
     ),
 ]
 MaxOperationsOpt = Annotated[

@@ -2,8 +2,9 @@
 
 Each input line is ``{"id": ..., "tool": "...", "args": {...}}``. A line that cannot be read gets
 an error envelope (with its id when one could be read, else null) and the batch goes on. The
-process exits 1 when any line failed, 0 otherwise. The tool set is opened once, so a family may
-keep its document, schema or session warm between lines.
+process exits 1 when any line failed, 3 when none failed but one did only part of its work (it
+skipped some operations), 0 otherwise. The tool set is opened once, so a family may keep its
+document, schema or session warm between lines.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..context import ContextOptions, open_toolset
 from ..env import current_env, isatty
 from ..exit import ExitCode
 from ..options import with_context_options
+from ..output.emit import outcome
 from ..output.envelope import write_json_line
 
 
@@ -33,7 +35,7 @@ def batch(*, context: ContextOptions) -> None:
 
     env = current_env()
     toolset = open_toolset(context)
-    failed = False
+    codes: set[ExitCode] = set()
     lines, total = _input(env.stdin)
     # Lines done of the total (when stdin is a file) on a terminal's stderr; not when the envelopes
     # themselves go to the terminal: they show the progress, and the two would mix.
@@ -43,11 +45,19 @@ def batch(*, context: ContextOptions) -> None:
             if not line.strip():
                 continue
             call_id, result = run_line(toolset, line, number)
-            failed = failed or not result.ok
-            write_json_line(env.stdout, {"id": call_id, **result.envelope()})
+            envelope, code = outcome(result)
+            codes.add(code)
+            write_json_line(env.stdout, {"id": call_id, **envelope})
             if step is not None:
                 step.advance()
-    raise typer.Exit(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
+    raise typer.Exit(batch_exit_code(codes))
+
+
+def batch_exit_code(codes: set[ExitCode]) -> ExitCode:
+    """1 when any line failed; else 3 when any line did only part of its work; else 0."""
+    if codes - {ExitCode.OK, ExitCode.PARTIAL}:
+        return ExitCode.TOOL_ERROR
+    return ExitCode.PARTIAL if ExitCode.PARTIAL in codes else ExitCode.OK
 
 
 def _input(stdin) -> tuple[Iterable[str], int | None]:

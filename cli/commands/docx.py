@@ -8,6 +8,7 @@ Only the lxml-free tool registry (``engine.docx.tooldefs``) is imported here, so
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -16,10 +17,11 @@ import typer
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..app import help_with_example
+from ..completion import choices, tool_args
 from ..context import ContextOptions, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
-from ..output.emit import emit_result, emit_value
+from ..output.emit import emit_export_error, emit_result, emit_value
 from ..review_lock import refuse_if_served
 from ..tool_call import call_tool
 
@@ -41,7 +43,10 @@ FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The .docx file.",
 ArgsArg = Annotated[
     str | None,
     typer.Argument(
-        metavar="[ARGS]", help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False
+        metavar="[ARGS]",
+        help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
+        show_default=False,
+        autocompletion=tool_args,
     ),
 ]
 ResolveAuthorOpt = Annotated[
@@ -53,6 +58,7 @@ FormatOpt = Annotated[
         "--format",
         help="json (the default), anthropic, openai or mcp; on a terminal without it, a list of names and summaries.",
         show_default=False,
+        autocompletion=choices(EXPORT_FORMATS),
     ),
 ]
 
@@ -150,6 +156,7 @@ def compare(
             "--format",
             help="text (a summary line and one line per change, for a model or a diff tool) or json (the "
             "structured comparison); default: a coloured rendering on a terminal, json otherwise.",
+            autocompletion=choices(COMPARE_FORMATS),
         ),
     ] = None,
 ) -> None:
@@ -274,17 +281,26 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
 
     listing = format is None
     format = format or "json"
-    if format not in EXPORT_FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
-    options, suggest = _docx_options(context)
     env = current_env()
+    if format not in EXPORT_FORMATS:
+        raise typer.Exit(
+            emit_export_error(env, f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
+        )
+    try:
+        options, suggest = _docx_options(context)
+    except UsageError as exc:
+        raise typer.Exit(emit_export_error(env, exc.message)) from None
     if capabilities:
         from deskcheck.engine.docx.operations.schema import capabilities_text
 
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
     definitions = export_tools(docx_toolset(None, options), format)
-    raise typer.Exit(emit_value(env, definitions, "tools:listing" if listing else "json"))
+    if listing and not env.json_output:  # a person at a terminal: names and summaries
+        raise typer.Exit(emit_value(env, definitions, "tools:listing"))
+    # An exporter: the definitions themselves, in the provider's shape, never in an envelope.
+    print(json.dumps(definitions, ensure_ascii=False, indent=2), file=env.stdout)
+    raise typer.Exit(0)
 
 
 queue_app = typer.Typer(

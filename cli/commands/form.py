@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 
 from ..app import help_with_example
 from ..args import read_args
+from ..completion import form_positionals
 from ..context import ContextOptions, open_form_group, preflight
 from ..env import current_env
 from ..errors import UsageError
@@ -33,6 +34,7 @@ PositionalArgs = Annotated[
         metavar="[NAME] [ARGS]",
         help="With --spec: the editor group's name, then ARGS. Otherwise ARGS: a JSON object, @file.json, or -.",
         show_default=False,
+        autocompletion=form_positionals,
     ),
 ]
 AllowInvalidOpt = Annotated[bool, typer.Option("--allow-invalid", help="Save even when the document fails validation.")]

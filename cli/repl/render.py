@@ -104,10 +104,13 @@ class Printer:
     def envelope(self, result: ToolResult) -> None:
         """The CLI's envelope of a tool call, as `deskcheck call` prints it (one JSON line;
         highlighted and indented on a terminal)."""
+        from ..output.emit import outcome
+
+        envelope = outcome(result, decode_text=False)[0]
         if self.color:
-            self.json(result.envelope())
+            self.json(envelope)
         else:
-            self._say(self.out, dumps(result.envelope()), None)
+            self._say(self.out, dumps(envelope), None)
 
 
 def _safe(text: Any) -> Any:

@@ -353,7 +353,8 @@ class ReviewMode:
         self.ops = [op for op in self.ops if op["id"] not in done]
         if self.ops:
             self.printer.warn(f"{len(self.ops)} skipped operation(s) stay in the batch: fix and apply, or `drop` them.")
-            return ExitCode.TOOL_ERROR
+            # As the CLI answers the same call: 3 when some applied, 1 when none did.
+            return exit_code_for(result)
         self.printer.note(f"documentVersion {result.value.get('documentVersion')}; `save` writes the file.")
         return ExitCode.OK
 

@@ -211,6 +211,24 @@ def _url(parts: Any) -> str:
         raise ExpressionError(exc.message, reason="failed") from None
 
 
+_REGEX_SYNTAX = (
+    "(function (p) { try { new RegExp(p, 'u'); return ''; } catch (e) {"
+    " try { new RegExp(p); return ''; } catch (e2) { return String(e2.message || 'invalid'); } } })"
+)
+
+
+def regex_syntax_error(pattern: str) -> str | None:
+    """Why ``pattern`` is not an ECMA-262 regular expression (with or without the ``u`` flag),
+    or None when it is one (or the engine could not decide in its limits)."""
+    sandbox = _sandbox()
+    try:
+        message = sandbox.regex_syntax()(pattern)
+    except (sandbox.quickjs.JSException, sandbox.quickjs.StackOverflow):
+        sandbox.reset()
+        return None
+    return message or None
+
+
 def shared_scope(**entries: Any) -> str:
     """The ``shared`` argument of ``evaluate`` for these entries."""
     return json.dumps(entries, default=lambda _value: None)
@@ -267,11 +285,17 @@ class _Sandbox:
         self.context = context
         self.functions: dict[tuple[str, str], Any] = {}
         self._regex: Any = None
+        self._regex_syntax: Any = None
 
     def regex(self) -> Any:
         if self._regex is None:
             self._regex = self.context.eval("__deskcheck.regexTest")
         return self._regex
+
+    def regex_syntax(self) -> Any:
+        if self._regex_syntax is None:
+            self._regex_syntax = self.context.eval(_REGEX_SYNTAX)
+        return self._regex_syntax
 
     def function(self, expression: Expression, key: tuple[str, str]) -> Any:
         function = self.functions.get(key)

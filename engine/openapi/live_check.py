@@ -168,7 +168,7 @@ def _check_state(
         needed = sorted(hidden.intersection(required))
         if needed:
             problems.add(
-                "editor-live-field-unfixable",
+                "editor-live-field-required-hidden",
                 f"{label}: the required column(s) {', '.join(needed)} are hidden from the form (attachments and "
                 "computed columns); a record without a value there could never be saved by an agent.",
                 where,

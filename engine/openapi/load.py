@@ -24,6 +24,7 @@ from .operations import Operation, OperationIndex, OperationResolver, iter_opera
 from .plain_tools import MAX_ERROR_LENGTH, ToolContext, build_plain_tool
 from .problems import Problems, SpecLoadError
 from .profiles import (
+    check_profile_names,
     declared_profiles,
     default_profile,
     expand_profiles,
@@ -96,6 +97,7 @@ def analyse(
     validate_vocabulary(document, problems)
     declared = declared_profiles(document)
     expanded = expand_profiles(declared, problems)
+    check_profile_names(document, declared, problems)
     if every_profile and profiles is None:
         names = list(declared) or [default_profile(document)]
         selected = None

@@ -24,6 +24,15 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 MAX_YAML_NODES = 2_000_000
 
 
+class DocumentError(InputError):
+    """A document that does not parse, with the line and column where reading stopped (when known)."""
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
 @dataclass
 class Source:
     """One document as read: its data, its text and where positions are."""
@@ -84,8 +93,10 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{location} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+            raise DocumentError(
+                f"{location} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+                line=exc.lineno,
+                column=exc.colno,
             ) from None
         except RecursionError:
             raise InputError(f"{location} is nested too deeply to read.") from None
@@ -93,8 +104,7 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
     else:
         from .yaml_source import load_yaml
 
-        data, marks = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
-        positions = PositionIndex.for_marks(marks)
+        data, positions = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
     if not isinstance(data, dict):
         raise InputError(f"{location} is not an OpenAPI document: its top level is not an object.")
     return Source(location=location, data=data, text=text, format=format, url=url, positions=positions)

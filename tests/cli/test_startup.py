@@ -9,6 +9,9 @@ import pytest
 # PROBE is imported from here by tests/samples/test_cli.py.
 from tests.helpers import PROBE, probe_process, top_level_modules  # noqa: F401
 
+# Each case starts a fresh interpreter: left out of the quick loop (pytest -m "not slow").
+pytestmark = pytest.mark.slow
+
 HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "ruamel", "prompt_toolkit")
 # The MCP SDK and what it brings: only a starting `deskcheck mcp` server imports them.
 MCP_SDK = ("mcp", "mcp_types", "pydantic", "starlette", "uvicorn", "anyio")

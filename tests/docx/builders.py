@@ -2,7 +2,8 @@
 
 ``make_docx(path, body)`` writes a minimal but complete package: content types, package and
 document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
-styles, numbering, comments (with commentsExtended) and extra parts.
+styles, numbering, comments (with commentsExtended) and extra parts. ``encrypted_file`` writes a
+file the package reader must refuse.
 """
 
 from __future__ import annotations
@@ -81,6 +82,14 @@ def make_docx(path: Path, body: str, **parts: str) -> Path:
         for name in ("[Content_Types].xml", "_rels/.rels", "word/_rels/document.xml.rels", *sorted(files)):
             if name in files:
                 archive.writestr(name, files.pop(name))
+    return path
+
+
+def encrypted_file(path: Path) -> Path:
+    """What Word writes for a password-protected document: an OLE compound file with an
+    EncryptionInfo stream, not a zip (the corpus has a real one)."""
+    directory = "EncryptionInfo".encode("utf-16-le") + b"\0" * 50 + "EncryptedPackage".encode("utf-16-le")
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + directory + b"\0" * 1024)
     return path
 
 

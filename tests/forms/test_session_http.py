@@ -44,6 +44,7 @@ def run_in_process(api, tool: str, args: dict, token: str | None = None) -> dict
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_record_is_edited_across_processes_and_saved_with_its_etag(fresh_sample_api):
     api = fresh_sample_api
     token = api.write_token

@@ -94,7 +94,7 @@ def test_a_port_that_is_not_digits_is_bad_usage(port):
             "sample_dataset_line",
             LINE,
         ],
-        ["openapi", "check", SAMPLE_SPEC, "--live", "--base-url", url],
+        ["openapi", "check", SAMPLE_SPEC, "--live", "--base-url", url, "--format", "json"],
         ["call", "--spec", f"http://127.0.0.1:{port}/openapi.json", "x", "{}"],
     ):
         error = run_cli(*argv, expect=2).json["error"]

@@ -21,7 +21,7 @@ def live(api, *params: str, expect: int | None = 0, fmt: str = "json", extra: tu
     for param in params:
         args += ["--param", param]
     run = run_cli(*args, expect=expect)
-    return json.loads(run.stdout)["findings"] if fmt == "json" else run.stdout
+    return json.loads(run.stdout)["result"]["findings"] if fmt == "json" else run.stdout
 
 
 def by_rule(findings, rule):
@@ -82,7 +82,8 @@ def test_a_required_hidden_column_blocks_creation_and_warns_for_edits(fresh_samp
     assert created["rule"] == "editor-live-field-unfixable" and created["severity"] == "error"
     assert "a new record can never be saved by an agent: /statuts: required, without a value" in created["message"]
     [edited] = [f for f in findings if f["pointer"] == LINE_EDITOR]
-    assert edited["severity"] == "warning" and "the required column(s) statuts are hidden" in edited["message"]
+    assert edited["rule"] == "editor-live-field-required-hidden" and edited["severity"] == "warning"
+    assert "the required column(s) statuts are hidden" in edited["message"]
     # With the record named, the check reads it: asso-001 has its statutes, so only creation fails.
     with_record = live(api, "id=associations", "lineId=asso-001", expect=1)
     assert [f["pointer"] for f in with_record] == [NEW_LINE_EDITOR]
@@ -118,7 +119,7 @@ def test_options_from_another_host_are_a_warning(fresh_sample_api):
     assert "--allow-host" in findings[0]["message"]
     sarif = json.loads(live(api, "id=associations", fmt="sarif"))
     [rule] = sarif["runs"][0]["tool"]["driver"]["rules"]
-    assert rule["id"] == "editor-live-options-host" and "host other than the API" in rule["shortDescription"]["text"]
+    assert rule["id"] == "editor-live-options-host" and "another host than the API" in rule["shortDescription"]["text"]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from deskcheck.cli.repl import commands, form_view, review_view
 from deskcheck.cli.repl.suggest import Candidate, Catalog, match, suggest
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
-from tests.conftest import CORPUS
+from tests.docx.tracked_contract import build_review_document
 from tests.helpers import run_cli
 from tests.repl.test_form_repl import SCHEMA
 
@@ -38,8 +38,8 @@ def form_catalog() -> Catalog:
 
 
 @pytest.fixture(scope="module")
-def review_catalog() -> Catalog:
-    path = CORPUS / "folio" / "docx-editor-demo.docx"
+def review_catalog(tmp_path_factory) -> Catalog:
+    path = build_review_document(tmp_path_factory.mktemp("review") / "agreement.docx")
     blocks = run_cli("docx", "read-document", str(path)).json["result"]["blocks"]
     comments = run_cli("docx", "read-comments", str(path)).json["result"]["comments"]
     changes = run_cli("docx", "read-changes", str(path)).json["result"]["changes"]
@@ -119,18 +119,24 @@ def test_pick_offers_the_last_suggestions_with_their_titles(form_catalog):
 
 
 def test_block_ids_with_their_text_comment_and_change_ids(review_catalog):
-    [block] = suggest("replace 1C27", review_catalog)
-    assert block.text == "1C271E96" and block.meta.startswith("#7 An open-source WYSIWYG .docx editor for React.")
-    assert texts(suggest("replace wysiwyg", review_catalog)) == ["1C271E96"], "words of a block find its id"
+    [block] = suggest("replace 4D9E", review_catalog)
+    assert block.text == "4D9EF6F2" and block.meta.startswith("#84 9.3 Subject to clause 9.1, each party's total")
+    assert texts(suggest("replace subcontractors", review_catalog)) == ["5F151F28"], "words of a block find its id"
     assert texts(suggest("insert ", review_catalog)) == ["after", "before"]
-    assert texts(suggest("insert after 1C27", review_catalog)) == ["1C271E96"]
-    assert suggest("insert after 1C271E96 ", review_catalog) == [], "the text is free"
-    assert [s.text for s in suggest("reply 17727", review_catalog)] == ["1772738031338"]
+    assert texts(suggest("insert after 4D9E", review_catalog)) == ["4D9EF6F2"]
+    assert suggest("insert after 4D9EF6F2 ", review_catalog) == [], "the text is free"
+    assert [(s.text, s.meta) for s in suggest("reply ", review_catalog)] == [
+        ("1", "Cleo Client: Which rate is meant?"),
+        ("2", "Cleo Client: Agreed with finance?"),
+    ]
     changes = texts(suggest("accept ", review_catalog))
-    assert changes == ["all", "10", "11", "12", "13", "14", "15"]
-    assert texts(suggest("accept 10 1", review_catalog)) == ["10", "11", "12", "13", "14", "15"], "ids repeat"
-    [deletion] = suggest("reject 10", review_catalog)
-    assert deletion.meta == "deletion: zero backend required"
+    assert changes[:3] == ["all", "216", "215"] and len(changes) == 20
+    assert changes[-3:] == ["header:rIdHeader1/222", "footnote:1/220", "footnote:1/221"], "other stories qualified"
+    assert texts(suggest("accept 20", review_catalog)) == ["204", "205", "206", "207", "208", "201", "202", "203"]
+    assert texts(suggest("accept 201 20", review_catalog)) == ["204", "205", "206", "207", "208", "201", "202", "203"]
+    [deletion] = suggest("reject 201", review_catalog)
+    assert deletion.meta == "deletion: thirty (30)"
+    assert texts(suggest("accept foot", review_catalog)) == ["footnote:1/220", "footnote:1/221"]
     assert texts(suggest("call find", review_catalog)) == ["find_text"]
 
 
