@@ -6,6 +6,8 @@ exactly what the agent asked and what it got.
      "contexts": [{"family": "docx", "docx": "/abs/contract.docx", ...}], "tools": [...]}
     {"event": "call", "seq": 1, "at": ..., "tool": "read_document", "arguments": {...},
      "ok": true, "result": ..., "ms": 12.3, "waitedMs": 0.0, "client": "claude-code 2.1", "session": null}
+     (the envelope the CLI prints: "result", "error" and "code", or "error" and "result" both
+     for a call that skipped some of its operations)
     {"event": "stop", "at": ..., "calls": 1}
 
 ``ms`` is the tool's own time, ``waitedMs`` the time the call waited for an earlier one (calls run
@@ -30,6 +32,7 @@ from typing import Any, NamedTuple
 from deskcheck.engine.tools import ToolResult
 
 from ..errors import UsageError
+from ..output.emit import outcome
 
 REDACTED = "[redacted]"
 _CREDENTIAL_KEY = re.compile(
@@ -40,6 +43,12 @@ _CREDENTIAL_KEY = re.compile(
 # Secrets shorter than this are not searched for inside other strings (a one-letter "token"
 # would blank every word containing it); they are still redacted where they are a whole value.
 MIN_SECRET_LENGTH = 4
+
+
+def answer(result: ToolResult) -> dict[str, Any]:
+    """The envelope the CLI prints for ``result`` (and the server answers): ``{"ok", "result"}``,
+    ``{"ok", "error"}``, or both for a call that skipped some of its operations."""
+    return outcome(result, decode_text=False)[0]
 
 
 def now_iso() -> str:
@@ -133,7 +142,7 @@ class CallLog:
             self.calls += 1
             seq = self.calls
         entry: dict[str, Any] = {"event": "call", "seq": seq, "at": at, "tool": tool, "arguments": arguments}
-        entry.update(result.envelope())
+        entry.update(answer(result))
         if not result.ok and result.code:
             entry["code"] = result.code
         entry.update(ms=round(ms, 3), waitedMs=round(waited_ms, 3), client=client, session=session)
@@ -156,7 +165,7 @@ class RecordedCall(NamedTuple):
     seq: int
     tool: str
     arguments: Any
-    envelope: dict[str, Any]  # {"ok": ..., "result" or "error": ...} as recorded
+    envelope: dict[str, Any]  # {"ok", "result" and/or "error"} as recorded
     ms: float | None
 
 
@@ -191,8 +200,7 @@ def read_log(path: Path) -> tuple[dict[str, Any] | None, list[RecordedCall]]:
         elif event.get("event") == "call":
             if not isinstance(event.get("tool"), str) or "ok" not in event:
                 raise UsageError(f"line {number + 1} of {path} is a call without its tool or outcome.")
-            envelope = {"ok": bool(event["ok"])}
-            envelope.update({"result": event.get("result")} if event["ok"] else {"error": event.get("error")})
+            envelope = {key: event[key] for key in ("ok", "error", "result") if key in event}
             calls.append(
                 RecordedCall(
                     int(event.get("seq") or len(calls) + 1),

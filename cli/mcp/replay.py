@@ -19,7 +19,7 @@ from typing import Any
 from ..context import ContextOptions
 from ..errors import UsageError
 from ..exit import ExitCode
-from .call_log import Redactor, credentials_of, read_log
+from .call_log import Redactor, answer, credentials_of, read_log
 
 MAX_DIFFERENCES = 20
 
@@ -59,18 +59,17 @@ def replay_log(
             started = time.perf_counter()
             result = catalogue.call(call.tool, call.arguments if call.arguments is not None else {})
             ms = (time.perf_counter() - started) * 1000
-            envelope = redact(result.envelope())
+            envelope = redact(answer(result))
             match = compare(call.envelope, envelope)
             counts[match] += 1
-            line: dict[str, Any] = {"seq": call.seq, "tool": call.tool, "match": match, **envelope}
+            line: dict[str, Any] = {"id": call.seq, "tool": call.tool, "match": match, **envelope}
             line.update(ms=round(ms, 3), recordedMs=call.ms)
             if match != "same":
                 line["recorded"] = call.envelope
                 line["differences"] = differences(call.envelope, envelope)
             _print(env, line)
-    summary = {"replayed": len(calls), **counts}
-    _print(env, {"summary": summary})
     failed = counts["diverged"] or (strict and counts["changed"])
+    _print(env, {"id": "summary", "ok": not failed, "result": {"replayed": len(calls), **counts}})
     return int(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
 
 
@@ -125,8 +124,8 @@ def _print(env, line: dict[str, Any]) -> None:
 
         write_json_line(env.stdout, line)
         return
-    if "summary" in line:
-        s = line["summary"]
+    if line["id"] == "summary":
+        s = line["result"]
         print(
             f"{s['replayed']} call(s): {s['same']} same, {s['changed']} changed, {s['diverged']} diverged",
             file=env.stdout,
@@ -136,6 +135,6 @@ def _print(env, line: dict[str, Any]) -> None:
     recorded = f", recorded {line['recordedMs']:.1f} ms" if isinstance(line.get("recordedMs"), (int, float)) else ""
     where = f" at {', '.join(line['differences'][:3])}" if line.get("differences") else ""
     print(
-        f"#{line['seq']} {line['tool']}: {line['match']}{where} ({outcome}; {line['ms']:.1f} ms{recorded})",
+        f"#{line['id']} {line['tool']}: {line['match']}{where} ({outcome}; {line['ms']:.1f} ms{recorded})",
         file=env.stdout,
     )

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from deskcheck.engine.tools import ToolResult
 
 from ..errors import UsageError
-from .call_log import now_iso
+from .call_log import answer, now_iso
 
 if TYPE_CHECKING:
     from .call_log import CallLog
@@ -136,14 +136,18 @@ def build_server(catalogue: Catalogue, runner: ToolRunner, sdk: Any) -> Any:
 
 
 def call_result(types: Any, result: ToolResult) -> Any:
-    """A tool's result as MCP content: text (JSON text for a structured value), the value itself
-    as structured content when it is an object, ``isError`` with the message for a failure."""
-    if not result.ok:
-        return types.CallToolResult(content=[types.TextContent(text=result.error or "")], is_error=True)
-    value = result.value
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    """A tool's result as MCP content, decided as the CLI decides its envelope (``answer``):
+    text (JSON text for a structured value) and the value itself as structured content when it
+    is an object; a failure is ``isError`` with the message, followed by the result when there is
+    one (a suggest_changes that skipped operations: what was applied and why the rest was not)."""
+    envelope = answer(result)
+    value = envelope.get("result")
+    blocks = [] if envelope["ok"] else [types.TextContent(text=envelope["error"] or "")]
+    if "result" in envelope:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        blocks.append(types.TextContent(text=text))
     structured = value if isinstance(value, dict) else None
-    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+    return types.CallToolResult(content=blocks, structured_content=structured, is_error=not envelope["ok"])
 
 
 def _caller(ctx: Any) -> Caller:

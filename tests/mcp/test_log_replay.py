@@ -119,16 +119,18 @@ def test_replay_against_a_fresh_copy_reproduces_the_session(tmp_path):
     fresh.write_bytes(original)
     replay = run_process("mcp", "replay", str(log), "--docx", str(fresh))
     *lines, summary = replay.json_lines
-    assert [(line["seq"], line["tool"], line["match"]) for line in lines] == [
+    assert [(line["id"], line["tool"], line["match"]) for line in lines] == [
         (1, "read_document", "same"),
         (2, "suggest_changes", "changed"),  # new operation ids, dates and document version
         (3, "read_document", "same"),
     ]
     assert lines[1]["ok"] and lines[1]["recorded"]["ok"] and "/result/documentVersion" in lines[1]["differences"]
-    assert summary == {"summary": {"replayed": 3, "same": 2, "changed": 1, "diverged": 0}}
+    assert summary == {"id": "summary", "ok": True, "result": {"replayed": 3, "same": 2, "changed": 1, "diverged": 0}}
     changes = run_process("docx", "read-changes", str(fresh)).json["result"]["changes"]
     assert [c["text"] for c in changes] == ["30", "45"]
-    assert run_process("mcp", "replay", str(log), "--docx", str(fresh), "--strict", expect=1).json_lines[-1]
+    assert (
+        run_process("mcp", "replay", str(log), "--docx", str(fresh), "--strict", expect=1).json_lines[-1]["ok"] is False
+    )
 
 
 def test_replay_without_flags_uses_the_logged_context_and_reports_divergence(tmp_path):
@@ -145,7 +147,7 @@ def test_replay_without_flags_uses_the_logged_context_and_reports_divergence(tmp
     anyio.run(scenario)
     data.write_text('{"seats": 1}\n')
     same = run_process("mcp", "replay", str(log)).json_lines
-    assert same[-1] == {"summary": {"replayed": 2, "same": 2, "changed": 0, "diverged": 0}}
+    assert same[-1] == {"id": "summary", "ok": True, "result": {"replayed": 2, "same": 2, "changed": 0, "diverged": 0}}
     assert json.loads(data.read_text()) == {"seats": 40}
 
     stricter = tmp_path / "stricter.schema.json"
@@ -157,7 +159,7 @@ def test_replay_without_flags_uses_the_logged_context_and_reports_divergence(tmp
     *lines, summary = diverged.json_lines
     assert [line["match"] for line in lines] == ["changed", "diverged"]
     assert not lines[1]["ok"] and lines[1]["recorded"]["ok"] and "invalid" in lines[1]["error"]
-    assert summary["summary"]["diverged"] == 1
+    assert summary["ok"] is False and summary["result"]["diverged"] == 1
 
 
 def test_a_log_cut_short_is_replayed_and_a_damaged_one_refused(tmp_path):
@@ -165,7 +167,7 @@ def test_a_log_cut_short_is_replayed_and_a_damaged_one_refused(tmp_path):
     docx.write_bytes(original)
     lines = log.read_text().splitlines()
     log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])  # the server stopped mid-line
-    assert run_process("mcp", "replay", str(log)).json_lines[-1]["summary"]["replayed"] == 1
+    assert run_process("mcp", "replay", str(log)).json_lines[-1]["result"]["replayed"] == 1
     log.write_text("\n".join([lines[0], "not json", *lines[1:]]) + "\n")
     refused = run_process("mcp", "replay", str(log), expect=2)
     assert "line 2 of" in refused.stdout + refused.stderr

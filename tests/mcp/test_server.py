@@ -51,7 +51,7 @@ def test_every_family_listed_as_exported_and_called(transport, tmp_path, fresh_s
     api_flags = ["--profile", "write", "--base-url", api.base_url, "--token", api.write_token]
     args = ["--docx", str(docx), "--spec", SPEC, *api_flags, "--schema", str(schema), "--data", str(data)]
 
-    exported_docx = run_cli("docx", "tools", "--format", "mcp").json["result"]
+    exported_docx = json.loads(run_cli("docx", "tools", "--format", "mcp").stdout)
     exported_api = json.loads(run_cli("openapi", "tools", SPEC, "--profile", "write", "--format", "mcp").stdout)
     form_tools = run_cli("call", "--schema", str(schema), "--data", str(data), "nope", "{}", expect=2).json["error"]
 
@@ -121,19 +121,28 @@ def test_errors_carry_the_cli_messages(tmp_path):
     ]
     calls += [(name, {}) for name in sorted(UNSUPPORTED_TOOLS)[:1]]
 
+    partly = {"operations": [{"type": "deleteBlock", "blockId": "0A000002"}, {"type": "deleteBlock", "blockId": "FF"}]}
+
     async def scenario():
         answers = []
         async with stdio_client("--docx", str(docx)) as client:
             for name, args in calls:
                 answers.append(await client.call_tool(name, args))
-        return answers
+            return answers, await client.call_tool("suggest_changes", partly)
 
-    answers = anyio.run(scenario)
+    answers, partial = anyio.run(scenario)
     for (name, args), answer in zip(calls, answers, strict=True):
         cli = run_cli("call", "--docx", str(docx), name, json.dumps(args), expect=None).json
         assert not cli["ok"], (name, cli)
         assert answer.is_error and text_of(answer) == cli["error"], name
     assert "Did you mean read_document," in text_of(answers[0])
+
+    # A call that skipped some of its operations fails as the CLI's does (exit 3 there), and keeps
+    # the result: what was applied, and why the rest was skipped.
+    message, result = (block.text for block in partial.content)
+    assert partial.is_error and message.startswith("1 of 2 operations were skipped") and "applied" in message
+    assert json.loads(result) == partial.structured_content
+    assert len(partial.structured_content["applied"]) == 1 and len(partial.structured_content["skipped"]) == 1
 
 
 def test_two_documents_get_prefixes_and_their_own_files(tmp_path):
