@@ -1,11 +1,10 @@
 """Other projects' annotated OpenAPI documents (the shared fixtures) served as MCP tools: every
 definition is a valid MCP ``Tool`` of the SDK, named within the protocol's rules (SEP-986) and
-within the 64 characters some model providers allow. Skipped without the shared material, a
-failure in CI."""
+within the 64 characters some model providers allow. These documents are corpus (tests/corpus.py):
+skipped without it, a failure in CI."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -18,18 +17,11 @@ from tests.conftest import OPENAPI_FIXTURES
 TOOL_NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
+pytestmark = pytest.mark.corpus("openapi")
+
+
 def fixture_documents():
-    if not OPENAPI_FIXTURES.is_dir():
-        return []
     return sorted(OPENAPI_FIXTURES.glob("*.json"))
-
-
-@pytest.fixture(autouse=True)
-def _shared_material():
-    if not OPENAPI_FIXTURES.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the shared OpenAPI fixtures are missing in CI ({OPENAPI_FIXTURES})")
-        pytest.skip(f"the shared OpenAPI fixtures are not here ({OPENAPI_FIXTURES})")
 
 
 def test_every_annotated_fixture_serves_valid_mcp_tools():
