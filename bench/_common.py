@@ -1,5 +1,6 @@
 """What the benchmarks share: where the repository and the corpus are, which ``deskcheck`` to
-run, the environment a measured process gets, and one measured process.
+run, the environment a measured process gets, one measured process, and the times of repeated
+calls in this process.
 
 Bytecode caching is switched on for the measured processes (as it is for an installed
 deskcheck), even when PYTHONDONTWRITEBYTECODE is set in the calling shell.
@@ -11,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -64,3 +66,14 @@ def run_process(command: list[str], env: dict[str, str] | None = None) -> Sample
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode)
+
+
+def call_times(call: Callable[[], object], runs: int, clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """The seconds each of ``runs`` calls of ``call()`` took, by ``clock`` (wall time; pass
+    ``time.process_time`` for CPU time, steadier on a machine shared with other jobs)."""
+    times = []
+    for _ in range(runs):
+        start = clock()
+        call()
+        times.append(clock() - start)
+    return times

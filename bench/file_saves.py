@@ -15,7 +15,8 @@ import copy
 import json
 import resource
 import statistics
-import time
+
+from _common import call_times
 
 from deskcheck.engine.textdoc import read_document, render_document, write_document
 
@@ -39,11 +40,7 @@ def record(n: int) -> dict:
 
 
 def timed(fn) -> tuple[float, float]:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    times = call_times(fn, REPEATS)
     return statistics.median(times), min(times)
 
 

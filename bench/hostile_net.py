@@ -24,15 +24,12 @@ import sys
 import threading
 import time
 
+from _common import call_times
+
 
 def cpu_ms(call, repeat: int = 1) -> float:
     """The median CPU time of ``call()`` over ``repeat`` runs, in milliseconds."""
-    samples = []
-    for _ in range(repeat):
-        started = time.process_time()
-        call()
-        samples.append((time.process_time() - started) * 1000)
-    return statistics.median(samples)
+    return statistics.median(call_times(call, repeat, time.process_time)) * 1000
 
 
 def argument_figures() -> dict:

@@ -21,17 +21,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import REFERENCE_DOCX as LONG_DOCUMENT
-from bench._common import reference
+from bench._common import call_times, reference
 from bench.form_engine import build_data, build_schema
 
 
 def median_ms(action, runs: int) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000
+    return statistics.median(call_times(action, runs)) * 1000
 
 
 def shell_for(context):

@@ -1,5 +1,5 @@
 """Typer declarations of the context options, defined once and shared by every command that
-opens a tool set (``call``, ``batch``, the family sub-commands, ``repl``)."""
+opens a tool set (``call``, ``batch``, the family sub-commands, ``repl``), and of a tool's ARGS."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .completion import choices, profiles
+from .completion import choices, profiles, tool_args
 from .context import MODES, REVIEW_META, TABLE_REVISIONS, build_context
 
 CONTEXT = "Context"
@@ -142,6 +142,16 @@ QueueOpt = Annotated[
         "--queue",
         help="Park suggest_changes batches in this JSON Lines file instead of applying them.",
         rich_help_panel=REVIEW,
+    ),
+]
+# A tool's arguments on the line (``call TOOL [ARGS]``, ``docx VERB FILE [ARGS]``).
+ArgsArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="[ARGS]",
+        help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
+        show_default=False,
+        autocompletion=tool_args,
     ),
 ]
 

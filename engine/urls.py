@@ -10,7 +10,7 @@
   literal pieces and the values it interpolates, each value encoded for the part of the URL it
   stands in, so that a value never changes which path (or which query parameters) is called.
 - ``redact``: a URL (or a text holding URLs) with the password of its ``user:password@`` part
-  replaced, for messages and for anything stored.
+  replaced, for messages and for anything stored; ``shown_url``: a URL as messages show it.
 - ``check_http_url``: an http(s) URL with a host and a port written as digits (``+9911`` is a
   port Python's URL parser refuses later, in the middle of a request; an empty one is the
   default port).
@@ -77,6 +77,12 @@ def redact(text: str) -> str:
     if "@" not in text:
         return text
     return _USERINFO.sub(lambda m: m.group("head") + ":***@", text)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: without its query (which may carry values a user typed) and
+    without the password of a ``user:password@`` part."""
+    return redact(url.split("?", 1)[0])
 
 
 def check_http_url(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tests import corpus, libreoffice
+from tests import absent, corpus, libreoffice
 
 REPO = Path(__file__).resolve().parent.parent
 # Other projects' documents (tests/corpus.py): tests reading them carry @pytest.mark.corpus.
@@ -53,7 +53,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "needs_libreoffice" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
-        if corpus.in_ci():
+        if absent.in_ci():
             continue
         for mark in item.iter_markers("corpus"):
             reason = corpus.missing(*mark.args)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.absent import skip_or_fail
+
 ENV = "DESKCHECK_TEST_CORPUS"
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT = REPO.parent / "shared" / "corpus"
@@ -57,18 +59,11 @@ def missing(kind: str = "docx") -> str | None:
     return None
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI") == "true"
-
-
 def require(kind: str = "docx") -> None:
     """Skip the running test when the corpus part is absent (fail in CI)."""
     reason = missing(kind)
-    if reason is None:
-        return
-    if in_ci():
-        pytest.fail(f"CI=true and the test corpus is missing: {reason}")
-    pytest.skip(reason)
+    if reason is not None:
+        skip_or_fail(reason)
 
 
 def params(values: list, kind: str = "docx") -> list:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -34,6 +35,13 @@ class FakeTerminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
+
+
+def has_row(text: str, *cells: str) -> bool:
+    """Whether one line of ``text`` holds ``cells`` in this order (a row of a drawn table, other
+    columns in between allowed)."""
+    pattern = ".*".join(re.escape(cell) for cell in cells)
+    return re.search(pattern, text) is not None
 
 
 def run_cli(*args: str, stdin: str = "", expect: int | None = 0, monkeypatch=None, terminal: bool = False) -> CliRun:

@@ -1,25 +1,37 @@
-"""LibreOffice as a judge from outside: the paragraph texts it shows for a .docx, as loaded, after
-its own accept-all or after its own reject-all.
+"""LibreOffice as a judge from outside: the paragraph texts it shows for a .docx as loaded, after
+its own accept-all or reject-all, after accepting or rejecting one author's changes only, or after
+a sequence of such steps.
 
-    from tests.libreoffice import read_paragraphs
+    from tests.libreoffice import read_paragraphs, read_views
     rows = read_paragraphs("accept", [path, other])   # one LibreOffice start for all the files
     rows[str(path)] == {"file": str(path), "ok": True, "paragraphs": ["Title", "A1", "B1", ...]}
     rows[str(other)] == {"file": str(other), "ok": False, "error": "LibreOffice could not open ..."}
+    accepted, rejected = read_views([("accept", files), ("reject", files)])   # still one start
+
+An action is ``"asis"``, ``"accept"`` or ``"reject"`` (every change), ``("accept" | "reject",
+author)`` (only that author's changes, one at a time, as a reviewer selecting each and choosing
+Accept or Reject would), or a list of those taken in turn (``[("reject", "Alice"), "accept"]``:
+Alice's changes rejected, then every other one accepted). With ``save_to`` each document is also
+saved by LibreOffice as .docx after the action, and its row names the file (``"saved"``).
 
 Paragraphs of a table come cell by cell in LibreOffice's cell order. A file LibreOffice refuses, or
 one it crashes or hangs on, is a row with ``ok`` false and the reason; the files after it are read
-in a fresh LibreOffice. Nothing here raises for a bad document.
+in a fresh LibreOffice. Nothing here raises for a bad document. Starting LibreOffice costs seconds:
+ask for everything a test needs in one call.
 
 What LibreOffice 7.4 headless taught us, and how this module keeps clear of it:
 - A load that fails leaves a lock file ``.~lock.NAME#`` beside the document, and every later load
-  of that path fails. LibreOffice only ever opens private copies, in a folder of their own.
-- Accepting or rejecting all changes near a comment needs Writer's ``annotation.ui``, which the
+  of that path fails. LibreOffice only ever opens private copies, each in a folder of its own.
+- Accepting or rejecting changes near a comment needs Writer's ``annotation.ui``, which the
   ``-nogui`` packages do not have: comments are hidden (``ShowAnnotations`` false) first.
 - Driving it over a remote UNO connection crashes it on documents with comments; in-process it does
   not. The work runs as a Python macro inside LibreOffice (``libreoffice-script-provider-python``).
 - Its embedded Python aborts at start-up when it sees another interpreter's settings
   (``PYTHONHOME``, a virtualenv first on ``PATH``): it starts with those removed.
 - Every start has a profile of its own, so runs never share state or wait on each other's locks.
+- Accept/Reject of one change acts on the change under the cursor: a selection would take every
+  change it touches, and a cursor at a change's start picks a change ending there instead. The
+  cursor goes, collapsed, after the change's first character.
 """
 
 from __future__ import annotations
@@ -34,15 +46,19 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.absent import skip_or_fail
 
 MODES = ("asis", "accept", "reject")
 INSTALL_HINT = "install libreoffice-writer-nogui and libreoffice-script-provider-python"
 
-# Runs inside LibreOffice. It reads the job from the file named by DESKCHECK_LO_JOB and appends one
-# JSON line per document to the job's log: {"index": i, "begin": true} before loading it, then
-# {"index": i, "paragraphs": [...]} or {"index": i, "error": "..."}. A "begin" without its result
-# names the document LibreOffice died on.
+Step = str | tuple[str, str]
+Action = Step | list[Step]
+Row = dict[str, Any]
+
+# Runs inside LibreOffice. It reads the job from the file named by DESKCHECK_LO_JOB (a list of
+# items: a file, its steps, where to save it or null) and appends one JSON line per item to the
+# job's log: {"index": i, "begin": true} before loading it, then {"index": i, "paragraphs": [...]}
+# or {"index": i, "error": "..."}. A "begin" without its result names the item LibreOffice died on.
 MACRO = r"""
 import json
 import os
@@ -51,7 +67,10 @@ import uno
 from com.sun.star.beans import PropertyValue
 
 WORD_FILTERS = ("MS Word 2007", "Office Open XML Text")
-RESOLVE = {"accept": ".uno:AcceptAllTrackedChanges", "reject": ".uno:RejectAllTrackedChanges"}
+ALL = {"accept": ".uno:AcceptAllTrackedChanges", "reject": ".uno:RejectAllTrackedChanges"}
+ONE = {"accept": ".uno:AcceptTrackedChange", "reject": ".uno:RejectTrackedChange"}
+# More changes by one author than any test document holds: beyond it, the command is not working.
+MOST_CHANGES = 500
 
 
 def _property(name, value):
@@ -87,19 +106,64 @@ def _load(desktop, path):
     raise RuntimeError("LibreOffice could not open the file")
 
 
-def _read(desktop, dispatcher, path, mode):
-    doc = _load(desktop, path)
+def _first_change_by(doc, author):
+    redlines = doc.getRedlines().createEnumeration()
+    while redlines.hasMoreElements():
+        redline = redlines.nextElement()
+        if redline.getPropertyValue("RedlineAuthor") == author:
+            return redline
+    return None
+
+
+def _cursor_in(redline):
+    start = redline.getPropertyValue("RedlineStart")
+    end = redline.getPropertyValue("RedlineEnd")
+    text = start.getText()
+    cursor = text.createTextCursorByRange(start)
+    cursor.collapseToStart()
+    inside = text.createTextCursorByRange(cursor)
+    try:
+        if inside.goRight(1, False) and text.compareRegionStarts(inside, end) > 0:
+            return inside
+    except Exception:
+        pass  # the end lies in another text (a table cell): the start has to do
+    return cursor
+
+
+def _resolve_author(doc, dispatcher, mode, author):
+    controller = doc.getCurrentController()
+    for _ in range(MOST_CHANGES):
+        redline = _first_change_by(doc, author)
+        if redline is None:
+            return
+        controller.select(_cursor_in(redline))
+        dispatcher.executeDispatch(controller.getFrame(), ONE[mode], "", 0, ())
+    raise RuntimeError(f"{author}'s changes did not go away after {MOST_CHANGES} {mode} commands")
+
+
+def _read(desktop, dispatcher, item):
+    doc = _load(desktop, item["file"])
     try:
         # LibreOffice opens what it does not recognise as plain text: that is not a Word document.
         used = {arg.Name: arg.Value for arg in doc.getArgs()}.get("FilterName", "")
         if not used.startswith(WORD_FILTERS):
             raise RuntimeError(f"LibreOffice did not read the file as a Word document (it used {used!r})")
-        if mode in RESOLVE:
-            controller = doc.getCurrentController()
+        controller = doc.getCurrentController()
+        if any(mode != "asis" for mode, _ in item["steps"]):
             # Shown comments make the resolve commands load a UI file the -nogui packages lack.
             controller.getViewSettings().setPropertyValue("ShowAnnotations", False)
-            dispatcher.executeDispatch(controller.getFrame(), RESOLVE[mode], "", 0, ())
-        return _collect(doc.getText(), [])
+        for mode, author in item["steps"]:
+            if mode == "asis":
+                continue
+            if author is None:
+                dispatcher.executeDispatch(controller.getFrame(), ALL[mode], "", 0, ())
+            else:
+                _resolve_author(doc, dispatcher, mode, author)
+        paragraphs = _collect(doc.getText(), [])
+        if item["save"]:
+            target = uno.systemPathToFileUrl(item["save"])
+            doc.storeToURL(target, (_property("FilterName", "MS Word 2007 XML"), _property("Overwrite", True)))
+        return paragraphs
     finally:
         doc.close(True)
 
@@ -111,12 +175,12 @@ def deskcheck_judge(*_):
     desktop = XSCRIPTCONTEXT.getDesktop()
     dispatcher = context.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", context)
     with open(job["log"], "a", encoding="utf-8") as log:
-        for index, path in enumerate(job["files"]):
+        for index, item in enumerate(job["items"]):
             log.write(json.dumps({"index": index, "begin": True}) + "\n")
             log.flush()
             row = {"index": index}
             try:
-                row["paragraphs"] = _read(desktop, dispatcher, path, job["mode"])
+                row["paragraphs"] = _read(desktop, dispatcher, item)
             except Exception as exc:
                 row["error"] = str(exc) or type(exc).__name__
             log.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -147,36 +211,64 @@ def unavailable() -> str | None:
 
 
 def require() -> None:
-    """Skip the running test when LibreOffice cannot judge here; in CI (CI=true) fail instead,
-    because .ci/run installs it and a silent skip would hide the check."""
+    """Skip the running test when LibreOffice cannot judge here (fail in CI)."""
     reason = unavailable()
-    if reason is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {reason} (.ci/run should have installed it)")
-    pytest.skip(reason)
+    if reason is not None:
+        skip_or_fail(reason)
 
 
-def read_paragraphs(mode: str, files: Iterable[Path | str]) -> dict[str, dict[str, Any]]:
-    """LibreOffice's paragraph texts of each file in ``mode`` (asis, accept or reject), keyed by
-    ``str(file)`` as given; see the module's docstring for the rows."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    names = list(dict.fromkeys(str(f) for f in files))
-    rows: dict[str, dict[str, Any]] = {}
-    pending = names
-    while pending:
-        found = _run_once(mode, [Path(name) for name in pending])
-        for name, row in zip(pending, found, strict=True):
+def read_paragraphs(action: Action, files: Iterable[Path | str], *, save_to: Path | None = None) -> dict[str, Row]:
+    """LibreOffice's paragraph texts of each file after ``action``, keyed by ``str(file)`` as
+    given; see the module's docstring for actions and rows."""
+    [rows] = read_views([(action, files)], save_to=save_to)
+    return rows
+
+
+def read_views(
+    requests: Iterable[tuple[Action, Iterable[Path | str]]], *, save_to: Path | None = None
+) -> list[dict[str, Row]]:
+    """``read_paragraphs`` for each (action, files) request, all in one LibreOffice start: the
+    rows of each request in order. With ``save_to``, LibreOffice's .docx of each file after its
+    action is saved under that folder (the row's ``"saved"``)."""
+    asked = [(_steps(action), list(dict.fromkeys(str(f) for f in files))) for action, files in requests]
+    items = [(number, name, steps) for number, (steps, names) in enumerate(asked) for name in names]
+    saves = [None] * len(items)
+    if save_to is not None:
+        saves = [str(Path(save_to) / str(index) / Path(name).name) for index, (_, name, _) in enumerate(items)]
+        for target in saves:
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+    found: dict[int, Row] = {}
+    while len(found) < len(items):
+        todo = [index for index in range(len(items)) if index not in found]
+        for index, row in zip(todo, _run_once([(items[i][1], items[i][2], saves[i]) for i in todo]), strict=True):
             if row is not None:
-                rows[name] = {"file": name, **row}
-        pending = [name for name in pending if name not in rows]
-    return {name: rows[name] for name in names}
+                found[index] = {"file": items[index][1], **row}
+    rows: list[dict[str, Row]] = [{} for _ in asked]
+    for index, (number, name, _) in enumerate(items):
+        row = found[index]
+        if save_to is not None and row["ok"]:
+            row["saved"] = saves[index]
+        rows[number][name] = row
+    return rows
 
 
-def _run_once(mode: str, files: list[Path]) -> list[dict[str, Any] | None]:
-    """One LibreOffice over ``files``: a row per file it got to, None for those left after a
-    crash (to be read by the next start)."""
+def _steps(action: Action) -> list[tuple[str, str | None]]:
+    """The action as [(mode, author or None), ...]; a ValueError names a malformed one."""
+    steps = action if isinstance(action, list) else [action]
+    out = []
+    for step in steps:
+        mode, author = (step, None) if isinstance(step, str) else step
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if not isinstance(step, str) and (mode == "asis" or not isinstance(author, str) or not author):
+            raise ValueError(f"a step for one author is (accept or reject, author name), not {step!r}")
+        out.append((mode, author))
+    return out
+
+
+def _run_once(items: list[tuple[str, list, str | None]]) -> list[Row | None]:
+    """One LibreOffice over the (file, steps, save path) items: a row per item it got to, None for
+    those left after a crash (to be read by the next start)."""
     with tempfile.TemporaryDirectory(prefix="deskcheck-lo-") as work:
         work_dir = Path(work)
         profile = work_dir / "profile"
@@ -184,23 +276,23 @@ def _run_once(mode: str, files: list[Path]) -> list[dict[str, Any] | None]:
         scripts.mkdir(parents=True)
         (scripts / "deskcheck_judge.py").write_text(MACRO, encoding="utf-8")
 
-        found: list[dict[str, Any] | None] = [None] * len(files)
-        copies: list[str] = []
-        for index, source in enumerate(files):
-            copy = work_dir / "in" / str(index) / source.name
+        found: list[Row | None] = [None] * len(items)
+        job_items: list[dict[str, Any]] = []
+        for index, (source, steps, save) in enumerate(items):
+            copy = work_dir / "in" / str(index) / Path(source).name
             copy.parent.mkdir(parents=True)
             try:
                 shutil.copyfile(source, copy)
             except OSError as exc:
                 found[index] = {"ok": False, "error": f"cannot read the file: {exc.strerror or exc}"}
-            copies.append(str(copy))
+            job_items.append({"file": str(copy), "steps": steps, "save": save})
         todo = [index for index, row in enumerate(found) if row is None]
         if not todo:
             return found
 
         log = work_dir / "log.jsonl"
         job = work_dir / "job.json"
-        job.write_text(json.dumps({"mode": mode, "files": [copies[i] for i in todo], "log": str(log)}))
+        job.write_text(json.dumps({"items": [job_items[i] for i in todo], "log": str(log)}))
         outcome = _start(profile, job, timeout=60 + 10 * len(todo))
 
         began = None

@@ -17,10 +17,10 @@ import typer
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..app import help_with_example
-from ..completion import choices, tool_args
+from ..completion import choices
 from ..context import ContextOptions, preflight
 from ..env import current_env
-from ..options import DryRunOpt, OutputOpt, with_context_options
+from ..options import ArgsArg, DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_export_error, emit_result, emit_value
 from ..review_lock import refuse_if_served
 from ..tool_call import call_tool
@@ -40,15 +40,6 @@ DOCX_OPTIONS = (
 EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The .docx file.", show_default=False)]
-ArgsArg = Annotated[
-    str | None,
-    typer.Argument(
-        metavar="[ARGS]",
-        help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
-        show_default=False,
-        autocompletion=tool_args,
-    ),
-]
 ResolveAuthorOpt = Annotated[
     str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
 ]

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..openapi.http import ApiCaller, HttpRequest, HttpResponse, shown_url
-from ..urls import redact
+from ..openapi.http import ApiCaller, HttpRequest, HttpResponse
+from ..urls import redact, shown_url
 from .sources import DocumentVersion, FetchedSchema, Loaded, SaveConflict, Saved, SchemaTag, SourceError
 
 # How much of an error body a message quotes when the API gives no message field.

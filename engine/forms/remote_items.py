@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from ..errors import DeskcheckError, InputError
-from ..urls import redact
+from ..urls import redact, shown_url
 from .suggestions import ItemsRequest
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class RemoteItems:
         cache_key = json.dumps([url, sorted(request.headers.items())])
         if cache_key in self._cache:
             return self._cache[cache_key]
-        from ..openapi.http import HttpRequest, shown_url
+        from ..openapi.http import HttpRequest
 
         headers = {"accept": "application/json", **request.headers}
         response = self.caller.send(HttpRequest("GET", url, headers))
@@ -88,7 +88,7 @@ class RemoteItems:
         base = self.caller.base_url
         if not base:
             raise ItemsFetchError(
-                f"the options of {field_path} come from the relative URL {redact(url.split('?', 1)[0])}, and this "
+                f"the options of {field_path} come from the relative URL {shown_url(url)}, and this "
                 "session has no base URL to resolve it against: pass --base-url with the API's address.",
                 code="itemsNoBaseUrl",
             )
@@ -105,7 +105,7 @@ class RemoteItems:
             port = -1
         if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
             raise ItemsFetchError(
-                f"the options of {field_path} point to {redact(url.split('?', 1)[0])}, which is not an http(s) URL "
+                f"the options of {field_path} point to {shown_url(url)}, which is not an http(s) URL "
                 "with a valid port; deskcheck will not request it.",
                 code="itemsHostRefused",
             )

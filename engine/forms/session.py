@@ -305,14 +305,7 @@ class FormSession:
                 # Created: the form starts again from an empty record for the next one (saving
                 # this one again would create a second record).
                 loaded = self.source.load()
-                state = FormState(
-                    state.form,
-                    loaded.data,
-                    base=loaded.data,
-                    fill_defaults=self._fill_defaults(_nothing_there(loaded)),
-                    context=self._context(),
-                    fetcher=self.options.fetcher,
-                )
+                state = self._new_state(state.form, loaded.data, loaded.data, _nothing_there(loaded))
                 record.doc_version = loaded.version
             else:
                 # Edits made while the request was in flight stay modified against what was sent.
@@ -409,14 +402,7 @@ class FormSession:
         fresh = self._load_fresh()
         merged, conflicts = rebase(draft.snapshot.get("base"), draft.snapshot.get("data"), fresh.snapshot.get("base"))
         form = self._compiled(fresh.schema_version)
-        state = FormState(
-            form,
-            merged,
-            base=fresh.snapshot.get("base"),
-            fill_defaults=self._fill_defaults(fresh.snapshot.get("fillDefaults")),
-            context=self._context(),
-            fetcher=self.options.fetcher,
-        )
+        state = self._new_state(form, merged, fresh.snapshot.get("base"), fresh.snapshot.get("fillDefaults"))
         with self.store.transaction():
             self._refuse_if_edited("restore a draft over them")
             old = self.store.get(self.key.text)
@@ -445,14 +431,7 @@ class FormSession:
             version = self._resolve_schema()
             loaded = self.source.load()
             form = self._compiled(version)
-            state = FormState(
-                form,
-                loaded.data,
-                base=loaded.data,
-                fill_defaults=self._fill_defaults(_nothing_there(loaded)),
-                context=self._context(),
-                fetcher=self.options.fetcher,
-            )
+            state = self._new_state(form, loaded.data, loaded.data, _nothing_there(loaded))
         except DeskcheckError as exc:
             self._failure = exc.message
             raise
@@ -523,15 +502,7 @@ class FormSession:
         form = self._compiled(version)
         snapshot = record.snapshot
         if form.version != record.schema_version:
-            state = FormState(
-                form,
-                snapshot.get("data"),
-                base=snapshot.get("base"),
-                fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
-                context=self._context(),
-                fetcher=self.options.fetcher,
-            )
-            return state, True
+            return self._new_state(form, snapshot.get("data"), snapshot.get("base"), snapshot.get("fillDefaults")), True
         state = FormState.from_snapshot(
             form,
             snapshot,
@@ -540,6 +511,18 @@ class FormSession:
             fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
         )
         return state, False
+
+    def _new_state(self, form: CompiledForm, data: Any, base: Any, fill_chosen: bool | None) -> FormState:
+        """A state of ``data`` edited from ``base``, with this session's options (see
+        ``_fill_defaults`` for ``fill_chosen``)."""
+        return FormState(
+            form,
+            data,
+            base=base,
+            fill_defaults=self._fill_defaults(fill_chosen),
+            context=self._context(),
+            fetcher=self.options.fetcher,
+        )
 
     def _fill_defaults(self, chosen: bool | None) -> bool:
         """Whether the state fills defaults: always for a record being created or when asked

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..errors import DeskcheckError, InputError
-from ..urls import redact
+from ..urls import redact, shown_url
 
 # A tool result is read by a model; a response past this size is a mistake (or an attack), not data.
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
@@ -157,9 +157,3 @@ def same_origin(url: str, base: str) -> bool:
         return (a.scheme.lower(), a.hostname, a.port) == (b.scheme.lower(), b.hostname, b.port)
     except ValueError:
         return False
-
-
-def shown_url(url: str) -> str:
-    """``url`` as messages show it: without its query (which may carry values a user typed) and
-    without the password of a ``user:password@`` part."""
-    return redact(url.split("?", 1)[0])

@@ -93,9 +93,9 @@ def test_it_is_valid_wordprocessingml():
 
 @pytest.mark.slow
 def test_libreoffice_reads_the_same_paragraphs(needs_libreoffice):
-    from tests.docx.edit_helpers import lo_oracle
+    from tests.libreoffice import read_paragraphs
 
-    [row] = lo_oracle("asis", [CONTRACT]).values()
+    [row] = read_paragraphs("asis", [CONTRACT]).values()
     assert row.get("ok", True), row
     # LibreOffice writes the footnote's number into its paragraph's text; our blocks leave notes out.
     ours = [b["text"].replace("statutory rate from", "statutory rate1 from") for b in blocks()]

@@ -9,17 +9,16 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
-import time
 import uuid
 
 import pytest
 
+from tests.absent import skip_or_fail
 from tests.docx.builders import long_document
 from tests.helpers import deskcheck_executable
+from tests.tmux import eventually, running, tmux, wait_until
 
 pytestmark = pytest.mark.slow
-WAIT_SECONDS = 60.0
 
 
 @pytest.fixture
@@ -27,9 +26,7 @@ def terminal(isolated_state):
     """A function that starts a shell command in a fresh 120x30 tmux session, and the session's name."""
     for program in ("tmux", "less"):
         if shutil.which(program) is None:
-            if os.environ.get("CI") == "true":
-                pytest.fail(f"{program} is missing in CI: .ci/run should have installed it")
-            pytest.skip(f"{program} is not installed")
+            skip_or_fail(f"{program} is not installed")
     name = f"deskcheck-{uuid.uuid4().hex[:8]}"
     # Nothing of the caller's pager settings: the defaults are what is tested.
     variables = {key: value for key, value in os.environ.items() if key not in ("PAGER", "DESKCHECK_PAGER", "LESS")}
@@ -42,28 +39,6 @@ def terminal(isolated_state):
 
     yield start
     tmux("kill-session", "-t", name)
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
-
-
-def screen(name: str) -> str:
-    return tmux("capture-pane", "-t", name, "-p")
-
-
-def running(name: str) -> bool:
-    return name in tmux("list-sessions", "-F", "#{session_name}").split()
-
-
-def wait_until(condition, what: str, name: str, interval: float = 0.05) -> str:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        shown = screen(name)
-        if condition(shown):
-            return shown
-        time.sleep(interval)
-    raise AssertionError(f"{what} never happened; the screen:\n{screen(name)}")
 
 
 def test_a_long_document_opens_in_the_pager(tmp_path, terminal):
@@ -80,10 +55,7 @@ def test_a_long_document_opens_in_the_pager(tmp_path, terminal):
     tmux("send-keys", "-t", name, "G")
     wait_until(lambda s: "Paragraph 2999:" in s and "(END)" in s, "the last page", name)
     tmux("send-keys", "-t", name, "q")
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not done.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert done.exists(), "quitting the pager ends the command"
+    eventually(done.exists, "quitting the pager ends the command")
 
 
 def test_a_short_answer_and_a_pipe_get_no_pager(tmp_path, terminal):
@@ -108,9 +80,7 @@ def test_a_big_compare_shows_its_progress_on_stderr_only(tmp_path, terminal):
     shown = wait_until(lambda s: "comparing v1.docx with v2.docx" in s, "the progress display", name)
     assert "0:00:0" in shown, "the elapsed time"
     wait_until(lambda s: "comparing" not in s, "the progress display to be erased", name)
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not err_copy.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    eventually(err_copy.exists, "the compare ends")
     assert err_copy.read_text().strip() == "0"
     result = json.loads(out.read_text())["result"]  # stdout: the envelope alone
     assert result["summaryCounts"]["deleted"] == 400 and result["summaryCounts"]["added"] == 400

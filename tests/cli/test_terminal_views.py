@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.helpers import run_cli
+from tests.helpers import has_row, run_cli
 
 CONTRACT = REPO / "samples" / "contract.docx"
 WIDTH = 100
@@ -32,8 +32,7 @@ class Screen:
         self.lines = self.text.splitlines()
 
     def has_row(self, *cells: str) -> bool:
-        """One line holds ``cells`` in this order."""
-        return re.search(".*".join(re.escape(cell) for cell in cells), self.text) is not None
+        return has_row(self.text, *cells)
 
     def assert_readable(self) -> None:
         """No JSON (no braces or brackets opening an object or a list, no quoted keys); nothing

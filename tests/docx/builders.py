@@ -2,13 +2,15 @@
 
 ``make_docx(path, body)`` writes a minimal but complete package: content types, package and
 document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
-styles, numbering, comments (with commentsExtended) and extra parts. ``encrypted_file`` writes a
-file the package reader must refuse.
+styles, numbering, comments (with commentsExtended) and extra parts. ``rewrite_parts`` changes
+the parts of a package (``add_relationship`` is one such change). ``encrypted_file`` writes a file
+the package reader must refuse.
 """
 
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 W_NS = (
@@ -83,6 +85,29 @@ def make_docx(path: Path, body: str, **parts: str) -> Path:
             if name in files:
                 archive.writestr(name, files.pop(name))
     return path
+
+
+def rewrite_parts(
+    path: Path, edit: Callable[[dict[str, bytes]], object], *, compression: int = zipfile.ZIP_DEFLATED
+) -> Path:
+    """Write the package at ``path`` again, in place, after ``edit`` changed its parts: a dict of
+    part name to bytes in the package's order, to change, add to or delete from."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    edit(parts)
+    with zipfile.ZipFile(path, "w", compression) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
+
+
+def add_relationship(parts: dict[str, bytes], rel_id: str, kind: str, target: str, *, external: bool = False) -> None:
+    """In a ``rewrite_parts`` edit: a relationship of the document part, ``rel_id`` of type
+    ``kind`` (``hyperlink``, ``image``, ...) to ``target``."""
+    mode = ' TargetMode="External"' if external else ""
+    added = f'<Relationship Id="{rel_id}" Type="{REL}{kind}" Target="{target}"{mode}/></Relationships>'
+    name = "word/_rels/document.xml.rels"
+    parts[name] = parts[name].replace(b"</Relationships>", added.encode(), 1)
 
 
 def encrypted_file(path: Path) -> Path:

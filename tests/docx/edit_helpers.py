@@ -13,9 +13,8 @@ from typing import Any
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.revisions import resolve_all
 from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
-from tests.docx.builders import make_docx, p
+from tests.docx.builders import add_relationship, make_docx, p, rewrite_parts
 from tests.docx.views import normalise, paragraph_stream
-from tests.libreoffice import read_paragraphs
 
 STYLES = (
     '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
@@ -96,22 +95,10 @@ ORIGINAL_TEXTS = [
 def build_document(path: Path) -> Path:
     """The rich test document (ids 0A0000xx; see ORIGINAL_TEXTS for its as-accepted blocks)."""
     make_docx(path, BODY, styles=STYLES, numbering=NUMBERING)
-    # The hyperlink's relationship: added to the document part's relationships.
-    import zipfile
-
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    rels = files["word/_rels/document.xml.rels"].decode()
-    rels = rels.replace(
-        "</Relationships>",
-        '<Relationship Id="rIdX" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-        'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
+    # The hyperlink's target.
+    return rewrite_parts(
+        path, lambda parts: add_relationship(parts, "rIdX", "hyperlink", "https://example.com/", external=True)
     )
-    files["word/_rels/document.xml.rels"] = rels.encode()
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return path
 
 
 def copy_of(source: Path, folder: Path, name: str | None = None) -> Path:
@@ -161,13 +148,9 @@ def our_stream(path: Path, view: str) -> list[str]:
     return [normalise(t) for t in paragraph_stream(DocxDocument.open(path), view)]
 
 
-def lo_oracle(mode: str, files: list[Path]) -> dict[str, dict[str, Any]]:
-    """LibreOffice's paragraphs of many files in one call (mode asis, accept or reject), keyed by
-    ``str(file)``: see tests/libreoffice.py."""
-    return read_paragraphs(mode, files)
-
-
 def lo_texts(row: dict[str, Any]) -> list[str]:
+    """The normalised paragraphs of a row from tests/libreoffice.py, which must be a reading."""
+    assert row["ok"], f"LibreOffice on {row['file']}: {row['error']}"
     return [normalise(text) for text in row["paragraphs"]]
 
 

@@ -16,7 +16,8 @@ from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
 from deskcheck.engine.docx.wml.ns import NS
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
-from tests.docx.edit_helpers import build_document, lo_oracle, new_schema_errors
+from tests.docx.edit_helpers import build_document, new_schema_errors
+from tests.libreoffice import read_paragraphs
 
 W15 = NS["w15"]
 W16CID = NS["w16cid"]
@@ -295,5 +296,5 @@ def test_libreoffice_opens_documents_with_new_comments_replies_and_resolved_thre
             files.append(tmp_path / f"{number}.docx")
             shutil.copy(CORPUS / name, files[-1])
             _comment_reply_and_resolve(files[-1], orphan)
-    rows = lo_oracle("asis", files)
+    rows = read_paragraphs("asis", files)
     assert [rows[str(f)]["ok"] for f in files] == [True] * len(files)

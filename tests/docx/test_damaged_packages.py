@@ -13,7 +13,7 @@ import zipfile
 import pytest
 
 from deskcheck.engine.docx.toolset import docx_toolset
-from tests.docx.builders import make_docx, p
+from tests.docx.builders import make_docx, p, rewrite_parts
 from tests.helpers import run_cli
 
 COMMENT = '<w:comment w:id="1" w:author="A"><w:p><w:r><w:t>Check.</w:t></w:r></w:p></w:comment>'
@@ -36,12 +36,8 @@ CALLS = {
 
 
 def _replace_part(path, part: str, data: bytes, *, crc_damage: bool = False):
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    files[part] = data
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
+    # Stored, not deflated: the damage below finds the part's bytes in the file.
+    rewrite_parts(path, lambda parts: parts.update({part: data}), compression=zipfile.ZIP_STORED)
     if crc_damage:  # flip one stored byte of the part: its CRC no longer matches
         raw = bytearray(path.read_bytes())
         position = raw.index(data) + len(data) // 2

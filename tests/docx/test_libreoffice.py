@@ -3,8 +3,8 @@
 For every corpus file LibreOffice opens, our as-accepted paragraphs must equal LibreOffice's after
 its own accept-all, and our original (reject-all) view LibreOffice's after reject-all, per
 paragraph after the normalisation documented in ``views``: for at least 95% of the files. The
-exceptions are printed with their reason (run pytest with -s to see them). Each oracle call
-starts LibreOffice once for many files; nothing is cached between runs.
+exceptions are printed with their reason (run pytest with -s to see them). One LibreOffice start
+reads every file in both views, and our outputs as they are; nothing is cached between runs.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from deskcheck.engine.docx.revisions import resolve_file
 from deskcheck.engine.errors import InputError
 from tests import corpus
 from tests.conftest import CORPUS
-from tests.docx.edit_helpers import lo_oracle
 from tests.docx.test_revisions import CORPUS_TRACKED
 from tests.docx.views import normalise, paragraph_stream
+from tests.libreoffice import read_views
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -28,8 +28,23 @@ UNRESOLVED_REFERENCE = "Error: Reference source not found"
 
 
 @pytest.fixture(scope="module")
-def libreoffice_views():
-    return {mode: lo_oracle(mode, FILES) for mode in ("accept", "reject")}
+def resolved_outputs(tmp_path_factory):
+    """Our accept-all and reject-all outputs of the tracked corpus files: {output: (name, mode)}."""
+    folder = tmp_path_factory.mktemp("resolved")
+    outputs = {}
+    for name in CORPUS_TRACKED:
+        for mode in ("accept", "reject"):
+            out = folder / f"{mode}-{name.replace('/', '-')}"
+            resolve_file(CORPUS / name, mode, output=out)
+            outputs[out] = (name, mode)
+    return outputs
+
+
+@pytest.fixture(scope="module")
+def libreoffice_views(resolved_outputs):
+    """LibreOffice's accept-all and reject-all of the corpus, and its reading of our outputs."""
+    accepted, rejected, outputs = read_views([("accept", FILES), ("reject", FILES), ("asis", resolved_outputs)])
+    return {"accept": accepted, "reject": rejected, "outputs": outputs}
 
 
 def _reason(path, ours: list[str], theirs: list[str]) -> str:
@@ -67,16 +82,9 @@ def test_our_views_match_libreoffice(libreoffice_views, mode):
     assert (compared - len(exceptions)) / compared >= THRESHOLD
 
 
-def test_accept_all_and_reject_all_outputs_open_in_libreoffice_and_read_right(libreoffice_views, tmp_path):
-    outputs = {}
-    for name in CORPUS_TRACKED:
-        for mode in ("accept", "reject"):
-            out = tmp_path / f"{mode}-{name.replace('/', '-')}"
-            resolve_file(CORPUS / name, mode, output=out)
-            outputs[out] = (name, mode)
-    seen = lo_oracle("asis", list(outputs))
-    for out, (name, mode) in outputs.items():
-        row = seen[str(out)]
+def test_accept_all_and_reject_all_outputs_open_in_libreoffice_and_read_right(libreoffice_views, resolved_outputs):
+    for out, (name, mode) in resolved_outputs.items():
+        row = libreoffice_views["outputs"][str(out)]
         assert row["ok"], f"LibreOffice cannot open our {mode}-all output of {name}: {row.get('error')}"
         reference = libreoffice_views[mode][str(CORPUS / name)]
         got = [normalise(t) for t in row["paragraphs"]]

@@ -23,7 +23,8 @@ from __future__ import annotations
 import pytest
 
 from tests.docx.builders import make_docx, p
-from tests.docx.edit_helpers import lo_oracle, lo_texts, resolved_texts
+from tests.docx.edit_helpers import lo_texts, resolved_texts
+from tests.libreoffice import read_views
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -127,7 +128,8 @@ def files(tmp_path_factory):
 @pytest.fixture(scope="module")
 def libreoffice(files):
     paths = list(files.values())
-    return {mode: lo_oracle(mode, paths) for mode in ("accept", "reject")}
+    accepted, rejected = read_views([("accept", paths), ("reject", paths)])
+    return {"accept": accepted, "reject": rejected}
 
 
 @pytest.mark.parametrize("name", CASES)

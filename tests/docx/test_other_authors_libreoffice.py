@@ -15,24 +15,26 @@ from __future__ import annotations
 
 import random
 import shutil
+from pathlib import Path
 
 import pytest
 
 from deskcheck.engine.docx.document import DocxDocument
 from tests.conftest import REPO
 from tests.docx import authored_model as model
-from tests.docx.edit_helpers import applied
-from tests.docx.lo_review import lo_review
+from tests.docx.edit_helpers import applied, lo_texts
 from tests.docx.test_other_authors import US, counterparty_document, texts_after
 from tests.docx.views import normalise
+from tests.libreoffice import read_views
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
 DELINS = REPO / "tests" / "fixtures" / "docx" / "poi-delins.docx"
 
 
-def _lo(paths, action):
-    return {path: [normalise(t) for t in texts] for path, texts in lo_review(paths, action).items()}
+def _lo(requests):
+    """LibreOffice's normalised paragraphs for each (action, paths) request, in one start."""
+    return [{Path(name): lo_texts(row) for name, row in rows.items()} for rows in read_views(requests)]
 
 
 def test_rejecting_the_counterparty_keeps_our_clause_a_paragraph(tmp_path):
@@ -47,8 +49,7 @@ def test_rejecting_the_counterparty_keeps_our_clause_a_paragraph(tmp_path):
         "accept": ["Intro.", "Their clause.", "Our clause.", "Last."],
         "reject": ["Intro.", "Last."],
     }
-    for action, texts in expected.items():
-        seen = _lo(paths, action)
+    for (action, texts), seen in zip(expected.items(), _lo([(action, paths) for action in expected]), strict=True):
         for path in paths:
             assert seen[path] == texts, (path.name, action)
     for path in paths:
@@ -67,11 +68,12 @@ def test_a_word_reviewers_inserted_paragraphs(tmp_path):
     ]
     applied(output, operations, author=US)
     ours = [f"Our note {number}." for number in range(len(inserted))]
-    rejected = _lo([output], ("reject", "pavel"))[output]
+    requests = [(("reject", "pavel"), [output]), (("reject", US), [output]), ("asis", [source]), ("accept", [output])]
+    # One file a request: the texts come in the requests' order.
+    rejected, ours_rejected, original, accepted = (texts for rows in _lo(requests) for texts in rows.values())
     assert all(rejected.count(note) == 1 for note in ours), rejected
     assert rejected == [normalise(t) for t in texts_after(output, {"pavel": False})]
-    assert _lo([output], ("reject", US))[output] == _lo([source], "asis")[source]
-    accepted = _lo([output], "accept")[output]
+    assert ours_rejected == original
     assert all(accepted.count(note) == 1 for note in ours)
 
 
@@ -109,11 +111,11 @@ def drawn_documents(folder, count: int = 10, seed: int = 19):
 def test_libreoffice_our_reading_and_the_model_agree(tmp_path):
     cases = drawn_documents(tmp_path)
     paths = [path for path, _ in cases]
-    for first in ("Alice", "Bob", US):
-        for accept in (False, True):
-            seen = _lo(paths, [("accept" if accept else "reject", first), "accept"])
-            for path, items in cases:
-                decisions = {first: accept, **{a: True for a in ("Alice", "Bob", US) if a != first}}
-                expected = [normalise(t) for t in model.resolve(items, decisions)]
-                assert seen[path] == expected, (path.name, first, accept)
-                assert [normalise(t) for t in texts_after(path, decisions)] == expected, (path.name, first, accept)
+    orders = [(first, accept) for first in ("Alice", "Bob", US) for accept in (False, True)]
+    requests = [([("accept" if accept else "reject", first), "accept"], paths) for first, accept in orders]
+    for (first, accept), seen in zip(orders, _lo(requests), strict=True):
+        for path, items in cases:
+            decisions = {first: accept, **{a: True for a in ("Alice", "Bob", US) if a != first}}
+            expected = [normalise(t) for t in model.resolve(items, decisions)]
+            assert seen[path] == expected, (path.name, first, accept)
+            assert [normalise(t) for t in texts_after(path, decisions)] == expected, (path.name, first, accept)

@@ -12,7 +12,7 @@ from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.package import RT, DocxPackage
 from deskcheck.engine.errors import InputError
 from tests.conftest import CORPUS, REPO
-from tests.docx.builders import encrypted_file, make_docx, p
+from tests.docx.builders import encrypted_file, make_docx, p, rewrite_parts
 from tests.docx.tracked_contract import build_tracked_contract
 from tests.helpers import run_cli
 
@@ -65,26 +65,18 @@ def test_a_zip_without_a_main_document_is_refused(tmp_path):
 
 def test_a_workbook_is_named_as_such(tmp_path):
     path = make_docx(tmp_path / "x.docx", p("x"))
-    data = {}
-    with zipfile.ZipFile(path) as archive:
-        for name in archive.namelist():
-            data[name] = archive.read(name)
-    data["[Content_Types].xml"] = data["[Content_Types].xml"].replace(
-        b"wordprocessingml.document.main+xml", b"spreadsheetml.sheet.main+xml"
-    )
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, content in data.items():
-            archive.writestr(name, content)
+
+    def as_workbook(parts: dict[str, bytes]) -> None:
+        parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+            b"wordprocessingml.document.main+xml", b"spreadsheetml.sheet.main+xml"
+        )
+
+    rewrite_parts(path, as_workbook)
     assert "Excel workbook" in refusal(path).message
 
 
 def test_missing_main_part_is_refused(tmp_path):
-    path = make_docx(tmp_path / "x.docx", p("x"))
-    with zipfile.ZipFile(path) as archive:
-        kept = {n: archive.read(n) for n in archive.namelist() if n != "word/document.xml"}
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, content in kept.items():
-            archive.writestr(name, content)
+    path = rewrite_parts(make_docx(tmp_path / "x.docx", p("x")), lambda parts: parts.pop("word/document.xml"))
     assert "main document part word/document.xml is missing" in refusal(path).message
 
 
@@ -100,16 +92,13 @@ def test_compression_bombs_and_member_floods_are_refused(tmp_path, monkeypatch):
 
 def test_entities_are_refused_not_expanded(tmp_path):
     path = make_docx(tmp_path / "x.docx", p("x"))
-    with zipfile.ZipFile(path) as archive:
-        parts = {n: archive.read(n) for n in archive.namelist()}
-    parts["word/document.xml"] = (
-        parts["word/document.xml"]
-        .replace(b"<w:document", b'<!DOCTYPE w:document [<!ENTITY boom "boom">]><w:document', 1)
-        .replace(b"<?xml version", b"<?xml version", 1)
-    )
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, content in parts.items():
-            archive.writestr(name, content)
+
+    def with_entity(parts: dict[str, bytes]) -> None:
+        parts["word/document.xml"] = parts["word/document.xml"].replace(
+            b"<w:document", b'<!DOCTYPE w:document [<!ENTITY boom "boom">]><w:document', 1
+        )
+
+    rewrite_parts(path, with_entity)
     with pytest.raises(InputError) as info:
         DocxDocument.open(path).blocks  # noqa: B018 - parsing happens on access
     assert "DTD or entities" in info.value.message

@@ -18,7 +18,7 @@ from deskcheck.engine.docx.wml.ns import qn
 from deskcheck.engine.errors import DeskcheckError, InputError
 from tests import corpus
 from tests.conftest import REPO
-from tests.docx.builders import make_docx, p
+from tests.docx.builders import add_relationship, make_docx, p, rewrite_parts
 from tests.docx.edit_helpers import schema_errors
 from tests.docx.version_pairs import (
     WC,
@@ -203,21 +203,15 @@ STAMP_STYLE = (
 
 def _with_picture(path: Path) -> Path:
     """``path`` with the seal image part, its relationship and the png content type added."""
-    with zipfile.ZipFile(path) as archive:
-        parts = {name: archive.read(name) for name in archive.namelist()}
-    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
-        b'<Default Extension="xml"', b'<Default Extension="png" ContentType="image/png"/><Default Extension="xml"'
-    )
-    parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
-        b"</Relationships>",
-        b'<Relationship Id="rIdSeal" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"'
-        b' Target="media/seal.png"/></Relationships>',
-    )
-    parts["word/media/seal.png"] = _png()
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in parts.items():
-            archive.writestr(name, data)
-    return path
+
+    def add_picture(parts: dict[str, bytes]) -> None:
+        parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+            b'<Default Extension="xml"', b'<Default Extension="png" ContentType="image/png"/><Default Extension="xml"'
+        )
+        add_relationship(parts, "rIdSeal", "image", "media/seal.png")
+        parts["word/media/seal.png"] = _png()
+
+    return rewrite_parts(path, add_picture)
 
 
 def test_a_new_style_and_a_new_picture_come_with_the_inserted_paragraphs(tmp_path):
@@ -460,17 +454,9 @@ def _hyperlinked(path: Path, before: str, link: str, after: str) -> Path:
         f'<w:r><w:t xml:space="preserve">{after}</w:t></w:r>'
     )
     make_docx(path, p(runs=runs))
-    with zipfile.ZipFile(path) as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    files["word/_rels/document.xml.rels"] = files["word/_rels/document.xml.rels"].replace(
-        b"</Relationships>",
-        b'<Relationship Id="rIdL" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-        b'hyperlink" Target="https://example.com/" TargetMode="External"/></Relationships>',
+    return rewrite_parts(
+        path, lambda parts: add_relationship(parts, "rIdL", "hyperlink", "https://example.com/", external=True)
     )
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return path
 
 
 def _linked_text(doc: DocxDocument) -> list[str]:

@@ -20,8 +20,8 @@ import random
 import pytest
 
 from deskcheck.engine.docx.redline import redline_files
-from tests.docx.edit_helpers import lo_oracle
 from tests.docx.version_pairs import corpus_pairs, edited_versions, owned_versions, pair_id
+from tests.libreoffice import read_views
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -55,13 +55,8 @@ def judged(tmp_path_factory):
         samples[seed] = (versions, out)
     outputs = [out for _, _, out in redlines.values()] + [out for _, out in samples.values()]
     inputs = sorted({path for previous, current, _ in redlines.values() for path in (previous, current)})
-    return {
-        "redlines": redlines,
-        "samples": samples,
-        "accept": lo_oracle("accept", outputs),
-        "reject": lo_oracle("reject", outputs),
-        "inputs": lo_oracle("accept", inputs),
-    }
+    accepted, rejected, read_inputs = read_views([("accept", outputs), ("reject", outputs), ("accept", inputs)])
+    return {"redlines": redlines, "samples": samples, "accept": accepted, "reject": rejected, "inputs": read_inputs}
 
 
 @pytest.mark.parametrize(

@@ -119,14 +119,15 @@ def test_libreoffice_resolves_the_owned_document_as_we_do(tmp_path, needs_libreo
     """LibreOffice's accept-all and reject-all of the tracked contract read as our views of it, and
     our accept-all and reject-all outputs open in LibreOffice reading the same."""
     from deskcheck.engine.docx.revisions import resolve_file
-    from tests.docx.edit_helpers import lo_oracle, lo_texts
+    from tests.docx.edit_helpers import lo_texts
+    from tests.libreoffice import read_views
 
     source = build_tracked_contract(tmp_path / "tracked.docx")
     outputs = {mode: resolve_file(source, mode, output=tmp_path / f"{mode}.docx") and tmp_path / f"{mode}.docx"
                for mode in ("accept", "reject")}  # fmt: skip
-    opened = lo_oracle("asis", list(outputs.values()))
-    for mode, output in outputs.items():
-        theirs = lo_oracle(mode, [source])[str(source)]
+    opened, *resolved = read_views([("asis", outputs.values()), *((mode, [source]) for mode in outputs)])
+    for (mode, output), rows in zip(outputs.items(), resolved, strict=True):
+        theirs = rows[str(source)]
         assert theirs["ok"] and opened[str(output)]["ok"], (theirs, opened[str(output)])
         assert lo_texts(theirs) == stream(source, mode), f"LibreOffice's {mode}-all differs from our view"
         assert lo_texts(opened[str(output)]) == lo_texts(theirs), f"our {mode}-all output reads differently"

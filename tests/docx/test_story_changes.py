@@ -265,35 +265,28 @@ def test_resolving_the_only_change_by_id_equals_resolving_all(tmp_path):
 
 
 def test_libreoffice_opens_the_outputs_and_keeps_their_notes_and_headers(tmp_path, needs_libreoffice):
-    """lo_oracle reads only the body text (headers, footers and notes are out of its reach), so
-    LibreOffice is asked two things here: its body paragraphs of each output equal its own
-    accept-all / reject-all of the input (it opens the file and nothing leaked into the body);
+    """The LibreOffice judge reads only the body text (headers, footers and notes are out of its
+    reach), so LibreOffice is asked two things here: its body paragraphs of each output equal its
+    own accept-all / reject-all of the input (it opens the file and nothing leaked into the body);
     and the file it saves back from our output has the same header and footnote texts as ours,
     with no change pending (it read those parts as we wrote them)."""
-    import subprocess
-
-    from tests.docx.edit_helpers import lo_oracle, lo_texts
+    from tests.docx.edit_helpers import lo_texts
+    from tests.libreoffice import read_views
 
     outputs = single_change_outputs(tmp_path)
     sources = sorted({tmp_path / f"{name}.docx" for name, _ in outputs})
     files = [by_id for by_id, _ in outputs.values()]
-    asis = lo_oracle("asis", files)
-    resolved = {mode: lo_oracle(mode, sources) for mode in ("accept", "reject")}
+    asis, *resolved = read_views(
+        [("asis", files), *((mode, sources) for mode in ("accept", "reject"))], save_to=tmp_path / "resaved"
+    )
+    resolved = dict(zip(("accept", "reject"), resolved, strict=True))
     for (name, mode), (by_id, _) in outputs.items():
         row = asis[str(by_id)]
         assert row["ok"], (name, mode, row.get("error"))
         assert lo_texts(row) == lo_texts(resolved[mode][str(tmp_path / f"{name}.docx")]), (name, mode)
 
-    saved = tmp_path / "resaved"
-    profile = (tmp_path / "lo-profile").as_uri()
-    subprocess.run(
-        ["soffice", f"-env:UserInstallation={profile}", "--headless", "--convert-to", "docx:MS Word 2007 XML",
-         "--outdir", str(saved), *map(str, files)],
-        capture_output=True, timeout=180, check=True,
-    )  # fmt: skip
     for (name, mode), (by_id, _) in outputs.items():
-        again = saved / by_id.name
-        assert again.exists(), (name, mode)
+        again = Path(asis[str(by_id)]["saved"])
         # Header and footnote (the footer's page fields LibreOffice recomputes on saving).
         ours = {key.split()[0]: text for key, text in story_texts(by_id).items() if not key.startswith("footer")}
         theirs = {key.split()[0]: text for key, text in story_texts(again).items() if not key.startswith("footer")}

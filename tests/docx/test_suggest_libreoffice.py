@@ -28,8 +28,9 @@ from deskcheck.engine.docx.wml.ns import W_BODY, W_TBL
 from tests import corpus
 from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES, operation_for
-from tests.docx.edit_helpers import build_document, lo_oracle, lo_texts, our_stream, tracked_and_direct
+from tests.docx.edit_helpers import build_document, lo_texts, our_stream, tracked_and_direct
 from tests.docx.test_suggest_operations import find_range
+from tests.libreoffice import read_views
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -189,7 +190,8 @@ def views(cases):
     tracked = [c[2] for c in cases]
     direct = [c[3] for c in cases]
     sources = sorted({c[1] for c in cases})
-    return {"accept": lo_oracle("accept", tracked + direct), "reject": lo_oracle("reject", tracked + sources)}
+    accepted, rejected = read_views([("accept", tracked + direct), ("reject", tracked + sources)])
+    return {"accept": accepted, "reject": rejected}
 
 
 def test_every_type_is_covered(cases):

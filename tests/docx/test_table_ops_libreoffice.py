@@ -40,8 +40,9 @@ import pytest
 
 from tests import corpus
 from tests.conftest import CORPUS
-from tests.docx.edit_helpers import applied, lo_oracle, lo_texts, our_stream, tracked_and_direct
+from tests.docx.edit_helpers import applied, lo_texts, our_stream, tracked_and_direct
 from tests.docx.test_table_ops import ALL_TYPES, CORPUS_CASES, block_at, build_tables
+from tests.libreoffice import read_views
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
 
@@ -210,7 +211,8 @@ def views(cases):
     direct = [c[3] for c in pairs] + [d for _, d in direct_only]
     direct += [c[3] for c in rows if c[3] not in direct]
     sources = sorted({c[1] for c in pairs})
-    return {"accept": lo_oracle("accept", tracked + direct), "reject": lo_oracle("reject", tracked + sources)}
+    accepted, rejected = read_views([("accept", tracked + direct), ("reject", tracked + sources)])
+    return {"accept": accepted, "reject": rejected}
 
 
 def _texts(texts: list[str] | dict) -> list[str]:

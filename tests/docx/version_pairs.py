@@ -21,6 +21,7 @@ from deskcheck.engine.docx.revisions import resolve_all
 from deskcheck.engine.docx.scan import DROP_ACCEPTED
 from deskcheck.engine.docx.stories import list_stories, story_text
 from tests.conftest import CORPUS
+from tests.docx.builders import rewrite_parts
 
 WC = CORPUS / "powertools-wc"
 
@@ -96,21 +97,17 @@ WORD_PARTS = {
 
 def with_word_metadata(path: Path) -> Path:
     """``path`` rewritten with the metadata Word saves (WORD_METADATA, WORD_PARTS), in place."""
-    import zipfile
 
-    with zipfile.ZipFile(path) as archive:
-        parts = {info.filename: archive.read(info.filename) for info in archive.infolist()}
-    for name, edits in WORD_METADATA.items():
-        text = parts[name].decode("utf-8")
-        for old, new in edits:
-            assert old in text, (name, old)
-            text = text.replace(old, new, 1)
-        parts[name] = text.encode("utf-8")
-    parts.update({name: text.encode("utf-8") for name, text in WORD_PARTS.items()})
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in parts.items():
-            archive.writestr(name, data)
-    return path
+    def add_metadata(parts: dict[str, bytes]) -> None:
+        for name, edits in WORD_METADATA.items():
+            text = parts[name].decode("utf-8")
+            for old, new in edits:
+                assert old in text, (name, old)
+                text = text.replace(old, new, 1)
+            parts[name] = text.encode("utf-8")
+        parts.update({name: text.encode("utf-8") for name, text in WORD_PARTS.items()})
+
+    return rewrite_parts(path, add_metadata)
 
 
 def corpus_groups() -> dict[str, list[Path]]:

@@ -4,7 +4,6 @@ draws on a ``DummyOutput``, and what the commands print is captured (colours off
 from __future__ import annotations
 
 import io
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -76,13 +75,6 @@ def drive(
 def lines(*commands: str, end: str = "\x04") -> str:
     """Commands as typed keys, each ended by Enter, then Ctrl-D."""
     return "".join(f"{command}\n" for command in commands) + end
-
-
-def has_row(text: str, *cells: str) -> bool:
-    """Whether one line of ``text`` holds ``cells`` in this order (a row of a drawn table, other
-    columns in between allowed)."""
-    pattern = ".*".join(re.escape(cell) for cell in cells)
-    return re.search(pattern, text) is not None
 
 
 def section(text: str, heading: str) -> str:

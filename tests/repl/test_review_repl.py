@@ -16,10 +16,11 @@ import pytest
 from deskcheck.cli.context import ContextOptions
 from deskcheck.engine.docx.document import DocxDocument
 from tests.conftest import REPO
-from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors
+from tests.docx.edit_helpers import lo_texts, new_schema_errors
 from tests.docx.tracked_contract import build_review_document
-from tests.helpers import run_cli
-from tests.repl.support import drive, has_row, lines, section
+from tests.helpers import has_row, run_cli
+from tests.libreoffice import read_paragraphs
+from tests.repl.support import drive, lines, section
 
 BLOCK = "4D9EF6F2"  # "Subject to clause 9.1, each party's total liability ... limited to the Charges paid ..."
 ANCHORED_COMMENT = "1"  # the client's comment on "statutory rate" in clause 5.3 (09B3BCA4)
@@ -108,7 +109,7 @@ def test_a_full_review(review, source, needs_libreoffice):
     assert not new_schema_errors(source, path)
 
     # LibreOffice opens it and sees the edit: the pending insertion, and the deletion accepted.
-    rows = lo_oracle("accept", [path])
+    rows = read_paragraphs("accept", [path])
     row = rows[str(path)]
     assert row["ok"], row
     assert any("limited to the fees paid" in text for text in lo_texts(row))

@@ -18,7 +18,8 @@ from tests.docx.test_story_changes import (
     ins,
     second_footnote,
 )
-from tests.repl.support import drive, has_row, lines, section
+from tests.helpers import has_row
+from tests.repl.support import drive, lines, section
 
 
 def test_changes_of_notes_and_headers_are_named_and_resolved_by_story(tmp_path):

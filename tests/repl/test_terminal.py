@@ -7,39 +7,22 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import time
 import uuid
 
 import pytest
 
 from tests.helpers import deskcheck_executable
 from tests.repl.test_form_repl import SCHEMA
+from tests.tmux import eventually, running, tmux, wait_until
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
-# How long the terminal may take to show what a step waits for.
-WAIT_SECONDS = 30.0
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=False).stdout
-
-
-def screen(name: str) -> str:
-    return tmux("capture-pane", "-t", name, "-p")
 
 
 def wait_for(name: str, text: str) -> str:
-    deadline = time.monotonic() + WAIT_SECONDS
-    shown = screen(name)
-    while text not in shown and time.monotonic() < deadline:
-        time.sleep(0.1)
-        shown = screen(name)
-    assert text in shown, f"{text!r} never appeared:\n{shown}"
-    return shown
+    return wait_until(lambda shown: text in shown, f"{text!r} on the screen", name)
 
 
 def test_prompt_toolbar_completion_menu_and_leaving(tmp_path, isolated_state):
@@ -60,10 +43,7 @@ def test_prompt_toolbar_completion_menu_and_leaving(tmp_path, isolated_state):
         shown = wait_for(name, "invalid: 1 error(s)")
         assert "modified, not saved" in shown and "form*>" in shown
         tmux("send-keys", "-t", name, "C-d")
-        deadline = time.monotonic() + WAIT_SECONDS
-        while name in tmux("list-sessions", "-F", "#{session_name}") and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert name not in tmux("list-sessions", "-F", "#{session_name}"), "Ctrl-D ended the REPL"
+        eventually(lambda: not running(name), "Ctrl-D ends the REPL")
     finally:
         tmux("kill-session", "-t", name)
     assert os.stat(isolated_state / "repl-history-form").st_size > 0
