@@ -15,7 +15,7 @@ one at a time), ``client`` the client's name and version, ``session`` the HTTP s
 (none over stdio, or with the 2026 protocol, which has no sessions). Credentials are never written: the values of
 ``--token``, ``--header``, ``$DESKCHECK_TOKEN`` and the server's own token are replaced by
 ``[redacted]`` wherever they appear, and so is any value under a key that names a credential
-(``authorization``, ``password``, ``apiKey``, ...). The file is created readable by its owner only.
+(``authorization``, ``password``, ``apiKey``, ...), and the password of a ``user:password@`` URL. The file is created readable by its owner only.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from deskcheck.engine.tools import ToolResult
+from deskcheck.engine.urls import redact as redact_urls
 
 from ..errors import UsageError
 from ..output.emit import outcome
@@ -69,6 +70,8 @@ class Redactor:
         if isinstance(value, str):
             if value in self._whole:
                 return REDACTED
+            # A password written into a URL (--spec, --base-url, a message quoting one).
+            value = redact_urls(value)
             for secret in self._inside:
                 if secret in value:
                     value = value.replace(secret, REDACTED)

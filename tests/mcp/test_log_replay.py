@@ -73,6 +73,19 @@ def test_the_log_records_each_call_and_no_credential(tmp_path, fresh_sample_api)
     assert stop == {"event": "stop", "at": stop["at"], "calls": 4}
 
 
+def test_a_password_in_a_url_is_not_logged(tmp_path, fresh_sample_api):
+    log = tmp_path / "calls.jsonl"
+    base_url = fresh_sample_api.base_url.replace("://", "://reader:pw-secret-5150@", 1)
+
+    async def scenario():
+        async with stdio_client("--spec", SPEC, "--base-url", base_url, "--log", str(log)) as client:
+            await client.call_tool("sample_list_datasets", {})
+
+    anyio.run(scenario)
+    text = log.read_text()
+    assert "pw-secret-5150" not in text and "reader:***@" in text
+
+
 def test_an_http_servers_token_and_credential_fields_are_redacted(tmp_path):
     schema, data = tmp_path / "login.schema.json", tmp_path / "login.json"
     schema.write_text(json.dumps({"type": "object", "properties": {"password": {"type": "string"}}}))
