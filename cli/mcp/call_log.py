@@ -12,10 +12,11 @@ exactly what the agent asked and what it got.
 
 ``ms`` is the tool's own time, ``waitedMs`` the time the call waited for an earlier one (calls run
 one at a time), ``client`` the client's name and version, ``session`` the HTTP session's id
-(none over stdio, or with the 2026 protocol, which has no sessions). Credentials are never written: the values of
-``--token``, ``--header``, ``$DESKCHECK_TOKEN`` and the server's own token are replaced by
-``[redacted]`` wherever they appear, and so is any value under a key that names a credential
-(``authorization``, ``password``, ``apiKey``, ...), and the password of a ``user:password@`` URL. The file is created readable by its owner only.
+(none over stdio, or with the 2026 protocol, which has no sessions). Credentials are never
+written: the values of ``--token``, ``--header``, ``$DESKCHECK_TOKEN`` and the server's own token
+are replaced by ``[redacted]`` wherever they appear, and so is any value under a key that names a
+credential (``authorization``, ``password``, ``apiKey``, ...) and the password of a
+``user:password@`` URL. The file is created readable by its owner only.
 """
 
 from __future__ import annotations
