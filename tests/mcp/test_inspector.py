@@ -6,13 +6,13 @@ streamable HTTP. Skipped where node or the package is missing, except in CI (CI=
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.absent import skip_or_fail
 from tests.docx.builders import make_docx, p
 from tests.helpers import deskcheck_executable
 from tests.mcp.support import http_server
@@ -31,9 +31,7 @@ def inspector() -> list[str]:
     elif not (FOLDER / "node_modules" / "@modelcontextprotocol" / "inspector").is_dir():
         problem = f"the MCP Inspector is not installed: run npm ci --prefix {FOLDER.relative_to(Path.cwd())}"
     if problem:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{problem} in CI: .ci/run should have installed it")
-        pytest.skip(problem)
+        skip_or_fail(problem)
     return ["npx", "--no-install", "@modelcontextprotocol/inspector", "--cli"]
 
 
