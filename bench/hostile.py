@@ -1,0 +1,406 @@
+"""Hostile inputs within the limits: what the worst document deskcheck accepts costs.
+
+Each shape below is a .docx built to be as expensive as the size limits of ``engine/docx/limits.py``
+allow for one kind of markup (empty paragraphs, XML comments, processing instructions, deep
+nesting, attributes, namespace declarations, long text, many small parts, many relationships, ...),
+plus the shapes of issue 15. Every docx command that reads a whole document runs on each, as its
+own process, and the benchmark reports its wall time, peak resident memory and exit code: either
+the command finishes within the budget (1 GiB, 30 s on a 2-core machine) or it refuses the
+document with exit code 2 and a message naming the limit.
+
+Run from the repository root with the project's environment active:
+    python bench/hostile.py                    # every shape, every command
+    python bench/hostile.py --shape issue --command read-document
+    python bench/hostile.py --list             # the shapes and the commands
+Each measured process runs under an address-space cap (``--cap-gib``, default 6) and a time cap
+(``--timeout``, default 120 s) so that a blow-up is reported instead of taking the machine down;
+"capped" in the table means the process hit one of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from _common import deskcheck, environment
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+PKG_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml"
+MiB = 1024 * 1024
+
+# -- building packages -------------------------------------------------------------------------
+
+
+def xml_part(root: str, content: bytes, namespaces: str = "") -> bytes:
+    head = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:{root} xmlns:w="{W_NS}" xmlns:r="{R_NS}"'
+    return head.encode() + namespaces.encode() + b">" + content + f"</w:{root}>".encode()
+
+
+def document(body: bytes, namespaces: str = "") -> bytes:
+    return xml_part("document", b"<w:body>" + body + b"</w:body>", namespaces)
+
+
+class Part(NamedTuple):
+    name: str
+    content_type: str | None  # an Override; None for parts covered by a Default
+    rel_type: str | None  # a relationship from document.xml; None for none
+    data: bytes
+
+
+def package(path: Path, body: bytes, *, parts: tuple[Part, ...] = (), rels: bytes = b"") -> Path:
+    """A package holding ``body`` as document.xml, ``parts`` related from it, and ``rels`` (extra
+    Relationship elements of document.xml.rels)."""
+    overrides = "".join(
+        f'<Override PartName="/{part.name}" ContentType="{part.content_type}"/>' for part in parts if part.content_type
+    )
+    types = (
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
+        'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+        'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+        f'<Override PartName="/word/document.xml" ContentType="{MAIN}.document.main+xml"/>{overrides}</Types>'
+    )
+    related = "".join(
+        f'<Relationship Id="rIdP{index}" Type="{R_NS}/{part.rel_type}" Target="{part.name.removeprefix("word/")}"/>'
+        for index, part in enumerate(parts)
+        if part.rel_type
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        archive.writestr("[Content_Types].xml", types)
+        archive.writestr(
+            "_rels/.rels",
+            f'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{PKG_RELS}"><Relationship Id="rId1" '
+            f'Type="{R_NS}/officeDocument" Target="word/document.xml"/></Relationships>',
+        )
+        archive.writestr(
+            "word/_rels/document.xml.rels",
+            f'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{PKG_RELS}">'.encode()
+            + related.encode()
+            + rels
+            + b"</Relationships>",
+        )
+        archive.writestr("word/document.xml", body)
+        for part in parts:
+            archive.writestr(part.name, part.data)
+    return path
+
+
+_LETTERS = bytes(b"abcdefghijklmnop"[n % 16] for n in range(256))
+
+
+def noise(count: int, seed: int = 15) -> bytes:
+    """``count`` random lowercase letters (they compress about 1.7:1), so that a large part
+    passes the compression-ratio check."""
+    return random.Random(seed).randbytes(count).translate(_LETTERS)
+
+
+def spread(unit: bytes, count: int, letters: int, seed: int) -> bytes:
+    """``count`` copies of ``unit`` (holding one ``%s``), each with its own ``letters`` random
+    letters: enough variety to keep a large part under the compression-ratio limit."""
+    pool = noise(count * letters, seed)
+    return b"".join(unit % pool[n * letters : (n + 1) * letters] for n in range(count))
+
+
+def paragraphs_of(text: bytes, size: int) -> bytes:
+    """Paragraphs of one run each, cut from ``text`` in pieces of ``size`` bytes."""
+    out = []
+    for start in range(0, len(text), size):
+        out.append(b"<w:p><w:r><w:t>" + text[start : start + size] + b"</w:t></w:r></w:p>")
+    return b"".join(out)
+
+
+# -- the shapes ----------------------------------------------------------------------------------
+
+SHAPES: dict[str, tuple[str, Callable[[Path], Path]]] = {}
+
+
+def shape(name: str, description: str):
+    def register(build: Callable[[Path], Path]) -> Callable[[Path], Path]:
+        SHAPES[name] = (description, build)
+        return build
+
+    return register
+
+
+@shape("issue", "issue 15: 22,500 x (60 empty paragraphs + a 4-letter XML comment), 8.3 MB under 8 MiB")
+def _issue(path: Path) -> Path:
+    return package(path, document((b"<w:p/>" * 60 + b"<!--abcd-->") * 22_500))
+
+
+@shape("issue-large", "the same, 6 times longer (49 MB of markup; the issue's 789 KB file)")
+def _issue_large(path: Path) -> Path:
+    # Over 8 MiB the compression-ratio check applies: a few random letters per repetition keep
+    # the part under 250:1.
+    return package(path, document(spread(b"<w:p/>" * 60 + b"<!--%s-->", 135_000, 4, 1)))
+
+
+@shape("paragraphs", "2,040,000 paragraphs, one in 51 holding three letters (13 MB)")
+def _paragraphs(path: Path) -> Path:
+    return package(path, document(spread(b"<w:p/>" * 50 + b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>", 40_000, 3, 2)))
+
+
+@shape("comments", "one paragraph and 3,000,000 XML comments (24 MB)")
+def _comments(path: Path) -> Path:
+    return package(path, document(b"<w:p/>" + spread(b"<!--%s-->", 3_000_000, 1, 3)))
+
+
+@shape("instructions", "one paragraph and 3,000,000 processing instructions (21 MB)")
+def _instructions(path: Path) -> Path:
+    return package(path, document(b"<w:p/>" + spread(b"<?x %s?>", 3_000_000, 1, 4)))
+
+
+@shape("nesting", "1,500 x content controls nested 120 deep (240 levels of elements)")
+def _nesting(path: Path) -> Path:
+    depth = 120
+    unit = b"<w:sdt><w:sdtContent>" * depth + b"<w:p><w:r><w:t>x</w:t></w:r></w:p>" + b"</w:sdtContent></w:sdt>" * depth
+    return package(path, document(unit * 1_500))
+
+
+@shape("tables", "tables nested 80 deep (240 levels), 2,000 times")
+def _tables(path: Path) -> Path:
+    depth = 80
+    unit = b"<w:tbl><w:tr><w:tc>" * depth + b"<w:p/>" + b"</w:tc></w:tr></w:tbl><w:p/>" * depth
+    return package(path, document(unit * 2_000))
+
+
+@shape("attributes", "40,000 paragraphs with 500 attributes each (20 million attributes)")
+def _attributes(path: Path) -> Path:
+    pool = noise(1000, 5)
+    names = b"".join(b' a%d="%s"' % (i, pool[2 * i : 2 * i + 2]) for i in range(500))
+    body = b"".join(b"<w:p" + names.replace(b'="', b'="%d' % n, 1) + b"/>" for n in range(40_000))
+    return package(path, document(body))
+
+
+@shape("one-element-attributes", "one paragraph with 1,000,000 attributes")
+def _one_element_attributes(path: Path) -> Path:
+    body = b"<w:p" + b"".join(b' a%d=""' % i for i in range(1_000_000)) + b"/>"
+    return package(path, document(body))
+
+
+@shape("attribute-values", "20 paragraphs whose style attribute is 9.5 MB long")
+def _attribute_values(path: Path) -> Path:
+    value = noise(9_500_000)
+    body = b"".join(b'<w:p w:rsidR="' + value[i:] + value[:i] + b'"/>' for i in range(20))
+    return package(path, document(body))
+
+
+@shape("namespaces", "20,000 paragraphs declaring 300 namespaces each")
+def _namespaces(path: Path) -> Path:
+    declarations = b"".join(b' xmlns:n%d="urn:x:%d"' % (i, i) for i in range(300))
+    body = b"".join(b"<w:p" + declarations.replace(b"urn:x:", b"urn:%d:" % n, 1) + b"/>" for n in range(20_000))
+    return package(path, document(body))
+
+
+@shape("long-text", "24 paragraphs of 9.9 MB of text each (238 MB)")
+def _long_text(path: Path) -> Path:
+    return package(path, document(paragraphs_of(noise(24 * 9_900_000), 9_900_000)))
+
+
+@shape("runs", "one paragraph of 1,500,000 one-letter runs")
+def _runs(path: Path) -> Path:
+    return package(path, document(b"<w:p>" + spread(b"<w:r><w:t>%s</w:t></w:r>", 1_500_000, 1, 6) + b"</w:p>"))
+
+
+@shape("wide-table", "a table of one row of 100,000 cells")
+def _wide_table(path: Path) -> Path:
+    cells = b"<w:tc><w:p/></w:tc>" * 100_000
+    return package(path, document(b"<w:tbl><w:tr>" + cells + b"</w:tr></w:tbl>"))
+
+
+@shape("tracked", "400,000 tracked insertions and deletions")
+def _tracked(path: Path) -> Path:
+    unit = (
+        b'<w:p><w:ins w:id="%d" w:author="a" w:date="2024-01-01T00:00:00Z"><w:r><w:t>x</w:t></w:r></w:ins>'
+        b'<w:del w:id="%d" w:author="b"><w:r><w:delText>y</w:delText></w:r></w:del></w:p>'
+    )
+    return package(path, document(b"".join(unit % (2 * n, 2 * n + 1) for n in range(200_000))))
+
+
+@shape("comment-ranges", "200,000 comments, each anchored on its own paragraph")
+def _comment_ranges(path: Path) -> Path:
+    anchor = b'<w:p><w:commentRangeStart w:id="%d"/><w:r><w:t>x</w:t></w:r><w:commentRangeEnd w:id="%d"/></w:p>'
+    body = b"".join(anchor % (n, n) for n in range(200_000))
+    comment = b'<w:comment w:id="%d" w:author="a"><w:p><w:r><w:t>c</w:t></w:r></w:p></w:comment>'
+    comments = xml_part("comments", b"".join(comment % n for n in range(200_000)))
+    part = Part("word/comments.xml", f"{MAIN}.comments+xml", "comments", comments)
+    return package(path, document(body), parts=(part,))
+
+
+@shape("styles", "50,000 paragraph styles, each based on the previous one")
+def _styles(path: Path) -> Path:
+    style = b'<w:style w:type="paragraph" w:styleId="s%d"><w:name w:val="s%d"/><w:basedOn w:val="s%d"/></w:style>'
+    styles = xml_part("styles", b"".join(style % (n, n, n - 1) for n in range(50_000)))
+    body = b'<w:p><w:pPr><w:pStyle w:val="s49999"/></w:pPr><w:r><w:t>x</w:t></w:r></w:p>' * 2_000
+    part = Part("word/styles.xml", f"{MAIN}.styles+xml", "styles", styles)
+    return package(path, document(body), parts=(part,))
+
+
+@shape("headers", "1,500 sections with 3 headers each, 4,500 header parts of 20,000 paragraphs")
+def _headers(path: Path) -> Path:
+    header = xml_part("hdr", b"<w:p/>" * 20_000)
+    parts = tuple(Part(f"word/header{n}.xml", f"{MAIN}.header+xml", "header", header) for n in range(4_500))
+    kinds = (b"default", b"first", b"even")
+    sections = b"".join(
+        b"<w:p><w:pPr><w:sectPr>"
+        + b"".join(
+            b'<w:headerReference w:type="%s" r:id="rIdP%d"/>' % (kind, 3 * n + k) for k, kind in enumerate(kinds)
+        )
+        + b"</w:sectPr></w:pPr></w:p>"
+        for n in range(1_500)
+    )
+    return package(path, document(sections), parts=parts)
+
+
+@shape("relationships", "1,000,000 relationships and 100,000 hyperlinks using them")
+def _relationships(path: Path) -> Path:
+    rels = b"".join(
+        b'<Relationship Id="rL%d" Type="%s/hyperlink" Target="https://example.com/%d" TargetMode="External"/>'
+        % (n, R_NS.encode(), n)
+        for n in range(1_000_000)
+    )
+    link = b'<w:p><w:hyperlink r:id="rL%d"><w:r><w:t>link</w:t></w:r></w:hyperlink></w:p>'
+    body = b"".join(link % (n * 10) for n in range(100_000))
+    return package(path, document(body), rels=rels)
+
+
+# -- running -------------------------------------------------------------------------------------
+
+# The commands measured on each shape; FILE is the hostile document, PLAIN a small ordinary one.
+COMMANDS: dict[str, list[str]] = {
+    "read-document": ["docx", "read-document", "FILE", '{"maxBlocks": 20}'],
+    "outline": ["docx", "get-document-outline", "FILE"],
+    "find-text": ["docx", "find-text", "FILE", '{"query": "zq"}'],
+    "list-stories": ["docx", "list-stories", "FILE"],
+    "read-comments": ["docx", "read-comments", "FILE"],
+    "read-changes": ["docx", "read-changes", "FILE"],
+    "suggest-changes": [
+        "docx",
+        "suggest-changes",
+        "FILE",
+        "--dry-run",
+        '{"operations": [{"type": "insertBlock", "position": "end", "text": "Added."}]}',
+    ],
+    "compare": ["docx", "compare", "PLAIN", "FILE"],
+    "redline": ["docx", "redline", "PLAIN", "FILE", "-o", "OUT"],
+    "accept-all": ["docx", "accept-all", "FILE", "-o", "OUT"],
+}
+
+
+class Outcome(NamedTuple):
+    wall: float
+    peak_mib: float
+    code: int | None  # None: killed by the time or memory cap
+    message: str
+
+
+def run(command: list[str], cap_gib: float, timeout: float) -> Outcome:
+    def limit() -> None:
+        cap = int(cap_gib * 1024**3)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(
+            [deskcheck(), "--json", *command], stdout=out, stderr=subprocess.STDOUT, env=environment(), preexec_fn=limit
+        )
+        code: int | None
+        try:
+            _, status, usage = _wait(proc, timeout)
+            code = os.waitstatus_to_exitcode(status)
+        except TimeoutError:
+            proc.kill()
+            _, _, usage = os.wait4(proc.pid, 0)
+            code = None
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read(4000).decode("utf-8", "replace")
+    if code not in (0, 1, 2):
+        message = "capped: " + (text.strip().splitlines() or [""])[-1][:100]
+        code = None
+    else:
+        message = text.strip().splitlines()[0][:160] if text.strip() else ""
+    return Outcome(wall, usage.ru_maxrss / 1024, code, message)
+
+
+def _wait(proc: subprocess.Popen, timeout: float):
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            return pid, status, usage
+        if time.monotonic() > deadline:
+            raise TimeoutError
+        time.sleep(0.05)
+
+
+def plain_document(path: Path) -> Path:
+    body = b"".join(b"<w:p><w:r><w:t>Paragraph %d of an ordinary document.</w:t></w:r></w:p>" % n for n in range(50))
+    return package(path, document(body))
+
+
+def measured(names: list[str], commands: list[str], cap_gib: float, timeout: float) -> Iterator[tuple]:
+    with tempfile.TemporaryDirectory(prefix="deskcheck-hostile-") as folder:
+        plain = plain_document(Path(folder) / "plain.docx")
+        for name in names:
+            description, build = SHAPES[name]
+            started = time.perf_counter()
+            path = build(Path(folder) / f"{name}.docx")
+            built = time.perf_counter() - started
+            size = path.stat().st_size
+            unpacked = sum(info.file_size for info in zipfile.ZipFile(path).infolist())
+            print(f"\n{name}: {description}", flush=True)
+            print(f"  {size / 1024:,.0f} KiB file, {unpacked / MiB:,.1f} MiB unpacked (built in {built:.1f} s)")
+            for command_name in commands:
+                command = [
+                    {"FILE": str(path), "PLAIN": str(plain), "OUT": str(Path(folder) / "out.docx")}.get(a, a)
+                    for a in COMMANDS[command_name]
+                ]
+                outcome = run(command, cap_gib, timeout)
+                code = "capped" if outcome.code is None else str(outcome.code)
+                print(
+                    f"  {command_name:<16} {outcome.wall:6.1f} s {outcome.peak_mib:7.0f} MiB  exit {code:<6} "
+                    f"{outcome.message[:110]}",
+                    flush=True,
+                )
+                yield name, command_name, outcome
+            path.unlink()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", action="append", choices=sorted(SHAPES), help="only these shapes (repeatable)")
+    parser.add_argument("--command", action="append", choices=list(COMMANDS), help="only these commands")
+    parser.add_argument("--cap-gib", type=float, default=6.0, help="address-space cap of a measured process")
+    parser.add_argument("--timeout", type=float, default=120.0, help="time cap of a measured process, seconds")
+    parser.add_argument("--list", action="store_true", help="list the shapes and commands, then stop")
+    options = parser.parse_args()
+    if options.list:
+        for name, (description, _) in SHAPES.items():
+            print(f"{name:<24} {description}")
+        print("commands:", ", ".join(COMMANDS))
+        return
+    names = options.shape or list(SHAPES)
+    commands = options.command or list(COMMANDS)
+    worst_wall = worst_peak = 0.0
+    over = []
+    for name, command, outcome in measured(names, commands, options.cap_gib, options.timeout):
+        worst_wall, worst_peak = max(worst_wall, outcome.wall), max(worst_peak, outcome.peak_mib)
+        if outcome.code is None or outcome.wall > 30 or outcome.peak_mib > 1024:
+            over.append(f"{name} {command}")
+    print(f"\nworst: {worst_wall:.1f} s, {worst_peak:.0f} MiB peak; over 1 GiB or 30 s: {', '.join(over) or 'none'}")
+    sys.exit(1 if over else 0)
+
+
+if __name__ == "__main__":
+    main()
