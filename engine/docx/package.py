@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from deskcheck.engine.errors import InputError
-from deskcheck.engine.files import write_atomically
+from deskcheck.engine.files import read_regular_file, write_atomically
 
 from . import limits
 from .wml.ns import NS
@@ -135,22 +135,11 @@ class DocxPackage:
         path = Path(path)
         shown = str(path)
         try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            raise InputError(f"{shown} does not exist; check the path.", code="missingFile") from None
-        except OSError as exc:
-            raise InputError(f"cannot read {shown}: {exc.strerror or exc}.", code="unreadableFile") from None
-        if path.is_dir():
-            raise InputError(f"{shown} is a directory, not a .docx file.", code="notDocx")
-        if size > limits.MAX_PACKAGE_BYTES:
-            raise InputError(
-                f"{shown} is {size:,} bytes, over the {limits.MAX_PACKAGE_BYTES:,}-byte limit for a .docx.",
-                code="tooLarge",
-            )
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read {shown}: {exc.strerror or exc}.", code="unreadableFile") from None
+            data = read_regular_file(path, limits.MAX_PACKAGE_BYTES, subject=shown, wanted="a .docx file")
+        except InputError as exc:
+            if exc.code == "notAFile":  # a directory, a FIFO, a device: for callers, not a .docx
+                exc.code = "notDocx"
+            raise
         return cls(data, shown, source=path)
 
     @classmethod

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ..errors import DeskcheckError, InputError
-from ..files import write_atomically
+from ..files import read_regular_file, write_atomically
 
 # A form edits one record; a file this large is almost certainly the wrong file.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -206,17 +206,8 @@ ABSENT = "absent"
 
 
 def _read_bytes(path: Path, what: str) -> bytes:
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{what} {path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB.")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{what} {path} does not exist.") from None
-    except IsADirectoryError:
-        raise InputError(f"{what} {path} is a directory, not a file.") from None
-    except OSError as exc:
-        raise InputError(f"{what} {path} cannot be read: {exc.strerror}.") from None
+    wanted = "a YAML file" if path.suffix.lower() in YAML_SUFFIXES else "a JSON file"
+    return read_regular_file(path, MAX_FILE_BYTES, subject=f"{what} {path}", wanted=wanted)
 
 
 def _parse(raw: bytes, path: Path, what: str) -> Any:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..files import read_regular_file
 from .positions import PositionIndex
 
 # Real API documents are well under this (data-fair's, one of the largest public ones, is 0.6 MB).
@@ -55,23 +56,12 @@ def read_source(
         text, content_type = _fetch(location, timeout=timeout, headers=headers or {}, max_bytes=max_bytes)
         kind = _format_for(location, content_type, text)
         return parse_text(text, location=location, format=kind, url=location)
-    path = Path(location)
+    subject, wanted = f"the OpenAPI document {location}", "the OpenAPI document itself (JSON or YAML)"
+    data = read_regular_file(Path(location), max_bytes, subject=subject, wanted=wanted)
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise InputError(f"the OpenAPI document {location} does not exist.") from None
-    except OSError as exc:
-        raise InputError(f"the OpenAPI document {location} cannot be read: {exc.strerror}.") from None
-    if path.is_dir():
-        raise InputError(f"{location} is a directory; give the OpenAPI document itself (JSON or YAML).")
-    if size > max_bytes:
-        raise InputError(f"the OpenAPI document {location} is {size} bytes, more than the {max_bytes} bytes allowed.")
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"the OpenAPI document {location} is not UTF-8 text (byte {exc.start}).") from None
-    except OSError as exc:
-        raise InputError(f"the OpenAPI document {location} cannot be read: {exc.strerror}.") from None
     return parse_text(text, location=location, format=_format_for(location, None, text))
 
 
