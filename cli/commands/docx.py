@@ -15,7 +15,7 @@ import typer
 
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
-from ..context import ContextOptions, preflight
+from ..context import ContextOptions, check_author_option, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_result, emit_value
@@ -83,6 +83,7 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
+    check_author_option(author)
     preflight(ContextOptions(docx=file))
     try:
         result = ok(resolve_file(file, mode, author=author, output=output, dry_run=dry_run))
@@ -221,6 +222,7 @@ def redline(
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
+    check_author_option(author)
     try:
         privacy = list(TRANSFORMS) if scrub_metadata else None
         result = ok(redline_files(previous, current, output, author=author, privacy=privacy))

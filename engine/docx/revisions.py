@@ -478,7 +478,9 @@ def resolve_file(
     given) and write the result atomically to ``output`` (default: in place). With ``dry_run``
     nothing is written. Raises ``InputError`` for an unusable input or output path."""
     from .document import DocxDocument, forget_document
+    from .wml.text import check_author
 
+    check_author(author)
     source = Path(path)
     doc = DocxDocument.open(source)  # a private copy: the per-process cache stays untouched
     counts = resolve_all(doc, mode, author)
