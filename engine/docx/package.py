@@ -42,7 +42,7 @@ from deskcheck.engine.files import read_regular_file, write_atomically
 
 from . import limits
 from .wml.ns import NS
-from .wml.parser import XmlError, parse_xml, serialize_xml
+from .wml.parser import XmlError, markup_nodes, paragraph_tags, parse_xml, serialize_xml
 
 CONTENT_TYPES_PART = "[Content_Types].xml"
 PACKAGE_RELS_PART = "_rels/.rels"
@@ -125,6 +125,7 @@ class DocxPackage:
         self._replaced: dict[str, bytes] = {}
         self._removed: set[str] = set()
         self._version: str | None = None
+        self._cost = ParseCost()
         self.main_part = self._find_main_part()
 
     # -- opening ------------------------------------------------------------------------------
@@ -200,6 +201,7 @@ class DocxPackage:
         if tree is None:
             data = self.read_bytes(name)
             try:
+                self._cost.charge(self.name, name, data)
                 tree = parse_xml(data)
             except XmlError as exc:
                 raise InputError(
@@ -438,6 +440,35 @@ class DocxPackage:
         data = self.to_bytes()
         write_atomically(target, data)
         return target
+
+
+class ParseCost:
+    """What the parts parsed so far cost, against the package's budget (``limits``), counted on
+    each part's bytes before it is parsed, so that an over-budget part is never built."""
+
+    def __init__(self) -> None:
+        self.bytes = self.nodes = self.paragraphs = 0
+
+    def charge(self, package: str, part: str, data: bytes) -> None:
+        self.bytes += len(data)
+        if self.bytes > limits.MAX_XML_BYTES:
+            raise _too_costly(package, part, f"more than {limits.MAX_XML_BYTES:,} bytes of XML", "MAX_XML_BYTES")
+        self.nodes += markup_nodes(data)
+        if self.nodes > limits.MAX_XML_NODES:
+            what = f"more than {limits.MAX_XML_NODES:,} XML elements and attributes"
+            raise _too_costly(package, part, what, "MAX_XML_NODES")
+        self.paragraphs += paragraph_tags(data, limits.MAX_PARAGRAPHS - self.paragraphs)
+        if self.paragraphs > limits.MAX_PARAGRAPHS:
+            raise _too_costly(package, part, f"more than {limits.MAX_PARAGRAPHS:,} paragraphs", "MAX_PARAGRAPHS")
+
+
+def _too_costly(package: str, part: str, what: str, limit: str) -> InputError:
+    return InputError(
+        f"{package} is too costly to process: it holds {what} (counted up to its part {part}), the most "
+        "deskcheck handles in one document so that a crafted file cannot exhaust memory or time. Split the "
+        f"document, or raise the limit for one run with DESKCHECK_{limit} if you trust the file.",
+        code="tooLarge",
+    )
 
 
 def _not_word(name: str, why: str) -> InputError:
