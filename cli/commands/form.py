@@ -1,6 +1,7 @@
 """``deskcheck form``: the form-session tools by verb (``describe-state``, ``set-field-value``,
 ... , ``save-form``, ``reload-form``), generated from the session group's tool list, plus
-``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions).
+``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions) and
+``recover-store`` (a damaged store: keep what can still be read).
 
     deskcheck form <verb> --schema SCHEMA --data FILE [ARGS]
     deskcheck form <verb> --spec SPEC NAME [ARGS]        (ARGS carries the group's path parameters)
@@ -177,9 +178,21 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     raise typer.Exit(emit_value(env, text))
 
 
+def recover_store() -> None:
+    """Repair a damaged session store: move it aside (as sessions.sqlite3.damaged-TIME) and start
+    a fresh one holding every session, draft and prepared schema that can still be read. A store
+    that is not damaged is left alone. Run it when no other deskcheck uses the store."""
+    from deskcheck.engine.forms.store_recovery import recover_store as recover
+
+    env = current_env()
+    report = _store(recover)
+    raise typer.Exit(emit_value(env, report if env.json_output else report["message"]))
+
+
 _COMMANDS["sessions"] = (sessions, {})
 _COMMANDS["discard"] = (discard, {})
 _COMMANDS["restore"] = (restore, {})
+_COMMANDS["recover-store"] = (recover_store, {})
 
 
 def _store(factory):
