@@ -289,7 +289,7 @@ COMMANDS: dict[str, list[str]] = {
         "suggest-changes",
         "FILE",
         "--dry-run",
-        '{"operations": [{"type": "insertBlock", "position": "end", "text": "Added."}]}',
+        '{"operations": [{"type": "replaceInBlock", "blockId": "1A2B3C4D", "find": "a", "replace": "b"}]}',
     ],
     "compare": ["docx", "compare", "PLAIN", "FILE"],
     "redline": ["docx", "redline", "PLAIN", "FILE", "-o", "OUT"],

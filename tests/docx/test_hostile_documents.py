@@ -1,0 +1,209 @@
+"""Documents built to cost more than their size suggests (issue 15 items 3 and 7): what the
+parsed XML of one package may cost is bounded in bytes, nodes and paragraphs, counted before a
+part is parsed, whatever the markup is spelled with; a DTD is refused wherever it stands."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from deskcheck.engine.docx import limits
+from deskcheck.engine.docx import package as package_module
+from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.errors import InputError
+from tests.docx.builders import W_NS, make_docx, p
+from tests.helpers import run_cli, run_process
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+STRICT_W = "http://purl.oclc.org/ooxml/wordprocessingml/main"
+
+
+def with_document(path: Path, document: bytes, **extra: bytes) -> Path:
+    """A package whose document.xml is ``document`` (bytes as given), plus ``extra`` parts."""
+    make_docx(path, p("x"))
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["word/document.xml"] = document
+    parts.update({name.replace("__", "/"): data for name, data in extra.items()})
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
+
+
+def document(body: bytes, root: bytes = b"<w:document " + W_NS.encode() + b">") -> bytes:
+    return b'<?xml version="1.0" encoding="UTF-8"?>' + root + b"<w:body>" + body + b"</w:body></w:document>"
+
+
+def refused(path: Path, *, stories: bool = False) -> InputError:
+    with pytest.raises(InputError) as info:
+        doc = DocxDocument.open(path)
+        doc.blocks  # noqa: B018 - parsing happens on access
+        if stories:
+            doc.stories()
+    return info.value
+
+
+def test_the_issue_shape_is_refused_before_its_tree_is_built(tmp_path, monkeypatch):
+    """22,500 x (60 empty paragraphs and a comment): 8 MB under the ratio check's threshold,
+    1.35 million elements. It took 1.1-1.4 GB and 37-60 s; now it is refused before lxml sees it."""
+    path = with_document(tmp_path / "bomb.docx", document((b"<w:p/>" * 60 + b"<!--abcd-->") * 22_500))
+    parsed = []
+    real_parse = package_module.parse_xml
+    monkeypatch.setattr(package_module, "parse_xml", lambda data: parsed.append(len(data)) or real_parse(data))
+    run = run_cli("docx", "read-document", str(path), expect=2)
+    error = run.json["error"]
+    assert "more than 150,000 paragraphs" in error and "word/document.xml" in error
+    assert "DESKCHECK_MAX_PARAGRAPHS" in error
+    assert max(parsed) < 1_000_000, "document.xml was parsed before it was refused"
+
+
+# Each shape spells a lot of markup a different way; the budget is lowered so that a small file
+# shows the mechanism (the default values are exercised by the issue shape above and the bench).
+SMALL = {"MAX_XML_NODES": 5_000, "MAX_PARAGRAPHS": 500, "MAX_XML_BYTES": 200_000}
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "limit"),
+    [
+        ("empty paragraphs", b"<w:p/>" * 501, "MAX_PARAGRAPHS"),
+        ("paragraphs with attributes on new lines", b'<w:p\n w:rsidR="1"/>' * 501, "MAX_PARAGRAPHS"),
+        ("comments", b"<w:p/>" + b"<!--x-->" * 5_000, "MAX_XML_NODES"),
+        ("processing instructions", b"<w:p/>" + b"<?x y?>" * 5_000, "MAX_XML_NODES"),
+        ("attributes", b"<w:p " + b" ".join(b'a%d=""' % n for n in range(5_000)) + b"/>", "MAX_XML_NODES"),
+        ("namespace declarations", b"<w:p " + b" ".join(b'xmlns:n%d="u"' % n for n in range(5_000)) + b"/>",
+         "MAX_XML_NODES"),
+        ("runs", b"<w:p>" + b"<w:r><w:t>a</w:t></w:r>" * 2_500 + b"</w:p>", "MAX_XML_NODES"),
+        ("text", b"<w:p><w:r><w:t>" + b"a" * 200_000 + b"</w:t></w:r></w:p>", "MAX_XML_BYTES"),
+    ],
+)  # fmt: skip
+def test_every_kind_of_markup_counts(tmp_path, monkeypatch, name, body, limit):
+    for key, value in SMALL.items():
+        monkeypatch.setattr(limits, key, value)
+    error = refused(with_document(tmp_path / "x.docx", document(body)))
+    assert error.code == "tooLarge" and f"DESKCHECK_{limit}" in error.message, (name, error.message)
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        b'<x:document xmlns:x="' + W.encode() + b'">',  # another prefix
+        b'<document xmlns="' + W.encode() + b'">',  # a default namespace, no prefix at all
+        b'<w:document xmlns:w="' + STRICT_W.encode() + b'">',  # Strict OOXML's namespace
+    ],
+)
+def test_paragraphs_count_whatever_their_prefix(tmp_path, monkeypatch, root):
+    monkeypatch.setattr(limits, "MAX_PARAGRAPHS", 500)
+    prefix = root[1 : root.index(b"document")]
+    data = document(b"", root).replace(b"<w:body></w:body></w:document>", b"")
+    end = b"</" + prefix + b"document>"
+    data += b"<" + prefix + b"body>" + (b"<" + prefix + b"p/>") * 501 + b"</" + prefix + b"body>" + end
+    path = with_document(tmp_path / "x.docx", data)
+    with pytest.raises(InputError, match="paragraphs"):
+        DocxDocument.open(path).package.xml("word/document.xml")
+
+
+def test_a_utf16_part_is_counted_too(tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_PARAGRAPHS", 500)
+    text = document(b"<w:p/>" * 501).decode().replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    error = refused(with_document(tmp_path / "x.docx", text.encode("utf-16")))
+    assert "DESKCHECK_MAX_PARAGRAPHS" in error.message
+
+
+def test_the_budget_is_for_the_whole_package_not_one_part(tmp_path, monkeypatch):
+    """Ten headers under the budget each, over it together (small parts escape the ratio check)."""
+    monkeypatch.setattr(limits, "MAX_PARAGRAPHS", 500)
+    header = f'<?xml version="1.0"?><w:hdr {W_NS}>'.encode() + b"<w:p/>" * 60 + b"</w:hdr>"
+    path = with_document(tmp_path / "x.docx", document(b""), **{f"word__header{n}.xml": header for n in range(10)})
+    package = DocxDocument.open(path).package
+    for n in range(8):
+        package.xml(f"word/header{n}.xml")  # 8 x 60 = 480 paragraphs: within the budget
+    with pytest.raises(InputError, match=r"header8\.xml"):
+        package.xml("word/header8.xml")
+
+
+@pytest.mark.parametrize(
+    ("data", "accepted"),
+    [
+        (b'<?xml version="1.0" encoding="UTF-7"?><w:document ' + W_NS.encode() + b"/>", False),
+        ('<?xml version="1.0"?><w:document/>'.encode("cp500"), False),  # EBCDIC
+        (b'<?xml version="1.0" encoding="ISO-8859-1"?><w:document ' + W_NS.encode() + b"><w:body/></w:document>", True),
+    ],
+)
+def test_parts_must_be_in_an_encoding_the_count_can_read(tmp_path, data, accepted):
+    """In UTF-7 or EBCDIC, markup is not spelled with the bytes the budget counts."""
+    path = with_document(tmp_path / "x.docx", data)
+    if accepted:
+        assert DocxDocument.open(path).blocks == []
+    else:
+        assert refused(path).code == "corruptPackage"
+
+
+def test_a_raised_limit_comes_from_the_environment(tmp_path):
+    path = with_document(tmp_path / "x.docx", document(b"<w:p><w:r><w:t>a</w:t></w:r></w:p>" * 300))
+    low = run_process("docx", "read-document", str(path), expect=2, env={"DESKCHECK_MAX_PARAGRAPHS": "200"})
+    assert "more than 200 paragraphs" in low.json["error"]
+    run_process("docx", "read-document", str(path), expect=0, env={"DESKCHECK_MAX_PARAGRAPHS": "400"})
+
+
+# -- DTDs (item 7) -------------------------------------------------------------------------------
+
+DTD = b'<!DOCTYPE w:document [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        # after 4,096 bytes of comment: the old check looked no further
+        document(b"<w:p><w:r><w:t>&xxe;</w:t></w:r></w:p>").replace(
+            b"?><w:document", b"?><!--" + b"c" * 5_000 + b"-->" + DTD + b"<w:document", 1
+        ),
+        # in UTF-16, whose bytes the old check did not match
+        document(b"<w:p><w:r><w:t>&xxe;</w:t></w:r></w:p>")
+        .replace(b"?><w:document", b"?>" + DTD + b"<w:document", 1)
+        .replace(b'encoding="UTF-8"', b'encoding="UTF-16"')
+        .decode()
+        .encode("utf-16"),
+        # a bare document type, no entities
+        document(b"<w:p/>").replace(b"?><w:document", b"?><!DOCTYPE w:document><w:document", 1),
+    ],
+)
+def test_a_dtd_is_refused_wherever_it_stands(tmp_path, data):
+    path = with_document(tmp_path / "x.docx", data)
+    before = path.read_bytes()
+    operations = '{"operations": [{"type": "replaceInBlock", "blockId": "1A2B3C4D", "find": "a", "replace": "b"}]}'
+    run = run_cli("docx", "suggest-changes", str(path), operations, expect=2)
+    assert "DTD" in run.json["error"]
+    assert path.read_bytes() == before  # in place: the input is left as it was, readable
+
+
+# -- non-regular files (item 4) -----------------------------------------------------------------
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    import os
+
+    path = tmp_path / "pipe.docx"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["docx", "read-document", "{fifo}"],
+        ["docx", "compare-versions", "{docx}", '{{"previous": "{fifo}"}}'],
+        ["docx", "compare-versions", "{docx}", '{{"previous": "/dev/zero"}}'],
+        ["docx", "compare", "/dev/zero", "{docx}"],
+        ["call", "--docx", "{fifo}", "read_document"],
+    ],
+)
+def test_a_fifo_or_a_device_is_refused_not_read(tmp_path, fifo, argv):
+    """Reading a FIFO waited for a writer forever; /dev/zero was read until MemoryError."""
+    docx = make_docx(tmp_path / "a.docx", p("x"))
+    args = [a.format(fifo=fifo, docx=docx) for a in argv]
+    run = run_process(*args, expect=2, timeout=60)
+    assert "not a regular file" in run.json["error"]
