@@ -151,7 +151,7 @@ def discard(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
 def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, context) -> None:
     """Re-apply a draft kept from an expired session (the latest, or --draft N) onto the current
     copy of its record, as unsaved edits. A draft of a file-backed form needs no other option."""
-    from deskcheck.engine.errors import DeskcheckError
+    from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail
 
     env = current_env()
@@ -165,7 +165,8 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     try:
         outcome = session.restore(draft)
     except DeskcheckError as exc:
-        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
+        failed = fail(exc.message, code=exc.code, input_error=isinstance(exc, InputError))
+        raise typer.Exit(emit_result(env, failed)) from None
     text = (
         f"Restored draft {outcome.draft} onto the current copy of {session.key.describe()}: "
         f"{len(outcome.changed)} change(s) to save ({', '.join(outcome.changed) or 'none'})."
