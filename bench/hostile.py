@@ -122,11 +122,11 @@ def paragraphs_of(text: bytes, size: int) -> bytes:
 
 # -- the shapes ----------------------------------------------------------------------------------
 
-SHAPES: dict[str, tuple[str, Callable[[Path], Path]]] = {}
+SHAPES: dict[str, tuple[str, Callable[..., Path]]] = {}
 
 
 def shape(name: str, description: str):
-    def register(build: Callable[[Path], Path]) -> Callable[[Path], Path]:
+    def register(build: Callable[..., Path]) -> Callable[..., Path]:
         SHAPES[name] = (description, build)
         return build
 
@@ -134,48 +134,48 @@ def shape(name: str, description: str):
 
 
 @shape("issue", "issue 15: 22,500 x (60 empty paragraphs + a 4-letter XML comment), 8.3 MB under 8 MiB")
-def _issue(path: Path) -> Path:
+def _issue(path: Path, seed: int = 0) -> Path:
     return package(path, document((b"<w:p/>" * 60 + b"<!--abcd-->") * 22_500))
 
 
 @shape("issue-large", "the same, 6 times longer (49 MB of markup; the issue's 789 KB file)")
-def _issue_large(path: Path) -> Path:
+def _issue_large(path: Path, seed: int = 0) -> Path:
     # Over 8 MiB the compression-ratio check applies: a few random letters per repetition keep
     # the part under 250:1.
     return package(path, document(spread(b"<w:p/>" * 60 + b"<!--%s-->", 135_000, 4, 1)))
 
 
 @shape("paragraphs", "2,040,000 paragraphs, one in 51 holding three letters (13 MB)")
-def _paragraphs(path: Path) -> Path:
+def _paragraphs(path: Path, seed: int = 0) -> Path:
     return package(path, document(spread(b"<w:p/>" * 50 + b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>", 40_000, 3, 2)))
 
 
 @shape("comments", "one paragraph and 3,000,000 XML comments (24 MB)")
-def _comments(path: Path) -> Path:
+def _comments(path: Path, seed: int = 0) -> Path:
     return package(path, document(b"<w:p/>" + spread(b"<!--%s-->", 3_000_000, 1, 3)))
 
 
 @shape("instructions", "one paragraph and 3,000,000 processing instructions (21 MB)")
-def _instructions(path: Path) -> Path:
+def _instructions(path: Path, seed: int = 0) -> Path:
     return package(path, document(b"<w:p/>" + spread(b"<?x %s?>", 3_000_000, 1, 4)))
 
 
 @shape("nesting", "1,500 x content controls nested 120 deep (240 levels of elements)")
-def _nesting(path: Path) -> Path:
+def _nesting(path: Path, seed: int = 0) -> Path:
     depth = 120
     unit = b"<w:sdt><w:sdtContent>" * depth + b"<w:p><w:r><w:t>x</w:t></w:r></w:p>" + b"</w:sdtContent></w:sdt>" * depth
     return package(path, document(unit * 1_500))
 
 
 @shape("tables", "tables nested 80 deep (240 levels), 2,000 times")
-def _tables(path: Path) -> Path:
+def _tables(path: Path, seed: int = 0) -> Path:
     depth = 80
     unit = b"<w:tbl><w:tr><w:tc>" * depth + b"<w:p/>" + b"</w:tc></w:tr></w:tbl><w:p/>" * depth
     return package(path, document(unit * 2_000))
 
 
 @shape("attributes", "40,000 paragraphs with 500 attributes each (20 million attributes)")
-def _attributes(path: Path) -> Path:
+def _attributes(path: Path, seed: int = 0) -> Path:
     pool = noise(1000, 5)
     names = b"".join(b' a%d="%s"' % (i, pool[2 * i : 2 * i + 2]) for i in range(500))
     body = b"".join(b"<w:p" + names.replace(b'="', b'="%d' % n, 1) + b"/>" for n in range(40_000))
@@ -183,43 +183,43 @@ def _attributes(path: Path) -> Path:
 
 
 @shape("one-element-attributes", "one paragraph with 1,000,000 attributes")
-def _one_element_attributes(path: Path) -> Path:
+def _one_element_attributes(path: Path, seed: int = 0) -> Path:
     body = b"<w:p" + b"".join(b' a%d=""' % i for i in range(1_000_000)) + b"/>"
     return package(path, document(body))
 
 
 @shape("attribute-values", "20 paragraphs whose style attribute is 9.5 MB long")
-def _attribute_values(path: Path) -> Path:
+def _attribute_values(path: Path, seed: int = 0) -> Path:
     value = noise(9_500_000)
     body = b"".join(b'<w:p w:rsidR="' + value[i:] + value[:i] + b'"/>' for i in range(20))
     return package(path, document(body))
 
 
 @shape("namespaces", "20,000 paragraphs declaring 300 namespaces each")
-def _namespaces(path: Path) -> Path:
+def _namespaces(path: Path, seed: int = 0) -> Path:
     declarations = b"".join(b' xmlns:n%d="urn:x:%d"' % (i, i) for i in range(300))
     body = b"".join(b"<w:p" + declarations.replace(b"urn:x:", b"urn:%d:" % n, 1) + b"/>" for n in range(20_000))
     return package(path, document(body))
 
 
 @shape("long-text", "24 paragraphs of 9.9 MB of text each (238 MB)")
-def _long_text(path: Path) -> Path:
+def _long_text(path: Path, seed: int = 0) -> Path:
     return package(path, document(paragraphs_of(noise(24 * 9_900_000), 9_900_000)))
 
 
 @shape("runs", "one paragraph of 1,500,000 one-letter runs")
-def _runs(path: Path) -> Path:
+def _runs(path: Path, seed: int = 0) -> Path:
     return package(path, document(b"<w:p>" + spread(b"<w:r><w:t>%s</w:t></w:r>", 1_500_000, 1, 6) + b"</w:p>"))
 
 
 @shape("wide-table", "a table of one row of 100,000 cells")
-def _wide_table(path: Path) -> Path:
+def _wide_table(path: Path, seed: int = 0) -> Path:
     cells = b"<w:tc><w:p/></w:tc>" * 100_000
     return package(path, document(b"<w:tbl><w:tr>" + cells + b"</w:tr></w:tbl>"))
 
 
 @shape("tracked", "400,000 tracked insertions and deletions")
-def _tracked(path: Path) -> Path:
+def _tracked(path: Path, seed: int = 0) -> Path:
     unit = (
         b'<w:p><w:ins w:id="%d" w:author="a" w:date="2024-01-01T00:00:00Z"><w:r><w:t>x</w:t></w:r></w:ins>'
         b'<w:del w:id="%d" w:author="b"><w:r><w:delText>y</w:delText></w:r></w:del></w:p>'
@@ -228,7 +228,7 @@ def _tracked(path: Path) -> Path:
 
 
 @shape("comment-ranges", "200,000 comments, each anchored on its own paragraph")
-def _comment_ranges(path: Path) -> Path:
+def _comment_ranges(path: Path, seed: int = 0) -> Path:
     anchor = b'<w:p><w:commentRangeStart w:id="%d"/><w:r><w:t>x</w:t></w:r><w:commentRangeEnd w:id="%d"/></w:p>'
     body = b"".join(anchor % (n, n) for n in range(200_000))
     comment = b'<w:comment w:id="%d" w:author="a"><w:p><w:r><w:t>c</w:t></w:r></w:p></w:comment>'
@@ -238,7 +238,7 @@ def _comment_ranges(path: Path) -> Path:
 
 
 @shape("styles", "50,000 paragraph styles, each based on the previous one")
-def _styles(path: Path) -> Path:
+def _styles(path: Path, seed: int = 0) -> Path:
     style = b'<w:style w:type="paragraph" w:styleId="s%d"><w:name w:val="s%d"/><w:basedOn w:val="s%d"/></w:style>'
     styles = xml_part("styles", b"".join(style % (n, n, n - 1) for n in range(50_000)))
     body = b'<w:p><w:pPr><w:pStyle w:val="s49999"/></w:pPr><w:r><w:t>x</w:t></w:r></w:p>' * 2_000
@@ -247,7 +247,7 @@ def _styles(path: Path) -> Path:
 
 
 @shape("headers", "1,500 sections with 3 headers each, 4,500 header parts of 20,000 paragraphs")
-def _headers(path: Path) -> Path:
+def _headers(path: Path, seed: int = 0) -> Path:
     header = xml_part("hdr", b"<w:p/>" * 20_000)
     parts = tuple(Part(f"word/header{n}.xml", f"{MAIN}.header+xml", "header", header) for n in range(4_500))
     kinds = (b"default", b"first", b"even")
@@ -263,7 +263,7 @@ def _headers(path: Path) -> Path:
 
 
 @shape("relationships", "1,000,000 relationships and 100,000 hyperlinks using them")
-def _relationships(path: Path) -> Path:
+def _relationships(path: Path, seed: int = 0) -> Path:
     rels = b"".join(
         b'<Relationship Id="rL%d" Type="%s/hyperlink" Target="https://example.com/%d" TargetMode="External"/>'
         % (n, R_NS.encode(), n)
@@ -272,6 +272,137 @@ def _relationships(path: Path) -> Path:
     link = b'<w:p><w:hyperlink r:id="rL%d"><w:r><w:t>link</w:t></w:r></w:hyperlink></w:p>'
     body = b"".join(link % (n * 10) for n in range(100_000))
     return package(path, document(body), rels=rels)
+
+
+# -- at the limits ------------------------------------------------------------------------------
+# The largest documents of each kind the limits of engine/docx/limits.py accept (a small margin
+# below each), sized from the limits in force: these give the worst accepted cost. ``seed`` varies
+# the text, so that the pair commands compare two different documents.
+
+
+def _margin(limit: int) -> int:
+    return limit - max(100, limit // 100)
+
+
+def _limits():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from deskcheck.engine.docx import limits
+
+    return limits
+
+
+@shape("max-paragraphs", "as many paragraphs as MAX_PARAGRAPHS allows, each with a 6-letter run")
+def _max_paragraphs(path: Path, seed: int = 0) -> Path:
+    count = _margin(_limits().MAX_PARAGRAPHS)
+    return package(path, document(spread(b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>", count, 6, 10 + seed)))
+
+
+@shape("max-runs", "as many one-letter runs as MAX_XML_NODES allows, 12 to a paragraph")
+def _max_runs(path: Path, seed: int = 0) -> Path:
+    runs = _margin(_limits().MAX_XML_NODES) * 12 // 26  # a paragraph of 12 runs: 2 + 12 x 2 nodes
+    unit = b"<w:p><w:r><w:t>%s</w:t></w:r>" + b"<w:r><w:t>a</w:t></w:r>" * 11 + b"</w:p>"
+    return package(path, document(spread(unit, runs // 12, 3, 20 + seed)))
+
+
+@shape("max-runs-one-paragraph", "as many one-letter runs as MAX_XML_NODES allows, in one paragraph")
+def _max_runs_one_paragraph(path: Path, seed: int = 0) -> Path:
+    runs = _margin(_limits().MAX_XML_NODES) // 2
+    return package(path, document(b"<w:p>" + spread(b"<w:r><w:t>%s</w:t></w:r>", runs, 1, 30 + seed) + b"</w:p>"))
+
+
+@shape("max-text", "MAX_XML_BYTES of text, in paragraphs of 9.9 MB (one text node each)")
+def _max_text(path: Path, seed: int = 0) -> Path:
+    size = _margin(_limits().MAX_XML_BYTES) - 4096
+    return package(path, document(paragraphs_of(noise(size, 40 + seed), 9_900_000)))
+
+
+@shape("max-attributes", "as many attributes as MAX_XML_NODES allows, 100 to a paragraph")
+def _max_attributes(path: Path, seed: int = 0) -> Path:
+    count = _margin(_limits().MAX_XML_NODES) // 101
+    names = b"".join(b' w:a%d="%%s"' % n for n in range(100))
+    unit = b"<w:p" + names + b"/>"
+    pool = noise(count * 100, 50 + seed)
+    return package(
+        path,
+        document(b"".join(unit % tuple(pool[i * 100 + k : i * 100 + k + 1] for k in range(100)) for i in range(count))),
+    )
+
+
+@shape("max-table", "one table with as many one-cell rows as MAX_PARAGRAPHS allows")
+def _max_table(path: Path, seed: int = 0) -> Path:
+    rows = _margin(_limits().MAX_PARAGRAPHS)
+    body = spread(b"<w:tr><w:tc><w:p><w:r><w:t>%s</w:t></w:r></w:p></w:tc></w:tr>", rows, 4, 60 + seed)
+    return package(path, document(b"<w:tbl>" + body + b"</w:tbl>"))
+
+
+@shape("max-wide-table", "one row with as many cells as MAX_PARAGRAPHS allows")
+def _max_wide_table(path: Path, seed: int = 0) -> Path:
+    cells = _margin(_limits().MAX_PARAGRAPHS)
+    body = spread(b"<w:tc><w:p><w:r><w:t>%s</w:t></w:r></w:p></w:tc>", cells, 4, 70 + seed)
+    return package(path, document(b"<w:tbl><w:tr>" + body + b"</w:tr></w:tbl>"))
+
+
+@shape("max-tracked", "as many tracked insertions and deletions as MAX_XML_NODES allows, 10 to a paragraph")
+def _max_tracked(path: Path, seed: int = 0) -> Path:
+    unit = b'<w:ins w:id="1" w:author="a" w:date="2024-01-01T00:00:00Z"><w:r><w:t>%s</w:t></w:r></w:ins>'
+    changes = _margin(_limits().MAX_XML_NODES) * 10 // 61  # 6 nodes a change, 1 a paragraph of 10
+    paragraph = b"<w:p>" + unit + unit.replace(b"%s", b"x") * 9 + b"</w:p>"
+    return package(path, document(spread(paragraph, changes // 10, 4, 80 + seed)))
+
+
+@shape("max-comments", "comments anchored 10 to a paragraph, as many as MAX_PARAGRAPHS allows")
+def _max_comments(path: Path, seed: int = 0) -> Path:
+    count = _margin(_limits().MAX_PARAGRAPHS) * 10 // 11
+    anchor = b'<w:commentRangeStart w:id="%d"/><w:r><w:t>x</w:t></w:r><w:commentRangeEnd w:id="%d"/>'
+    body = b"".join(
+        b"<w:p>" + b"".join(anchor % (n, n) for n in range(i, i + 10)) + b"</w:p>" for i in range(0, count, 10)
+    )
+    comment = b'<w:comment w:id="%d" w:author="a"><w:p><w:r><w:t>c%d</w:t></w:r></w:p></w:comment>'
+    comments = xml_part("comments", b"".join(comment % (n, n + seed) for n in range(count)))
+    part = Part("word/comments.xml", f"{MAIN}.comments+xml", "comments", comments)
+    return package(path, document(body), parts=(part,))
+
+
+@shape("max-headers", "4,500 header parts sharing MAX_PARAGRAPHS paragraphs, in 1,500 sections")
+def _max_headers(path: Path, seed: int = 0) -> Path:
+    per_part = _margin(_limits().MAX_PARAGRAPHS) // 4_500 - 1
+    header = xml_part("hdr", b"<w:p><w:r><w:t>h</w:t></w:r></w:p>" * per_part)
+    parts = tuple(Part(f"word/header{n}.xml", f"{MAIN}.header+xml", "header", header) for n in range(4_500))
+    kinds = (b"default", b"first", b"even")
+    sections = b"".join(
+        b"<w:p><w:pPr><w:sectPr>"
+        + b"".join(
+            b'<w:headerReference w:type="%s" r:id="rIdP%d"/>' % (kind, 3 * n + k) for k, kind in enumerate(kinds)
+        )
+        + b"</w:sectPr></w:pPr></w:p>"
+        for n in range(1_500)
+    )
+    return package(path, document(sections), parts=parts)
+
+
+@shape("max-relationships", "as many relationships as MAX_XML_BYTES allows, 40,000 of them used by hyperlinks")
+def _max_relationships(path: Path, seed: int = 0) -> Path:
+    limits, links = _limits(), 40_000
+    relationship = (
+        b'<Relationship Id="rL%d" Type="' + R_NS.encode() + b'/hyperlink" Target="https://example.com/%d" '
+        b'TargetMode="External"/>'
+    )
+    link = b'<w:p><w:hyperlink r:id="rL%d"><w:r><w:t>link</w:t></w:r></w:hyperlink></w:p>'
+    by_nodes = (_margin(limits.MAX_XML_NODES) - links * 6) // 5
+    by_bytes = (_margin(limits.MAX_XML_BYTES) - links * len(link) - 100_000) // (len(relationship) + 8)
+    count = min(by_nodes, by_bytes)
+    rels = b"".join(relationship % (n, n + seed) for n in range(count))
+    body = b"".join(link % (n * (count // links)) for n in range(links))
+    return package(path, document(body), rels=rels)
+
+
+@shape(
+    "max-nesting", "content controls nested 127 deep (255 levels, libxml2's limit is 256), as often as the limits allow"
+)
+def _max_nesting(path: Path, seed: int = 0) -> Path:
+    depth = 127
+    unit = b"<w:sdt><w:sdtContent>" * depth + b"<w:p><w:r><w:t>x</w:t></w:r></w:p>" + b"</w:sdtContent></w:sdt>" * depth
+    return package(path, document(unit * (_margin(_limits().MAX_XML_NODES) // (2 * depth + 3))))
 
 
 # -- running -------------------------------------------------------------------------------------
@@ -294,6 +425,10 @@ COMMANDS: dict[str, list[str]] = {
     "compare": ["docx", "compare", "PLAIN", "FILE"],
     "redline": ["docx", "redline", "PLAIN", "FILE", "-o", "OUT"],
     "accept-all": ["docx", "accept-all", "FILE", "-o", "OUT"],
+    # Two documents of the same shape with different text: what a compare of two hostile
+    # versions costs (both within the limits).
+    "compare-pair": ["docx", "compare", "FILE", "FILE2"],
+    "redline-pair": ["docx", "redline", "FILE", "FILE2", "-o", "OUT"],
 }
 
 
@@ -361,11 +496,12 @@ def measured(names: list[str], commands: list[str], cap_gib: float, timeout: flo
             unpacked = sum(info.file_size for info in zipfile.ZipFile(path).infolist())
             print(f"\n{name}: {description}", flush=True)
             print(f"  {size / 1024:,.0f} KiB file, {unpacked / MiB:,.1f} MiB unpacked (built in {built:.1f} s)")
+            second = None
             for command_name in commands:
-                command = [
-                    {"FILE": str(path), "PLAIN": str(plain), "OUT": str(Path(folder) / "out.docx")}.get(a, a)
-                    for a in COMMANDS[command_name]
-                ]
+                if "FILE2" in COMMANDS[command_name] and second is None:
+                    second = build(Path(folder) / f"{name}-2.docx", seed=1)
+                files = {"FILE": path, "FILE2": second, "PLAIN": plain, "OUT": Path(folder) / "out.docx"}
+                command = [str(files[a]) if a in files else a for a in COMMANDS[command_name]]
                 outcome = run(command, cap_gib, timeout)
                 code = "capped" if outcome.code is None else str(outcome.code)
                 print(
@@ -374,7 +510,9 @@ def measured(names: list[str], commands: list[str], cap_gib: float, timeout: flo
                     flush=True,
                 )
                 yield name, command_name, outcome
-            path.unlink()
+            for built_file in (path, second):
+                if built_file is not None:
+                    built_file.unlink()
 
 
 def main() -> None:
