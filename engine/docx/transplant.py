@@ -26,7 +26,7 @@ import posixpath
 from copy import deepcopy
 from typing import Any
 
-from .package import RT, DocxPackage, relative_target, rels_part_for, resolve_part_name
+from .package import RT, DocxPackage, resolve_part_name
 from .wml.edit import remove_keeping_tail
 from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_COMMENTREFERENCE, W_NUMID, W_VAL, qn
 
@@ -118,11 +118,11 @@ class Importer:
         key = (source_part, rel_id, target_part)
         if key in self._rels:
             return self._rels[key]
-        rel = next((r for r in self.source.package.relationships(source_part) if r.id == rel_id), None)
+        rel = self.source.package.relationship(source_part, rel_id)
         if rel is None:
             return None
         if rel.external:
-            new_id = _add_external(self.target.package, target_part, rel.type, rel.target)
+            new_id = self.target.package.add_relationship(target_part, rel.type, url=rel.target)
         else:
             part = resolve_part_name(source_part, rel.target)
             if not self.source.package.has_part(part):
@@ -142,11 +142,11 @@ class Importer:
         target.add_part(new_name, content_type, data=source.read_bytes(name))
         for rel in source.relationships(name):
             if rel.external:
-                _add_external(target, new_name, rel.type, rel.target, rel.id)
+                target.add_relationship(new_name, rel.type, url=rel.target, wanted=rel.id)
             else:
                 inner = resolve_part_name(name, rel.target)
                 if source.has_part(inner):
-                    _add_internal(target, new_name, rel.type, self.part(inner), rel.id)
+                    target.add_relationship(new_name, rel.type, self.part(inner), wanted=rel.id)
         return new_name
 
     # -- styles -----------------------------------------------------------------------------------
@@ -364,48 +364,6 @@ def _free_name(package: DocxPackage, name: str) -> str:
     while package.has_part(posixpath.join(folder, f"{stem}_{number}{extension}")):
         number += 1
     return posixpath.join(folder, f"{stem}_{number}{extension}")
-
-
-def _rels_root(package: DocxPackage, source: str) -> Any:
-    from lxml import etree
-
-    name = rels_part_for(source)
-    if package.has_part(name):
-        return package.xml(name)
-    root = etree.Element(_PR + "Relationships", nsmap={None: NS["pr"]})
-    package.set_xml(name, root)
-    package._ensure_default("rels", "application/vnd.openxmlformats-package.relationships+xml")
-    return root
-
-
-def _fresh_rel_id(root: Any, wanted: str | None = None) -> str:
-    taken = {rel.get("Id") for rel in root}
-    if wanted and wanted not in taken:
-        return wanted
-    number = len(taken) + 1
-    while f"rId{number}" in taken:
-        number += 1
-    return f"rId{number}"
-
-
-def _add_external(package: DocxPackage, source: str, rel_type: str, target: str, wanted: str | None = None) -> str:
-    from lxml import etree
-
-    root = _rels_root(package, source)
-    rel_id = _fresh_rel_id(root, wanted)
-    etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=target, TargetMode="External")
-    package.mark_dirty(rels_part_for(source))
-    return rel_id
-
-
-def _add_internal(package: DocxPackage, source: str, rel_type: str, part: str, wanted: str) -> str:
-    from lxml import etree
-
-    root = _rels_root(package, source)
-    rel_id = _fresh_rel_id(root, wanted)
-    etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=relative_target(source, part))
-    package.mark_dirty(rels_part_for(source))
-    return rel_id
 
 
 def _numbering_root(doc: Any, *, create: bool) -> Any | None:
