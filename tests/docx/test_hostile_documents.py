@@ -207,3 +207,77 @@ def test_a_fifo_or_a_device_is_refused_not_read(tmp_path, fifo, argv):
     args = [a.format(fifo=fifo, docx=docx) for a in argv]
     run = run_process(*args, expect=2, timeout=60)
     assert "not a regular file" in run.json["error"]
+
+
+# -- work that grows faster than the document (within the limits) ------------------------------
+# Counted in calls, not timed: each case was quadratic or worse before.
+
+
+def test_redline_copies_a_chain_of_thousands_of_styles(tmp_path):
+    """Each style based on the next: the copy recursed once per link (RecursionError past
+    ~980) and searched the styles linearly for each (90 s for 50,000)."""
+    from deskcheck.engine.docx.redline import redline_files
+
+    style = '<w:style w:type="paragraph" w:styleId="s{0}"><w:name w:val="s{0}"/><w:basedOn w:val="s{1}"/></w:style>'
+    chain = "".join(style.format(n, n + 1) for n in range(3_000))
+    plain = make_docx(tmp_path / "plain.docx", p("Same."))
+    styled = make_docx(tmp_path / "styled.docx", p("Same.") + p("New.", ppr='<w:pStyle w:val="s0"/>'), styles=chain)
+    redline_files(plain, styled, tmp_path / "redline.docx")
+    with zipfile.ZipFile(tmp_path / "redline.docx") as archive:
+        assert archive.read("word/styles.xml").count(b"<w:style ") == 3_000
+
+
+def test_redline_maps_many_lists_with_linear_work(tmp_path, monkeypatch):
+    """Every copied list compared itself with every list already there, finding each one's
+    definition by a linear scan: 1,000 lists took 388 s."""
+    from deskcheck.engine.docx import transplant
+    from deskcheck.engine.docx.redline import redline_files
+
+    lists = 300
+    definition = (
+        '<w:abstractNum w:abstractNumId="{0}"><w:lvl w:ilvl="0"><w:start w:val="{1}"/><w:numFmt w:val="decimal"/>'
+        '<w:lvlText w:val="%1."/></w:lvl></w:abstractNum>'
+    )
+    numbering = "".join(definition.format(n, n + 1) for n in range(lists)) + "".join(
+        f'<w:num w:numId="{n + 1}"><w:abstractNumId w:val="{n}"/></w:num>' for n in range(lists)
+    )
+    items = "".join(
+        p(f"Item {n}", ppr=f'<w:numPr><w:ilvl w:val="0"/><w:numId w:val="{n + 1}"/></w:numPr>') for n in range(lists)
+    )
+    plain = make_docx(tmp_path / "plain.docx", p("Intro."))
+    current = make_docx(tmp_path / "current.docx", p("Intro.") + items, numbering=numbering)
+    calls = []
+    real = transplant._num_signature
+    monkeypatch.setattr(transplant, "_num_signature", lambda *a: calls.append(1) or real(*a))
+    redline_files(plain, current, tmp_path / "redline.docx")
+    assert len(calls) <= 3 * lists, f"{len(calls)} signatures for {lists} lists"
+    with zipfile.ZipFile(tmp_path / "redline.docx") as archive:
+        assert archive.read("word/numbering.xml").count(b"<w:num ") == lists
+
+
+def test_relationships_are_read_once_not_per_lookup(tmp_path, monkeypatch):
+    """list_stories resolved each relationship by scanning them all: 450,000 of them never
+    finished."""
+    count = 5_000
+    rels = b"".join(
+        b'<Relationship Id="rL%d" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+        b'hyperlink" Target="https://example.com/%d" TargetMode="External"/>' % (n, n)
+        for n in range(count)
+    )
+    path = make_docx(tmp_path / "x.docx", p("x"))
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
+        b"</Relationships>", rels + b"</Relationships>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    made = []
+    real = package_module.Relationship
+    monkeypatch.setattr(package_module, "Relationship", lambda *a, **k: made.append(1) or real(*a, **k))
+    doc = DocxDocument.open(path)
+    doc.stories()
+    for n in range(count):
+        doc.package.resolve_target(doc.main_part, f"rL{n}")
+    assert len(made) < 3 * (count + 10), f"{len(made)} relationships read for {count}"
