@@ -113,6 +113,20 @@ def spread(unit: bytes, count: int, letters: int, seed: int) -> bytes:
     return b"".join(unit % pool[n * letters : (n + 1) * letters] for n in range(count))
 
 
+def sections_with_headers(count: int) -> bytes:
+    """``count`` sections, each using three header parts (default, first page, even pages) of
+    the relationships ``package`` makes for its parts, in order."""
+    kinds = (b"default", b"first", b"even")
+    return b"".join(
+        b"<w:p><w:pPr><w:sectPr>"
+        + b"".join(
+            b'<w:headerReference w:type="%s" r:id="rIdP%d"/>' % (kind, 3 * n + k) for k, kind in enumerate(kinds)
+        )
+        + b"</w:sectPr></w:pPr></w:p>"
+        for n in range(count)
+    )
+
+
 def paragraphs_of(text: bytes, size: int) -> bytes:
     """Paragraphs of one run each, cut from ``text`` in pieces of ``size`` bytes."""
     out = []
@@ -251,16 +265,7 @@ def _styles(path: Path, seed: int = 0) -> Path:
 def _headers(path: Path, seed: int = 0) -> Path:
     header = xml_part("hdr", b"<w:p/>" * 20_000)
     parts = tuple(Part(f"word/header{n}.xml", f"{MAIN}.header+xml", "header", header) for n in range(4_500))
-    kinds = (b"default", b"first", b"even")
-    sections = b"".join(
-        b"<w:p><w:pPr><w:sectPr>"
-        + b"".join(
-            b'<w:headerReference w:type="%s" r:id="rIdP%d"/>' % (kind, 3 * n + k) for k, kind in enumerate(kinds)
-        )
-        + b"</w:sectPr></w:pPr></w:p>"
-        for n in range(1_500)
-    )
-    return package(path, document(sections), parts=parts)
+    return package(path, document(sections_with_headers(len(parts) // 3)), parts=parts)
 
 
 @shape("relationships", "1,000,000 relationships and 100,000 hyperlinks using them")
@@ -369,16 +374,7 @@ def _max_headers(path: Path, seed: int = 0) -> Path:
     per_part = _margin(_limits().MAX_PARAGRAPHS) // 4_500 - 1
     header = xml_part("hdr", b"<w:p><w:r><w:t>h</w:t></w:r></w:p>" * per_part)
     parts = tuple(Part(f"word/header{n}.xml", f"{MAIN}.header+xml", "header", header) for n in range(4_500))
-    kinds = (b"default", b"first", b"even")
-    sections = b"".join(
-        b"<w:p><w:pPr><w:sectPr>"
-        + b"".join(
-            b'<w:headerReference w:type="%s" r:id="rIdP%d"/>' % (kind, 3 * n + k) for k, kind in enumerate(kinds)
-        )
-        + b"</w:sectPr></w:pPr></w:p>"
-        for n in range(1_500)
-    )
-    return package(path, document(sections), parts=parts)
+    return package(path, document(sections_with_headers(len(parts) // 3)), parts=parts)
 
 
 @shape("max-relationships", "as many relationships as MAX_XML_BYTES allows, 40,000 of them used by hyperlinks")

@@ -80,6 +80,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
         from .output.emit import emit_result
 
         return int(emit_result(current_env(), fail(exc.message, input_error=isinstance(exc, InputError))))
+    except RecursionError:  # a structure nested past what any command recurses through
+        return int(emit_usage_error(current_env(), "the input is nested too deeply to process."))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

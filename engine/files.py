@@ -33,6 +33,16 @@ _KINDS = {
 }
 
 
+def _irregular(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file ("a directory", "a character
+    device", ...); None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
 def describe_size(limit: int) -> str:
     """``limit`` bytes in the unit a person reads best (``32 MiB``, ``4,096 bytes``)."""
     mib = 1024 * 1024
@@ -56,10 +66,10 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, *, subject: str,
         raise InputError(f"{subject} cannot be read: {exc.strerror or exc}.", code="unreadableFile") from None
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
+        kind = _irregular(info.st_mode)
+        if kind == "a directory":
             raise InputError(f"{subject} is a directory; give {wanted}.", code="notAFile")
-        if not stat.S_ISREG(info.st_mode):
-            kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        if kind is not None:
             raise InputError(
                 f"{subject} is {kind}, not a regular file; deskcheck reads only regular files: give {wanted}.",
                 code="notAFile",
@@ -88,12 +98,6 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, *, subject: str,
         os.close(fd)
 
 
-def read_stream_bounded(stream, limit: int) -> bytes | None:
-    """At most ``limit`` bytes from a binary ``stream``; None when it holds more."""
-    data = stream.read(limit + 1)
-    return None if len(data) > limit else data
-
-
 def write_atomically(target: Path, data: bytes) -> None:
     """Replace ``target`` with ``data`` through a temporary file in the same folder.
 
@@ -112,11 +116,11 @@ def write_atomically(target: Path, data: bytes) -> None:
     except OSError as exc:
         raise InputError(f"cannot write {target}: {exc.strerror or exc}.", code="badOutput") from None
     else:
-        if stat.S_ISDIR(info.st_mode):
+        # Renaming over a device or a FIFO would replace it (as root, /dev/null itself).
+        kind = _irregular(info.st_mode)
+        if kind == "a directory":
             raise InputError(f"cannot write {target}: it is a directory.", code="badOutput")
-        if not stat.S_ISREG(info.st_mode):
-            # Renaming over a device or a FIFO would replace it (as root, /dev/null itself).
-            kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        if kind is not None:
             raise InputError(
                 f"cannot write {target}: it is {kind}; deskcheck writes only regular files, so give a file path.",
                 code="badOutput",
