@@ -33,6 +33,7 @@ from typing import Any, NamedTuple, Protocol
 
 from ..errors import DeskcheckError, InputError
 from ..files import read_regular_file, write_atomically
+from ..json_text import check_shape, parse_json
 
 # A form edits one record; a file this large is almost certainly the wrong file.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -219,18 +220,21 @@ def _parse(raw: bytes, path: Path, what: str) -> Any:
         import yaml
 
         try:
-            return yaml.safe_load(text)
+            value = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
             raise InputError(f"{what} {path} is not valid YAML{where}; fix it and try again.") from None
+        # Aliases are shared, not copied: counting each time one is reached bounds what walking
+        # the value costs (a nest of aliases would otherwise expand a hundredfold per level).
+        check_shape(value, f"{what} {path}")
+        return value
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{what} {path} is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
-            "fix it and try again (a .yaml or .yml file is read as YAML)."
-        ) from None
+        return parse_json(text, f"{what} {path}")
+    except InputError as exc:
+        if exc.code != "badJson":
+            raise
+        raise InputError(exc.message[:-1] + "; fix it and try again (a .yaml or .yml file is read as YAML).") from None
 
 
 def _json_layout(previous: bytes | None) -> tuple[int | str | None, bool]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..files import read_regular_file
+from ..json_text import check_json_size, check_shape
 from .positions import PositionIndex
 
 # Real API documents are well under this (data-fair's, one of the largest public ones, is 0.6 MB).
@@ -68,6 +69,7 @@ def read_source(
 def parse_text(text: str, *, location: str = "<document>", format: str = "json", url: str | None = None) -> Source:
     """Parse ``text`` as JSON or YAML into a ``Source``."""
     if format == "json":
+        check_json_size(text, location, MAX_YAML_NODES)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -76,6 +78,7 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
             ) from None
         except RecursionError:
             raise InputError(f"{location} is nested too deeply to read.") from None
+        check_shape(data, location, depth=None, values=MAX_YAML_NODES)  # the bound YAML documents get
         positions = PositionIndex.for_json(text)
     else:
         from .yaml_source import load_yaml

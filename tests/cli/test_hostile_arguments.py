@@ -317,3 +317,43 @@ def test_read_args_keeps_reading_a_text_stream():
     from deskcheck.cli.args import read_args
 
     assert read_args("-", io.StringIO('{"a": 1}')) == {"a": 1}
+
+
+# -- item 8's class: how many values an input holds ---------------------------------------------
+
+
+@pytest.mark.parametrize("count", [250_000, 1_500_000])  # parsed then counted; refused before parsing
+def test_a_record_of_too_many_values_is_refused_before_a_session_builds_it(tmp_path, count):
+    """30 MB of empty arrays took a form session 8 GB and 174 s."""
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object"}')
+    data = tmp_path / "d.json"
+    data.write_text('{"a": [' + ",".join(["[]"] * count) + "]}")
+    run = run_cli("form", "get-data", "--schema", str(schema), "--data", str(data), expect=2)
+    assert "more than 200,000 values" in run.json["error"]
+    args = '{"path": "/a", "value": [' + ",".join(["0"] * count) + "]}"
+    run = run_cli(
+        "form", "set-field-value", "--schema", str(schema), "--data", str(tmp_path / "new.json"), args, expect=2
+    )
+    assert "more than 200,000 values" in run.json["error"]
+
+
+def test_text_full_of_brackets_and_commas_is_not_mistaken_for_values(tmp_path):
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object"}')
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps({"notes": ['a, [b], {c}, "d" \\ ' * 40 for _ in range(20_000)]}))
+    assert data.stat().st_size > 1024 * 1024
+    run_cli("form", "get-data", "--schema", str(schema), "--data", str(data))
+
+
+def test_a_yaml_alias_bomb_is_refused(tmp_path):
+    lines = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for previous, name in zip("abcdef", "bcdefg", strict=True):
+        lines.append(f"{name}: &{name} [{', '.join(['*' + previous] * 10)}]")
+    data = tmp_path / "d.yaml"
+    data.write_text("\n".join(lines) + "\n")
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object"}')
+    run = run_cli("form", "get-data", "--schema", str(schema), "--data", str(data), expect=2)
+    assert "more than 200,000 values" in run.json["error"]
