@@ -41,14 +41,16 @@ RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 8 * 1024 * 1024)
 
 # What the parsed XML of one package may cost, summed over every part deskcheck parses (the
 # document, headers, footers, notes, comments, styles, numbering, relationships...). Memory and
-# time follow the markup, not the bytes, so the markup is what is counted:
+# time follow the markup, not the bytes, so the markup is what is counted. The values keep the
+# costliest command on the costliest pair of accepted documents (a redline of two rewritten
+# versions, each at the limits) under 1 GB and 30 s of CPU (bench/hostile.py):
 # - bytes of XML parsed: document.xml of a 1,000-page contract is around 20 MiB;
 # - nodes: elements, attributes (namespace declarations included), comments and processing
-#   instructions. A dense real document (a 1,000-page report full of formatting) has about
-#   2 million for 31 MiB of XML; each costs up to about 200 bytes and 10 us once parsed and
-#   walked;
-# - paragraphs: the costliest node (each becomes a block: about 1 KB and 30 us). Real documents
-#   have one paragraph per 20 to 50 nodes; 150,000 paragraphs is some 5,000 pages.
+#   instructions, each about 250 bytes once parsed. A 1,000-page contract of dense formatting has
+#   about 1.3 million;
+# - paragraphs: the costliest node (each becomes a block: about 1 KB and 30 us, more in a
+#   redline). Real documents have one paragraph per 20 to 50 nodes; 100,000 paragraphs is some
+#   3,000 pages.
 MAX_XML_BYTES = _setting("MAX_XML_BYTES", 64 * 1024 * 1024)
-MAX_XML_NODES = _setting("MAX_XML_NODES", 2_500_000)
-MAX_PARAGRAPHS = _setting("MAX_PARAGRAPHS", 150_000)
+MAX_XML_NODES = _setting("MAX_XML_NODES", 1_000_000)
+MAX_PARAGRAPHS = _setting("MAX_PARAGRAPHS", 100_000)

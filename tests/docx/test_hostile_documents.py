@@ -55,8 +55,8 @@ def test_the_issue_shape_is_refused_before_its_tree_is_built(tmp_path, monkeypat
     monkeypatch.setattr(package_module, "parse_xml", lambda data: parsed.append(len(data)) or real_parse(data))
     run = run_cli("docx", "read-document", str(path), expect=2)
     error = run.json["error"]
-    assert "more than 150,000 paragraphs" in error and "word/document.xml" in error
-    assert "DESKCHECK_MAX_PARAGRAPHS" in error
+    assert "too costly to process" in error and "word/document.xml" in error
+    assert "more than 1,000,000 XML elements and attributes" in error and "DESKCHECK_MAX_XML_NODES" in error
     assert max(parsed) < 1_000_000, "document.xml was parsed before it was refused"
 
 
@@ -281,3 +281,56 @@ def test_relationships_are_read_once_not_per_lookup(tmp_path, monkeypatch):
     for n in range(count):
         doc.package.resolve_target(doc.main_part, f"rL{n}")
     assert len(made) < 3 * (count + 10), f"{len(made)} relationships read for {count}"
+
+
+def test_compare_scores_a_bounded_number_of_pairs(tmp_path, monkeypatch):
+    """Two rewritten versions: every paragraph of a gap was scored against 49 neighbours and the
+    pairing filled a dense table of gap x gap cells (150,000 paragraphs: never finished)."""
+    from deskcheck.engine.docx import diff_text
+    from deskcheck.engine.docx.compare import compare_versions
+
+    monkeypatch.setattr(diff_text, "MAX_SIMILARITY_SCORES", 2_000)
+    monkeypatch.setattr(diff_text, "MAX_DIFF_CELLS", 10_000)
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
+    old = "".join(p(f"Clause {n} {words[n % 8]} {words[(n * 3) % 8]} terms") for n in range(600))
+    new = "".join(p(f"Section {n} {words[(n + 1) % 8]} {words[(n * 5) % 8]} rules") for n in range(600))
+    scored = []
+    real = diff_text.TextProfile.similarity
+    monkeypatch.setattr(diff_text.TextProfile, "similarity", lambda a, b: scored.append(1) or real(a, b))
+    result = compare_versions(make_docx(tmp_path / "a.docx", old), make_docx(tmp_path / "b.docx", new))
+    assert result["changes"]
+    assert len(scored) <= 2_000 + 4 * 1_200, len(scored)  # the budget, plus re-anchoring's few per paragraph
+
+
+def test_the_sparse_pairing_finds_what_the_dense_one_does(monkeypatch):
+    from deskcheck.engine.docx import diff_text
+
+    def score(i, j):
+        return 0.9 if j == i + 2 else (0.5 if j == i else 0.0)
+
+    dense = diff_text.pair_by_similarity(300, 310, score)
+    monkeypatch.setattr(diff_text, "MAX_DIFF_CELLS", 1_000)
+    assert diff_text.pair_by_similarity(300, 310, score) == dense
+    budget = diff_text.Budget(scores=300)  # one score per block: the diagonal only
+    found = diff_text.pair_by_similarity(300, 310, score, budget=budget)
+    assert found and budget.scores == 0 and found == sorted(set(found))
+    assert diff_text.pair_by_similarity(300, 310, score, budget=budget) == []  # nothing left to score
+
+
+def test_declaring_a_namespace_on_a_large_part_keeps_its_root(tmp_path):
+    """A new root with every child moved into it cost quadratic time (minutes for 40,000
+    tracked changes); the declaration is now added in place, and a prefix only named in an
+    attribute value stays declared."""
+    from lxml import etree
+
+    from deskcheck.engine.docx.wml.edit import ensure_root_namespaces
+
+    wps = "http://schemas.microsoft.com/office/word/2010/wordprocessingShape"
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    root = etree.fromstring(
+        f'<w:document xmlns:w="{W}"><w:body><mc:AlternateContent xmlns:mc="{mc}" xmlns:wps="{wps}">'
+        '<mc:Choice Requires="wps"/></mc:AlternateContent></w:body></w:document>'.encode()
+    )
+    result = ensure_root_namespaces(root, ("w14",), ignorable=("w14",))
+    assert result is root and root.nsmap["w14"] == "http://schemas.microsoft.com/office/word/2010/wordml"
+    assert b'xmlns:wps="' in etree.tostring(root) and root.get(f"{{{mc}}}Ignorable") == "w14"
