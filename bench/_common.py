@@ -15,8 +15,20 @@ from pathlib import Path
 from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-REFERENCE_DOCX = SHARED / "corpus" / "docx" / "folio" / "performance-1500-paragraphs.docx"
+# The reference documents are other projects' files from the test corpus, found through the
+# tests' one setting (DESKCHECK_TEST_CORPUS, default ../shared/corpus: tests/corpus.py).
+sys.path.insert(0, str(REPO))
+from tests import corpus  # noqa: E402
+
+REFERENCE_DOCX = corpus.DOCX / "folio" / "performance-1500-paragraphs.docx"
+REFERENCE_OPENAPI = corpus.OPENAPI / "data-fair-root.annotated.json"
+
+
+def reference(path: Path) -> Path:
+    """``path`` when the corpus has it; otherwise exit saying where the benchmark looked."""
+    if not path.is_file():
+        sys.exit(f"{path} is missing: set {corpus.ENV} to the test corpus (see tests/corpus.py)")
+    return path
 
 
 def deskcheck() -> str:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.doc
 import statistics
 
 from _common import REFERENCE_DOCX as REFERENCE
-from _common import Sample, deskcheck, run_process
+from _common import Sample, deskcheck, reference, run_process
 from docx_read import generated_document
 
 
@@ -95,6 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     runs = parser.parse_args().runs
+    reference(REFERENCE)
     exe = deskcheck()
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)

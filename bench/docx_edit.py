@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 from _common import REFERENCE_DOCX as REFERENCE
-from _common import REPO, Sample, deskcheck, environment, run_process
+from _common import REPO, Sample, deskcheck, environment, reference, run_process
 
 
 def run_once(command: list[str]) -> Sample:
@@ -79,6 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=11)
     args = parser.parse_args()
+    reference(REFERENCE)
     exe = deskcheck()
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)

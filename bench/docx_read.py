@@ -23,7 +23,7 @@ import zipfile
 from pathlib import Path
 
 from _common import REFERENCE_DOCX as REFERENCE
-from _common import deskcheck, run_process
+from _common import deskcheck, reference, run_process
 
 SIZES = (2_500, 5_000, 10_000, 20_000)
 
@@ -101,6 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     runs = parser.parse_args().runs
+    reference(REFERENCE)
     exe = deskcheck()
     floor = measure([exe, "call", "--docx", str(REFERENCE), "no_such_tool"], runs)
     read = measure([exe, "call", "--docx", str(REFERENCE), "read_document"], runs)

@@ -5,7 +5,11 @@ as whole processes: median wall time over N runs.
 on a changed document) and with one state directory kept across runs. check caches nothing, so the
 two should agree; the pair keeps any future cache honest about the cold case.
 
-Run: python bench/openapi_cli.py [--runs N] [--document PATH]
+`--formats` times `check` on the same document as JSON and as YAML (the twin written to a
+temporary folder from the parsed document): reading YAML must stay within twice the JSON time.
+Wall time and CPU time (user + system, steadier on a shared machine) are both printed.
+
+Run: python bench/openapi_cli.py [--runs N] [--document PATH] [--formats]
 """
 
 from __future__ import annotations
@@ -16,30 +20,68 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import SHARED, deskcheck, environment, run_process
-
-DOCUMENT = SHARED / "fixtures" / "openapi" / "data-fair-root.annotated.json"
+from _common import REFERENCE_OPENAPI, deskcheck, environment, reference, run_process
 
 
 def median(command: list[str], runs: int, *, fresh_state: bool) -> float:
+    return medians(command, runs, fresh_state=fresh_state)[0]
+
+
+def medians(command: list[str], runs: int, *, fresh_state: bool) -> tuple[float, float]:
+    """Median wall and CPU seconds over ``runs`` runs (after one to warm the file cache)."""
     samples = []
+    cpu = []
     with tempfile.TemporaryDirectory() as shared_state:
         for index in range(runs + 1):
             with tempfile.TemporaryDirectory() as own_state:
                 # Installed packages have their bytecode cached; a sandbox that disables it would
                 # measure Python compiling deskcheck's sources on every run instead.
                 env = environment(own_state if fresh_state else shared_state)
-                elapsed = run_process(command, env).wall
+                sample = run_process(command, env)
             if index:  # the first run warms the file cache (and, when shared, the state directory)
-                samples.append(elapsed)
-    return statistics.median(samples)
+                samples.append(sample.wall)
+                cpu.append(sample.cpu)
+    return statistics.median(samples), statistics.median(cpu)
+
+
+def compare_formats(document: Path, runs: int) -> None:
+    """``openapi check`` on ``document`` and on its twin in the other format."""
+    import json
+
+    import yaml
+
+    text = document.read_text(encoding="utf-8")
+    is_yaml = document.suffix.lower() in (".yaml", ".yml")
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) if is_yaml else json.loads(text)
+    with tempfile.TemporaryDirectory() as folder:
+        twin = Path(folder) / (document.stem + (".json" if is_yaml else ".yaml"))
+        if is_yaml:
+            twin.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+        else:
+            twin.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        pair = {"json": twin if is_yaml else document, "yaml": document if is_yaml else twin}
+        timed = {}
+        for kind, path in pair.items():
+            timed[kind] = medians([deskcheck(), "openapi", "check", str(path)], runs, fresh_state=True)
+            size = path.stat().st_size / 1024 / 1024
+            wall, cpu = timed[kind]
+            label = f"openapi check, {kind} ({size:.1f} MiB)"
+            print(f"{label:32} median wall {wall * 1000:8.1f} ms   cpu {cpu * 1000:8.1f} ms")
+        ratio_wall = timed["yaml"][0] / timed["json"][0]
+        ratio_cpu = timed["yaml"][1] / timed["json"][1]
+        print(f"YAML / JSON: wall {ratio_wall:.2f}x, cpu {ratio_cpu:.2f}x")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--document", type=Path, default=DOCUMENT)
+    parser.add_argument("--document", type=Path, default=REFERENCE_OPENAPI)
+    parser.add_argument("--formats", action="store_true", help="compare check on the document as JSON and as YAML")
     options = parser.parse_args()
+    reference(options.document)
+    if options.formats:
+        compare_formats(options.document, options.runs)
+        return
     document = str(options.document)
     size = options.document.stat().st_size
     rows = [

@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import REFERENCE_DOCX as LONG_DOCUMENT
+from bench._common import reference
 from bench.form_engine import build_data, build_schema
 
 
@@ -118,6 +119,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     runs = parser.parse_args().runs
+    reference(LONG_DOCUMENT)
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DESKCHECK_STATE_DIR"] = str(Path(folder) / "state")
         rows = form_figures(Path(folder), runs) + review_figures(Path(folder), runs)

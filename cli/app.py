@@ -126,12 +126,45 @@ def _lazy_group(sub_app: typer.Typer):
 
 
 HELP = (
-    "Drive an AI agent's tools by hand: form sessions over annotated OpenAPI APIs and reviews of "
-    ".docx files as tracked changes.\n\n"
+    "Drive an AI agent's tools by hand: form sessions and .docx reviews.\n\n"
+    "\b\nExamples:\n"
+    "  deskcheck docx read-document contract.docx\n"
+    "  deskcheck form describe-state --schema event.schema.json --data event.json\n"
+    "  deskcheck openapi check openapi.yaml\n"
+    "  deskcheck demo                       (the whole job on the shipped samples)\n\n"
+    "Form sessions edit JSON records behind annotated OpenAPI APIs (or local files); reviews propose edits "
+    "to .docx files as tracked changes and comments; openapi check validates x-agent annotations in CI. "
     'Tool calls print one JSON envelope ({"ok": true, "result": ...} or {"ok": false, "error": ...}) '
-    "when --json is given or stdout is not a terminal. Exit codes: 0 ok, 1 the tool reported an "
-    "error, 2 bad usage or bad input. ARGS is a JSON object, @file.json, or - for stdin."
+    "when --json is given or stdout is not a terminal; on a terminal they print a readable view, long "
+    "ones through a pager. Exit codes: 0 ok, 1 the tool reported an error (or skipped every "
+    "operation), 2 bad usage or bad input, 3 done in part (some operations skipped). ARGS is a JSON "
+    "object, @file.json, or - for stdin."
 )
+
+
+def help_with_example(purpose: str, *examples: str, more: str = "") -> str:
+    """A group's help: one line of what it is for, its examples (kept as written), then ``more``."""
+    lines = "\n".join(f"  {example}" for example in examples)
+    text = f"{purpose}\n\n\b\nExample{'s' if len(examples) > 1 else ''}:\n{lines}"
+    return f"{text}\n\n{more}" if more else text
+
+
+def _usage_without_braces() -> None:
+    """Typer 0.26-0.28 write a required argument as ``{file}`` in usage lines; deskcheck writes it
+    as ``FILE`` (as click and most tools do, and as the README does): each argument declares its
+    metavar, and the braces around it are dropped here."""
+    from typer.core import TyperArgument
+
+    original = TyperArgument.make_metavar
+
+    def make_metavar(self, ctx, *, usage: bool = False) -> str:
+        var = original(self, ctx, usage=usage)
+        return var[1:-1] if usage and var.startswith("{") and var.endswith("}") else var
+
+    TyperArgument.make_metavar = make_metavar  # type: ignore[method-assign]
+
+
+_usage_without_braces()
 
 app = typer.Typer(
     name="deskcheck",
@@ -160,6 +193,14 @@ def root(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print nothing on success; errors still show.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colours (NO_COLOR is honoured too).")] = False,
+    no_pager: Annotated[
+        bool,
+        typer.Option(
+            "--no-pager",
+            help="Print long output straight to the terminal instead of through a pager "
+            "($DESKCHECK_PAGER, else $PAGER, else less -R; never when stdout is not a terminal).",
+        ),
+    ] = False,
 ) -> None:
     """Global flags are lifted out of the command line before parsing (see cli.main); they are
     declared here so that --help lists them."""

@@ -32,6 +32,8 @@ class ContextOptions:
     token: str | None = None
     allow_hosts: tuple[str, ...] = ()
     identity: str | None = None
+    # file-backed forms: write the schema's defaults where the record has no value
+    fill_defaults: bool = False
     timeout: float = 30.0
     # docx reviews
     mode: str = "tracked-changes"
@@ -88,6 +90,7 @@ def build_context(
     allow_host: list[str] | None = None,
     identity: str | None = None,
     timeout: float = 30.0,
+    fill_defaults: bool = False,
     mode: str = "tracked-changes",
     table_revisions: str = "cells",
     operation_types: str | None = None,
@@ -112,6 +115,7 @@ def build_context(
         if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
             raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
     check_author_option(author)
+    _check_addresses(base_url, allow_host or ())
     types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
     return ContextOptions(
         docx=docx,
@@ -125,6 +129,7 @@ def build_context(
         allow_hosts=tuple(allow_host or ()),
         identity=identity,
         timeout=timeout,
+        fill_defaults=fill_defaults,
         mode=mode,
         table_revisions=table_revisions,
         operation_types=types,
@@ -148,6 +153,24 @@ def check_author_option(author: str | None) -> None:
             check_author(author, "--author")
         except InputError as exc:
             raise UsageError(exc.message) from None
+
+
+def _check_addresses(base_url: str | None, allow_hosts: list[str] | tuple[str, ...]) -> None:
+    """--base-url and --allow-host, checked once here: a port such as +9911 is bad usage (exit 2),
+    not a failure in the middle of a request."""
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.urls import check_http_url
+
+    try:
+        if base_url is not None:
+            check_http_url(base_url, "--base-url")
+        if allow_hosts:
+            from deskcheck.engine.forms.remote_items import parse_allowed_host
+
+            for entry in allow_hosts:
+                parse_allowed_host(entry)
+    except InputError as exc:
+        raise UsageError(exc.message) from None
 
 
 def preflight(opts: ContextOptions) -> None:
@@ -200,7 +223,14 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
         from deskcheck.engine.forms.session_tools import file_form_group
 
         options = _form_options(opts, allow_invalid=allow_invalid)
-        return file_form_group(opts.schema, opts.data, identity=opts.identity, options=options)
+        return file_form_group(
+            opts.schema,
+            opts.data,
+            identity=opts.identity,
+            options=options,
+            allow_hosts=opts.allow_hosts,
+            timeout=opts.timeout,
+        )
     if family == "openapi":
         return _editor_form_group(opts, name, allow_invalid=allow_invalid)
     raise UsageError("form sessions need --schema SCHEMA --data FILE, or --spec SPEC and an editor group's NAME.")
@@ -223,7 +253,9 @@ def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
         )
         return RemoteItems(caller, allow_hosts=opts.allow_hosts)
 
-    return SessionOptions(allow_invalid=allow_invalid, fetcher=LazyRemoteItems(fetcher))
+    return SessionOptions(
+        allow_invalid=allow_invalid, fill_defaults=opts.fill_defaults, fetcher=LazyRemoteItems(fetcher)
+    )
 
 
 def _editor_form_group(opts: ContextOptions, name: str | None, *, allow_invalid: bool = False):

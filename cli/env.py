@@ -1,6 +1,6 @@
 """What a command needs to know about the process it runs in, read when the command runs.
 
-Global flags (``--json``, ``--quiet``, ``--no-color``) may appear anywhere on the command line;
+Global flags (``--json``, ``--quiet``, ``--no-color``, ``--no-pager``) may appear anywhere on the command line;
 ``cli.main`` lifts them out before Typer parses the rest and records them here.
 """
 
@@ -22,6 +22,7 @@ class GlobalFlags:
     json: bool = False
     quiet: bool = False
     no_color: bool = False
+    no_pager: bool = False
 
 
 _flags = GlobalFlags()
@@ -30,6 +31,11 @@ _flags = GlobalFlags()
 def set_global_flags(flags: GlobalFlags) -> None:
     global _flags
     _flags = flags
+
+
+def global_flags() -> GlobalFlags:
+    """The global flags given on the command line (not what the streams imply)."""
+    return _flags
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,8 @@ class Env:
     quiet: bool  # nothing on stdout for a success; errors still reported
     color: bool
     stdin_is_tty: bool
+    # Long readable output goes through a pager (stdout is a terminal, no --no-pager, no --json).
+    pager: bool = False
 
     @property
     def state_dir(self) -> Path:
@@ -59,6 +67,7 @@ def current_env() -> Env:
         quiet=_flags.quiet,
         color=not no_color,
         stdin_is_tty=_isatty(sys.stdin),
+        pager=stdout_tty and not _flags.no_pager and not _flags.json and not _flags.quiet,
     )
 
 
@@ -67,3 +76,7 @@ def _isatty(stream: object) -> bool:
         return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, ValueError):
         return False
+
+
+# For the commands that ask of another stream (stderr: progress; stdout: batch).
+isatty = _isatty

@@ -1,8 +1,8 @@
 """A ``deskcheck form <tool verb>`` command line read without Typer (see ``plain_line``).
 
 The plain spellings of a tool verb's line: the verb, then in any order its context options as
-``--option VALUE`` or ``--option=VALUE`` (``-H VALUE`` for a header), ``--allow-invalid`` on
-``save-form``, and the positional NAME / ARGS. ``tests/cli/test_form_line.py`` checks the reading
+``--option VALUE`` or ``--option=VALUE`` (``-H VALUE`` for a header), ``--fill-defaults``,
+``--allow-invalid`` on ``save-form``, and the positional NAME / ARGS. ``tests/cli/test_form_line.py`` checks the reading
 against Typer itself.
 """
 
@@ -28,6 +28,8 @@ SPELLINGS: dict[str, Option] = {
     "--identity": Option("identity"),
     "--timeout": Option("timeout"),
 }
+# On/off context flags of every form verb (``build_context`` keywords).
+FLAGS = {"--fill-defaults": "fill_defaults"}
 _PATHS = frozenset({"schema", "data"})
 _MIN_TIMEOUT = 0.1  # the floor cli.options gives --timeout
 
@@ -50,11 +52,14 @@ def read_form_line(argv: list[str]) -> FormLine | None:
     if found is None:
         return None
     tool_verb = found[0]
-    flags = {"--allow-invalid": "allow_invalid"} if tool_verb == "saveForm" else {}
+    flags = dict(FLAGS)
+    if tool_verb == "saveForm":
+        flags["--allow-invalid"] = "allow_invalid"
     line = read_plain_line(argv[2:], SPELLINGS, flags, _convert)
     if line is None:
         return None
-    return FormLine(tool_verb, line.positionals, line.options, "allow_invalid" in line.flags)
+    options = {**line.options, **{keyword: True for keyword in FLAGS.values() if keyword in line.flags}}
+    return FormLine(tool_verb, line.positionals, options, "allow_invalid" in line.flags)
 
 
 def _convert(keyword: str, value: str) -> Any:

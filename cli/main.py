@@ -8,14 +8,18 @@ imported until a command needs it.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+# Commands that export a foreign format: their stdout holds that format or nothing (errors go to
+# stderr), whatever the global flags say.
+EXPORTERS = {("docx", "tools"), ("openapi", "tools")}
 # Flags that apply to every command, accepted anywhere before a literal "--".
-_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color"}
+_GLOBAL_FLAGS = {"--json": "json", "--quiet": "quiet", "--no-color": "no_color", "--no-pager": "no_pager"}
 
 
 def split_global_flags(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
@@ -53,6 +57,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .errors import UsageError
     from .output.emit import emit_usage_error
 
+    cleanup = contextlib.ExitStack()
+    cleanup.enter_context(_progress(flags))
     try:
         plain = _plain_line(argv)
         if plain is not None:
@@ -72,6 +78,10 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     except SystemExit as exc:
         return _exit_status(exc.code)
     except UsageError as exc:
+        if tuple(argv[:2]) in EXPORTERS:
+            from .output.emit import emit_export_error
+
+            return int(emit_export_error(current_env(), exc.message))
         return int(emit_usage_error(current_env(), exc.message))
     except DeskcheckError as exc:  # an engine failure no command turned into a result (a damaged store)
         from deskcheck.engine.errors import InputError
@@ -85,7 +95,24 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        cleanup.close()
     return 0
+
+
+def _progress(flags: dict[str, bool]) -> contextlib.AbstractContextManager:
+    """Where the engine's phases go: drawn on stderr when it is a terminal (see
+    ``output.progress``), nowhere otherwise (and then nothing of it is imported)."""
+    import os
+
+    from .env import isatty
+
+    if not isatty(sys.stderr):
+        return contextlib.nullcontext()
+    from .output.progress import progress_on_terminal
+
+    color = not flags.get("no_color") and "NO_COLOR" not in os.environ
+    return progress_on_terminal(quiet=bool(flags.get("quiet")), color=color)
 
 
 def _plain_line(argv: list[str]) -> Callable[[], int] | None:

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .context import build_context
+from .completion import choices, profiles
+from .context import MODES, REVIEW_META, TABLE_REVISIONS, build_context
 
 CONTEXT = "Context"
 API = "API access (--spec)"
@@ -29,7 +30,9 @@ DataOpt = Annotated[
 ]
 ProfileOpt = Annotated[
     list[str] | None,
-    typer.Option("--profile", help="An x-agent profile to load (repeatable).", rich_help_panel=API),
+    typer.Option(
+        "--profile", help="An x-agent profile to load (repeatable).", rich_help_panel=API, autocompletion=profiles
+    ),
 ]
 BaseUrlOpt = Annotated[
     str | None,
@@ -52,7 +55,11 @@ TokenOpt = Annotated[
 ]
 AllowHostOpt = Annotated[
     list[str] | None,
-    typer.Option("--allow-host", help="Another host that suggestion URLs may reach (repeatable).", rich_help_panel=API),
+    typer.Option(
+        "--allow-host",
+        help="Another host that suggestion URLs and a schema's references may reach (repeatable).",
+        rich_help_panel=API,
+    ),
 ]
 IdentityOpt = Annotated[
     str | None,
@@ -61,9 +68,19 @@ IdentityOpt = Annotated[
 TimeoutOpt = Annotated[
     float, typer.Option("--timeout", help="Seconds to wait for each HTTP request.", rich_help_panel=API, min=0.1)
 ]
+FillDefaultsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fill-defaults",
+        help="File-backed forms: write the schema's defaults and constants where the record has no value.",
+        rich_help_panel=CONTEXT,
+    ),
+]
 ModeOpt = Annotated[
     str,
-    typer.Option("--mode", help="tracked-changes (default) or direct.", rich_help_panel=REVIEW),
+    typer.Option(
+        "--mode", help="tracked-changes (default) or direct.", rich_help_panel=REVIEW, autocompletion=choices(MODES)
+    ),
 ]
 TableRevisionsOpt = Annotated[
     str,
@@ -73,6 +90,7 @@ TableRevisionsOpt = Annotated[
         "revisions, read by Word) or rows (each changed row deleted and re-inserted, read by Word and "
         "LibreOffice).",
         rich_help_panel=REVIEW,
+        autocompletion=choices(TABLE_REVISIONS),
     ),
 ]
 OperationTypesOpt = Annotated[
@@ -84,7 +102,10 @@ OperationTypesOpt = Annotated[
 ReviewMetaOpt = Annotated[
     str,
     typer.Option(
-        "--review-meta", help="required or optional: severity and area on each operation.", rich_help_panel=REVIEW
+        "--review-meta",
+        help="required or optional: severity and area on each operation.",
+        rich_help_panel=REVIEW,
+        autocompletion=choices(REVIEW_META),
     ),
 ]
 MaxOperationsOpt = Annotated[
@@ -138,6 +159,7 @@ _CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
     ("allow_host", AllowHostOpt, None),
     ("identity", IdentityOpt, None),
     ("timeout", TimeoutOpt, 30.0),
+    ("fill_defaults", FillDefaultsOpt, False),
     ("mode", ModeOpt, "tracked-changes"),
     ("table_revisions", TableRevisionsOpt, "cells"),
     ("operation_types", OperationTypesOpt, None),

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 def call_tool(tool: str, args: str | None, context: ContextOptions) -> int:
     """Run ``tool`` with ``args`` (inline JSON, @file or -) in ``context``, print the result and
     return the exit code."""
+    from deskcheck.engine import progress
+
     from .args import read_args
     from .context import open_toolset, preflight
     from .env import current_env
@@ -21,4 +23,9 @@ def call_tool(tool: str, args: str | None, context: ContextOptions) -> int:
     env = current_env()
     arguments = read_args(args, env.stdin)
     preflight(context)
-    return int(emit_result(env, open_toolset(context).call(tool, arguments)))
+    with progress.phase(f"running {tool}"):
+        result = open_toolset(context).call(tool, arguments)
+    # Docx tools answer JSON that their family's views show on a terminal; the other families
+    # answer text, shown as it is.
+    view = f"docx:{tool}" if context.family == "docx" else None
+    return int(emit_result(env, result, view, arguments))

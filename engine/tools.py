@@ -218,14 +218,14 @@ class ToolSet:
 
 
 def check_arguments(schema: Mapping[str, JSON], args: JSON, *, where: str = "arguments") -> str | None:
-    """Validate ``args`` against a JSON Schema; return one plain message for the most relevant
-    error, or None when valid. jsonschema is imported here, not at start-up."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import best_match
+    """Validate ``args`` against a JSON Schema; return one plain message for the first error, or
+    None when valid. Patterns are tested within bounds (``engine.forms.patterns``): a schema's
+    regular expression cannot make a call hang. The validator is imported here, not at start-up."""
+    from .forms.validation import bounded_validator
 
-    validator = Draft202012Validator(schema)
-    error = best_match(validator.iter_errors(args))
+    _, validator = bounded_validator(dict(schema))
+    error = next(iter(validator.iter_errors(args)), None)
     if error is None:
         return None
-    location = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    location = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path)
     return f"{location}: {error.message}"

@@ -1,19 +1,20 @@
-"""Shared test fixtures: paths to the shared material, an isolated state directory, the CLI."""
+"""Shared test fixtures: the test corpus and LibreOffice (skipped with a reason when absent, a
+failure in CI), an isolated state directory, the sample API."""
 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
+from tests import corpus, libreoffice
+
 REPO = Path(__file__).resolve().parent.parent
-SHARED = (REPO / ".." / "shared").resolve()
-CORPUS = SHARED / "corpus" / "docx"
-OPENAPI_FIXTURES = SHARED / "fixtures" / "openapi"
-LO_ORACLE = SHARED / "tools" / "lo_oracle.py"
+# Other projects' documents (tests/corpus.py): tests reading them carry @pytest.mark.corpus.
+CORPUS = corpus.DOCX
+OPENAPI_FIXTURES = corpus.OPENAPI
 
 # In CI the property tests draw the same examples on every run (seeded from each test), so that a
 # red CI means a change broke something, not that a new draw found an old case; anywhere else they
@@ -34,17 +35,36 @@ def isolated_state(tmp_path_factory, monkeypatch):
 
 
 def soffice_available() -> bool:
-    return shutil.which("soffice") is not None
+    """Whether LibreOffice can judge documents here (soffice with its Python scripting)."""
+    return libreoffice.unavailable() is None
 
 
 @pytest.fixture
 def needs_libreoffice():
     """Skip locally without LibreOffice; in CI (CI=true) its absence is a failure, because
-    .ci/run installs it and a silent skip would hide the check."""
-    if not soffice_available():
-        if os.environ.get("CI") == "true":
-            pytest.fail("LibreOffice (soffice) is missing in CI: .ci/run should have installed it")
-        pytest.skip("LibreOffice (soffice) is not installed")
+    .ci/run installs it and a silent skip would hide the check. Tests using it are ``slow``."""
+    libreoffice.require()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Tests that start LibreOffice are slow; tests that read the corpus are skipped, with the
+    reason, when it is absent (in CI they fail in setup instead)."""
+    for item in items:
+        if "needs_libreoffice" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+        if corpus.in_ci():
+            continue
+        for mark in item.iter_markers("corpus"):
+            reason = corpus.missing(*mark.args)
+            if reason is not None:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
+
+
+def pytest_runtest_setup(item):
+    for mark in item.iter_markers("corpus"):
+        corpus.require(*mark.args)
 
 
 # -- the sample records API (deskcheck.samples.records_api) -----------------------------------

@@ -29,13 +29,21 @@ class CliRun:
         return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
 
 
-def run_cli(*args: str, stdin: str = "", expect: int | None = 0, monkeypatch=None) -> CliRun:
+class FakeTerminal(io.StringIO):
+    """A captured stream that says it is a terminal (its size comes from COLUMNS and LINES)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run_cli(*args: str, stdin: str = "", expect: int | None = 0, monkeypatch=None, terminal: bool = False) -> CliRun:
     """Run ``deskcheck ARGS`` in this process with captured streams (stdout is not a terminal,
-    so output is JSON). Fails loudly on an unexpected exit code unless ``expect`` is None."""
+    so output is JSON, unless ``terminal``). Fails loudly on an unexpected exit code unless
+    ``expect`` is None."""
     from deskcheck.cli import env as cli_env
     from deskcheck.cli.main import run
 
-    out, err = io.StringIO(), io.StringIO()
+    out, err = (FakeTerminal() if terminal else io.StringIO()), io.StringIO()
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
     try:

@@ -6,14 +6,25 @@ from typing import Annotated
 
 import typer
 
+from ..completion import tool_args, tool_names
 from ..context import ContextOptions
 from ..options import with_context_options
 from ..tool_call import call_tool
 
-ToolArg = Annotated[str, typer.Argument(help="The tool to run, e.g. read_document.", show_default=False)]
+ToolArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="TOOL", help="The tool to run, e.g. read_document.", show_default=False, autocompletion=tool_names
+    ),
+]
 ArgsArg = Annotated[
     str | None,
-    typer.Argument(help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False),
+    typer.Argument(
+        metavar="[ARGS]",
+        help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
+        show_default=False,
+        autocompletion=tool_args,
+    ),
 ]
 
 

@@ -142,5 +142,20 @@ class _Narrator:
         self._print(summary_lines(steps, seconds, reviewed))
 
     def _print(self, lines) -> None:
-        for style, text in lines:
-            self.out.print(text, style=style or None, markup=False, highlight=False)
+        for line in lines:
+            if isinstance(line, tuple):
+                style, text = line
+                self.out.print(text, style=style or None, markup=False, highlight=False)
+            else:
+                self._print_view(line)
+
+    def _print_view(self, view) -> None:
+        """A tool result's view, indented under its call and cut to a few lines."""
+        from ..demo.view import cut
+        from ..output.pretty import styler_for
+        from ..render.draw import TRANSCRIPT_WIDTH, draw
+
+        width = self.out.width - 4 if self.out.is_terminal else TRANSCRIPT_WIDTH
+        drawn = cut(draw(view, width, styler_for(self.out)))
+        self.out.file.write("".join(f"    {line}\n" for line in drawn))
+        self.out.file.flush()

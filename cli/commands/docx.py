@@ -8,6 +8,7 @@ Only the lxml-free tool registry (``engine.docx.tooldefs``) is imported here, so
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -15,10 +16,12 @@ import typer
 
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
+from ..app import help_with_example
+from ..completion import choices, tool_args
 from ..context import ContextOptions, check_author_option, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
-from ..output.emit import emit_result, emit_value
+from ..output.emit import emit_export_error, emit_result, emit_value
 from ..tool_call import call_tool
 
 DOCX_OPTIONS = (
@@ -35,19 +38,39 @@ DOCX_OPTIONS = (
 )
 EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 
-FileArg = Annotated[Path, typer.Argument(help="The .docx file.", show_default=False)]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The .docx file.", show_default=False)]
 ArgsArg = Annotated[
     str | None,
-    typer.Argument(help="The tool's arguments: a JSON object, @file.json, or - for stdin.", show_default=False),
+    typer.Argument(
+        metavar="[ARGS]",
+        help="The tool's arguments: a JSON object, @file.json, or - for stdin.",
+        show_default=False,
+        autocompletion=tool_args,
+    ),
 ]
 ResolveAuthorOpt = Annotated[
     str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
 ]
-FormatOpt = Annotated[str, typer.Option("--format", help="json (default), anthropic, openai or mcp.")]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="json (the default), anthropic, openai or mcp; on a terminal without it, a list of names and summaries.",
+        show_default=False,
+        autocompletion=choices(EXPORT_FORMATS),
+    ),
+]
 
 docx_app = typer.Typer(
     name="docx",
-    help="Review a .docx file: run any docx tool by its verb, accept or reject tracked changes, export definitions.",
+    help=help_with_example(
+        "Read a .docx as blocks and review it with tracked changes and comments.",
+        "deskcheck docx read-document contract.docx '{\"maxBlocks\": 20}'",
+        "deskcheck docx suggest-changes contract.docx @edits.json",
+        more="Each docx tool is a verb (read_document is read-document); accept-all, reject-all, compare, redline, "
+        "tools and queue complete them. A verb that changes the document writes it in place (atomically) "
+        "unless -o/--output or --dry-run is given.",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -78,6 +101,7 @@ for _spec in DOCX_TOOL_SPECS:
 
 
 def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry_run: bool) -> None:
+    from deskcheck.engine import progress
     from deskcheck.engine.docx.revisions import resolve_file
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
@@ -86,12 +110,13 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
     check_author_option(author)
     preflight(ContextOptions(docx=file))
     try:
-        result = ok(resolve_file(file, mode, author=author, output=output, dry_run=dry_run))
+        with progress.phase(f"{mode}ing every tracked change of {file.name}"):
+            result = ok(resolve_file(file, mode, author=author, output=output, dry_run=dry_run))
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
         result = fail(exc.message, code=exc.code)
-    raise typer.Exit(emit_result(env, result))
+    raise typer.Exit(emit_result(env, result, "docx:resolve_all"))
 
 
 @docx_app.command("accept-all", no_args_is_help=True)
@@ -112,8 +137,10 @@ def reject_all(
     _resolve("reject", file, author, output, dry_run)
 
 
-PreviousArg = Annotated[Path, typer.Argument(help="The earlier version (.docx).", show_default=False)]
-CurrentArg = Annotated[Path, typer.Argument(help="The later version (.docx).", show_default=False)]
+PreviousArg = Annotated[
+    Path, typer.Argument(metavar="PREVIOUS", help="The earlier version (.docx).", show_default=False)
+]
+CurrentArg = Annotated[Path, typer.Argument(metavar="CURRENT", help="The later version (.docx).", show_default=False)]
 COMPARE_FORMATS = ("text", "json")
 
 
@@ -125,14 +152,16 @@ def compare(
         str | None,
         typer.Option(
             "--format",
-            help="text (a summary line and one line per change) or json (the structured comparison); "
-            "default: text on a terminal, json otherwise.",
+            help="text (a summary line and one line per change, for a model or a diff tool) or json (the "
+            "structured comparison); default: a coloured rendering on a terminal, json otherwise.",
+            autocompletion=choices(COMPARE_FORMATS),
         ),
     ] = None,
 ) -> None:
     """Compare two saved versions, each read with its pending tracked changes accepted: paragraphs
     added, deleted, modified (word diff), moved or reformatted, table cells, headers, footers and
     notes. Exit 2 when a file cannot be read."""
+    from deskcheck.engine import progress
     from deskcheck.engine.docx.compare import compare_versions
     from deskcheck.engine.docx.diff_report import format_diff_for_llm
     from deskcheck.engine.errors import DeskcheckError, InputError
@@ -143,13 +172,16 @@ def compare(
     env = current_env()
     if output_format is not None and output_format not in COMPARE_FORMATS:
         raise typer.Exit(emit_usage_error(env, f"--format must be text or json, not {output_format!r}."))
-    as_text = output_format == "text" or (output_format is None and not env.json_output)
+    as_text = output_format == "text"
     try:
-        diff = compare_versions(previous, current)
+        with progress.phase(f"comparing {previous.name} with {current.name}"):
+            diff = compare_versions(previous, current)
     except InputError as exc:
         raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code, input_error=True))) from None
     except DeskcheckError as exc:
         raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
+    if output_format is None and not env.json_output:
+        raise typer.Exit(emit_result(env, ok(diff), "docx:compare"))
     if as_text:
         if not env.quiet:
             print(format_diff_for_llm(diff), file=env.stdout)
@@ -216,6 +248,7 @@ def redline(
     moves, formatting), both read with their pending changes accepted. The result lists the stories
     that could not be paired and what package metadata was kept or removed. The output is written
     atomically; exit 2 when an input cannot be read or the output cannot be written."""
+    from deskcheck.engine import progress
     from deskcheck.engine.docx.privacy import TRANSFORMS
     from deskcheck.engine.docx.redline import redline_files
     from deskcheck.engine.errors import DeskcheckError, InputError
@@ -225,45 +258,64 @@ def redline(
     check_author_option(author)
     try:
         privacy = list(TRANSFORMS) if scrub_metadata else None
-        result = ok(redline_files(previous, current, output, author=author, privacy=privacy))
+        with progress.phase(f"redlining {previous.name} into {current.name}"):
+            result = ok(redline_files(previous, current, output, author=author, privacy=privacy))
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
         result = fail(exc.message, code=exc.code, input_error=exc.code == "badOutput")
-    raise typer.Exit(emit_result(env, result))
+    raise typer.Exit(emit_result(env, result, "docx:redline"))
 
 
 @docx_app.command("tools")
 @with_context_options(only=SCHEMA_OPTIONS)
-def tools(format: FormatOpt = "json", capabilities: CapabilitiesOpt = False, *, context: ContextOptions) -> None:
+def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, context: ContextOptions) -> None:
     """Print the docx tool definitions (json, anthropic, openai or mcp shape), shaped by the same
-    review options the tools run with; --capabilities prints suggest_changes' capabilities text."""
+    review options the tools run with; on a terminal without --format, each tool's name and what it
+    does. --capabilities prints suggest_changes' capabilities text."""
     from deskcheck.engine.docx.toolset import docx_toolset
     from deskcheck.engine.providers import export_tools
 
     from ..errors import UsageError
 
-    if format not in EXPORT_FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
-    options, suggest = _docx_options(context)
+    listing = format is None
+    format = format or "json"
     env = current_env()
+    if format not in EXPORT_FORMATS:
+        raise typer.Exit(
+            emit_export_error(env, f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
+        )
+    try:
+        options, suggest = _docx_options(context)
+    except UsageError as exc:
+        raise typer.Exit(emit_export_error(env, exc.message)) from None
     if capabilities:
         from deskcheck.engine.docx.operations.schema import capabilities_text
 
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
-    raise typer.Exit(emit_value(env, export_tools(docx_toolset(None, options), format)))
+    definitions = export_tools(docx_toolset(None, options), format)
+    if listing and not env.json_output:  # a person at a terminal: names and summaries
+        raise typer.Exit(emit_value(env, definitions, "tools:listing"))
+    # An exporter: the definitions themselves, in the provider's shape, never in an envelope.
+    print(json.dumps(definitions, ensure_ascii=False, indent=2), file=env.stdout)
+    raise typer.Exit(0)
 
 
 queue_app = typer.Typer(
     name="queue",
-    help="A review queue of suggest_changes batches (parked with suggest-changes --queue).",
+    help=help_with_example(
+        "Park suggest_changes batches for a person to review, then apply them.",
+        "deskcheck docx queue list review.jsonl",
+        "deskcheck docx queue apply review.jsonl contract.docx --only op-1",
+        more="suggest-changes --queue FILE parks a batch in the queue (JSON Lines) instead of applying it.",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 docx_app.add_typer(queue_app)
 
-QueueFileArg = Annotated[Path, typer.Argument(help="The queue file (JSON Lines).", show_default=False)]
+QueueFileArg = Annotated[Path, typer.Argument(metavar="QUEUE", help="The queue file (JSON Lines).", show_default=False)]
 OnlyOpt = Annotated[
     list[str] | None, typer.Option("--only", help="Apply only this operation id (repeatable).", show_default=False)
 ]
@@ -275,6 +327,7 @@ def queue_apply(
 ) -> None:
     """Apply the queued operations for FILE (only the --only ids when given), writing the file in place
     atomically unless -o/--output or --dry-run is given; the queue records what happened."""
+    from deskcheck.engine import progress
     from deskcheck.engine.docx.queue_tools import apply_queue
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import ToolResult, fail, ok
@@ -286,13 +339,14 @@ def queue_apply(
 
         raise UsageError(f"the queue {queue} does not exist.")
     try:
-        outcome = apply_queue(queue, file, tuple(only or ()), output=output, dry_run=dry_run)
+        with progress.phase(f"applying the queue {queue.name} to {file.name}"):
+            outcome = apply_queue(queue, file, tuple(only or ()), output=output, dry_run=dry_run)
         result = outcome if isinstance(outcome, ToolResult) else ok(outcome)
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
         result = fail(exc.message, code=exc.code)
-    raise typer.Exit(emit_result(env, result))
+    raise typer.Exit(emit_result(env, result, "docx:queue_apply"))
 
 
 @queue_app.command("list", no_args_is_help=True)
@@ -307,4 +361,4 @@ def queue_list(queue: QueueFileArg) -> None:
         value = list_queue(queue)
     except InputError as exc:
         raise UsageError(exc.message) from None
-    raise typer.Exit(emit_value(current_env(), value))
+    raise typer.Exit(emit_value(current_env(), value, "docx:queue_list"))

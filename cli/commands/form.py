@@ -18,7 +18,9 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from ..app import help_with_example
 from ..args import read_args
+from ..completion import form_positionals
 from ..context import ContextOptions, open_form_group, preflight
 from ..env import current_env
 from ..errors import UsageError
@@ -33,6 +35,7 @@ PositionalArgs = Annotated[
         metavar="[NAME] [ARGS]",
         help="With --spec: the editor group's name, then ARGS. Otherwise ARGS: a JSON object, @file.json, or -.",
         show_default=False,
+        autocompletion=form_positionals,
     ),
 ]
 AllowInvalidOpt = Annotated[bool, typer.Option("--allow-invalid", help="Save even when the document fails validation.")]
@@ -64,8 +67,16 @@ class LazyFormCommands(TyperGroup):
 form_app = typer.Typer(
     name="form",
     cls=LazyFormCommands,
-    help="Form sessions: run a form tool by its verb over a file-backed form (--schema S --data F) or an "
-    "editor group (--spec SPEC NAME); list, discard and restore sessions. Sessions persist between processes.",
+    help=help_with_example(
+        "Edit a JSON record through a stateful form session, as an agent would.",
+        "deskcheck form describe-state --schema event.schema.json --data event.json",
+        """deskcheck form set-field-value --schema S --data F '{"path": "/seats", "value": 40}'""",
+        """deskcheck form describe-state --spec openapi.yaml my_group '{"id": "42"}'""",
+        more="Each form tool is a verb (setFieldValue is set-field-value), over a file-backed form (--schema S "
+        "--data F) or an editor group (--spec SPEC NAME); sessions, discard and restore manage what the store "
+        "keeps. Sessions persist between processes: a verb resumes the edits of the one before; save-form sends "
+        "them.",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -121,7 +132,7 @@ def sessions(
         value: Any = [draft.summary(now) for draft in store.drafts(identity=identity)]
     else:
         value = [record.summary(now) for record in store.sessions(identity)]
-    raise typer.Exit(emit_value(env, value))
+    raise typer.Exit(emit_value(env, value, "form:drafts" if drafts else "form:sessions"))
 
 
 @with_context_options(only=FORM_OPTIONS)

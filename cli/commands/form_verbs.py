@@ -16,7 +16,19 @@ from ..exit import ExitCode
 from ..output.emit import emit_result
 
 # The context options a form verb takes (``build_context`` keywords).
-FORM_OPTIONS = ("spec", "schema", "data", "profile", "base_url", "header", "token", "allow_host", "identity", "timeout")
+FORM_OPTIONS = (
+    "spec",
+    "schema",
+    "data",
+    "profile",
+    "base_url",
+    "header",
+    "token",
+    "allow_host",
+    "identity",
+    "timeout",
+    "fill_defaults",
+)
 
 _TOOL_VERBS: dict[str, tuple[str, str]] = {}
 
@@ -63,6 +75,8 @@ def run_tool_verb(
     preflight(context)
     group = open_form_group(context, name, allow_invalid=allow_invalid)
     try:
-        return emit_result(env, group.toolset().call(f"{group.name}_{tool_verb}", arguments))
+        result = group.toolset().call(f"{group.name}_{tool_verb}", arguments)
+        # getData answers JSON text, shown as keys and values on a terminal; the others' text as it is.
+        return emit_result(env, result, "form:getData" if tool_verb == "getData" else None)
     finally:
         group.close()  # now rather than whenever the collector reaches the connection's cycle

@@ -7,19 +7,24 @@ from typing import Annotated
 
 import typer
 
-from ..env import current_env
-from ..exit import ExitCode
-from ..output.emit import emit_usage_error
+from ..app import help_with_example
+from ..completion import choices, profiles
+from ..env import current_env, global_flags
+from ..output.emit import emit_export_error, emit_usage_error
 
 openapi_app = typer.Typer(
     name="openapi",
-    help="Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+    help=help_with_example(
+        "Check annotated OpenAPI documents (x-agent) and list the tools they give.",
+        "deskcheck openapi check openapi.yaml --format github",
+        "deskcheck openapi tools openapi.yaml --profile write",
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 
 SpecArg = Annotated[
-    str, typer.Argument(help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
+    str, typer.Argument(metavar="SPEC", help="The OpenAPI document: a JSON or YAML file, or a URL.", show_default=False)
 ]
 ProfileOpt = Annotated[
     list[str] | None,
@@ -27,6 +32,7 @@ ProfileOpt = Annotated[
         "--profile",
         help="Check or list one x-agent profile (repeatable). Default: every profile for "
         "check, the document's default profile for tools.",
+        autocompletion=profiles,
     ),
 ]
 CHECK_FORMATS = ("text", "json", "github", "sarif")
@@ -38,15 +44,47 @@ def check(
     specs: Annotated[
         list[str],
         typer.Argument(
+            metavar="SPEC...",
             help="The OpenAPI document(s): JSON or YAML files, or URLs (several for a pre-commit hook).",
             show_default=False,
         ),
     ],
     output_format: Annotated[
-        str, typer.Option("--format", help='text, json ({"findings": [...]}), github (workflow annotations) or sarif.')
-    ] = "text",
+        str | None,
+        typer.Option(
+            "--format",
+            help="text (the default), json (the envelope, --json too), github (workflow annotations) or sarif; "
+            "each one says what happened in every outcome.",
+            autocompletion=choices(CHECK_FORMATS),
+            show_default=False,
+        ),
+    ] = None,
     profile: ProfileOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Fail (exit 1) on warnings too.")] = False,
+    severity: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--severity",
+            help="RULE=error|warning|off: change a rule's severity (repeatable; wins over the configuration file).",
+            autocompletion=_complete_severity,
+        ),
+    ] = None,
+    config: Annotated[
+        str | None,
+        typer.Option(
+            "--config",
+            help="The configuration file ([openapi.check] in .deskcheck.toml, [tool.deskcheck.openapi.check] in "
+            "pyproject.toml); default: the nearest one from the working directory up. --config none reads none.",
+            show_default=False,
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="Follow $refs to URLs on this host (repeatable). Files are read; no URL is fetched otherwise.",
+        ),
+    ] = None,
     live: Annotated[
         bool,
         typer.Option(
@@ -75,44 +113,119 @@ def check(
     ] = None,
     timeout: Annotated[float, typer.Option("--timeout", help="With --live: seconds per request.", min=0.1)] = 30.0,
 ) -> None:
-    """Report everything that would stop the document's tools from loading or working (errors) and
-    what other OpenAPI tools would object to (warnings), each with its line, column and JSON pointer.
-    Exit 0 without errors, 1 with errors (or warnings with --strict), 2 when the document cannot be read."""
-    from dataclasses import replace
-
-    from deskcheck.engine import __version__
-    from deskcheck.engine.errors import InputError
-    from deskcheck.engine.openapi.check import check_source, has_errors
-    from deskcheck.engine.openapi.report import format_findings
-    from deskcheck.engine.openapi.source import read_source
-
+    """Report everything that would stop the document's tools from loading or working and everything
+    the OpenAPI specification forbids (errors), and what is only questionable (warnings), each with its
+    file, line, column and JSON pointer; $refs to other files are checked too. Exit 0 without errors,
+    1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong."""
     env = current_env()
-    if output_format not in CHECK_FORMATS:
-        raise typer.Exit(emit_usage_error(env, _bad_format(output_format, CHECK_FORMATS)))
+    fmt = output_format or ("json" if global_flags().json else "text")
+    if fmt not in CHECK_FORMATS:
+        raise typer.Exit(emit_usage_error(env, _bad_format(fmt, CHECK_FORMATS)))
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.report import CheckReport
+
+    report = CheckReport(documents=[_artifact_path(spec) for spec in specs])
     try:
         live_options = _live_options(live, base_url, param or [], header or [], token, timeout)
+        settings = _check_settings(config, severity or [])
     except InputError as exc:
-        raise typer.Exit(emit_usage_error(env, exc.message)) from None
-    findings = []
-    unreadable = False
-    for spec in specs:
+        report.failure = exc.message
+        raise typer.Exit(_print_report(env, report, fmt)) from None
+    report.strict = strict or settings.strict
+    _run_checks(report, specs, profile, live_options, tuple(allow_host or ()), settings.severity)
+    raise typer.Exit(_print_report(env, report, fmt))
+
+
+def _run_checks(report, specs: list[str], profiles, live_options, allow_hosts, severities) -> None:
+    """Check each document into ``report``: its findings, each naming its file; a document that
+    cannot be read becomes a finding of its own; an option the document refuses (an undeclared
+    profile) stops the check."""
+    from dataclasses import replace
+
+    from deskcheck.engine import progress
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.check import check_source, unreadable_finding
+    from deskcheck.engine.openapi.problems import SpecUsageError
+    from deskcheck.engine.openapi.source import read_source
+
+    documents = list(zip(specs, report.documents, strict=True))
+    for spec, artifact in progress.each(
+        documents, f"checking {len(specs)} document(s)", lambda document: f"checking {document[0]}"
+    ):
         try:
             source = read_source(spec)
-            found = check_source(source, profiles=profile or None, live=live_options)
+            found = check_source(
+                source, profiles=profiles or None, live=live_options, allow_hosts=allow_hosts, severities=severities
+            )
+        except SpecUsageError as exc:
+            report.failure = exc.message
+            report.findings = []
+            return
         except InputError as exc:
-            if len(specs) == 1:
-                raise typer.Exit(emit_usage_error(env, exc.message)) from None
-            print(f"error: {exc.message}", file=env.stderr)
-            unreadable = True
-            continue
-        artifact = spec if source.url else _artifact_path(spec)
-        # With one document the findings need no file name; with several each one says its file.
-        findings += [replace(f, artifact=artifact) for f in found] if len(specs) > 1 else found
-    artifact = (specs[0] if "://" in specs[0] else _artifact_path(specs[0])) if len(specs) == 1 else ""
-    print(format_findings(findings, output_format, artifact=artifact, tool_version=__version__), file=env.stdout)
-    if unreadable:
-        raise typer.Exit(ExitCode.USAGE)
-    raise typer.Exit(ExitCode.TOOL_ERROR if has_errors(findings, strict=strict) else ExitCode.OK)
+            report.unreadable.append(artifact)
+            found = [unreadable_finding(exc)]
+        report.findings += [replace(f, artifact=_artifact_path(f.artifact) if f.artifact else artifact) for f in found]
+
+
+def _print_report(env, report, fmt: str) -> int:
+    """Print ``report`` in ``fmt``: json as the contract's envelope (ok exactly when the exit code
+    is 0), the others in their own format, whatever happened."""
+    code = report.exit_code
+    if fmt == "json":
+        from ..output.envelope import write_json_line
+
+        failed = {} if code == 0 else {"error": report.summary()}
+        write_json_line(env.stdout, {"ok": code == 0, **failed, "result": report.result()})
+        return code
+    if fmt == "text" and not env.json_output:  # a person at a terminal: the coloured view
+        if report.failure is not None:
+            from ..output.pretty import print_error
+
+            print_error(env, report.failure)
+            return code
+        named = {f.artifact for f in report.findings}
+        clean = [name for name in report.documents if name not in named] if len(report.documents) > 1 else []
+        artifact = report.documents[0] if len(report.documents) == 1 else ""
+        _show_findings(env, report.findings, artifact, clean)
+        return code
+    from deskcheck.engine import __version__
+    from deskcheck.engine.openapi.report import format_report
+
+    formatted = format_report(report, fmt, tool_version=__version__)
+    if formatted:  # GitHub annotations of a clean check: nothing at all, not an empty line
+        print(formatted, file=env.stdout)
+    if report.failure is not None and fmt != "text":
+        print(f"error: {report.failure}", file=env.stderr)
+    return code
+
+
+def _check_settings(config: str | None, severity: list[str]):
+    """The configuration in effect: the file's (named, found, or none), then --severity over it."""
+    from pathlib import Path
+
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.check_config import CheckConfig, find_config, load_config, parse_severity_options
+
+    if config == "none":
+        settings = CheckConfig()
+    elif config is not None:
+        if not Path(config).is_file():
+            raise InputError(f"the configuration file {config} does not exist.")
+        settings = load_config(Path(config))
+    else:
+        found = find_config(Path.cwd())
+        settings = load_config(found) if found is not None else CheckConfig()
+    overrides = parse_severity_options(severity)
+    return CheckConfig({**settings.severity, **overrides}, settings.strict, settings.path)
+
+
+def _complete_severity(incomplete: str) -> list[str]:
+    from deskcheck.engine.openapi.rules import RULES, SEVERITIES
+
+    rule, sep, _ = incomplete.partition("=")
+    if sep:
+        return [f"{rule}={level}" for level in SEVERITIES]
+    return [f"{name}=" for name in RULES if name.startswith(incomplete)]
 
 
 @openapi_app.command("tools", no_args_is_help=True)
@@ -120,9 +233,15 @@ def tools(
     spec: SpecArg,
     profile: ProfileOpt = None,
     output_format: Annotated[
-        str,
-        typer.Option("--format", help="json (tools, editor groups, skills, instructions), anthropic, openai or mcp."),
-    ] = "json",
+        str | None,
+        typer.Option(
+            "--format",
+            help="json (the default: tools, editor groups, skills, instructions), anthropic, openai or mcp; on a "
+            "terminal without it, a list of names and summaries.",
+            show_default=False,
+            autocompletion=choices(TOOLS_FORMATS),
+        ),
+    ] = None,
     locale: Annotated[
         str, typer.Option("--locale", help="The language of localized x-agent texts (en, fr, …).")
     ] = "en",
@@ -135,12 +254,14 @@ def tools(
     from deskcheck.engine.providers import export_tools
 
     env = current_env()
+    listing = output_format is None  # on a terminal: names and summaries instead of definitions
+    output_format = output_format or "json"
     if output_format not in TOOLS_FORMATS:
-        raise typer.Exit(emit_usage_error(env, _bad_format(output_format, TOOLS_FORMATS)))
+        raise typer.Exit(emit_export_error(env, _bad_format(output_format, TOOLS_FORMATS)))
     try:
         loaded = load_openapi(spec, profiles=profile or None, locale=locale)
     except InputError as exc:
-        raise typer.Exit(emit_usage_error(env, exc.message)) from None
+        raise typer.Exit(emit_export_error(env, exc.message)) from None
     definitions = export_tools(loaded.tools, output_format)
     if output_format == "json":
         examples = loaded.examples()
@@ -156,7 +277,18 @@ def tools(
         }
     else:
         value = definitions
+    if listing and not env.json_output:
+        from ..output.emit import emit_value
+
+        raise typer.Exit(emit_value(env, value, "openapi:tools"))
     print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
+
+
+def _show_findings(env, findings, artifact: str, clean: list[str]) -> None:
+    """The findings on a terminal, grouped by file with their severity in colour (``render.openapi``)."""
+    from ..output.pretty import print_value
+
+    print_value(env, [f.as_dict() for f in findings], "openapi:check", {"artifact": artifact, "clean": clean})
 
 
 def _live_options(live: bool, base_url: str | None, params: list[str], headers: list[str], token, timeout: float):
@@ -174,8 +306,9 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         return None
     if not base_url:
         raise InputError("--live calls the API: give its address with --base-url URL.")
-    if not base_url.startswith(("http://", "https://")):
-        raise InputError(f"--base-url must be an http(s) URL, not {base_url!r}.")
+    from deskcheck.engine.urls import check_http_url
+
+    check_http_url(base_url, "--base-url")
     values: dict[str, str] = {}
     for item in params:
         name, sep, value = item.partition("=")
@@ -197,6 +330,10 @@ def _artifact_path(spec: str) -> str:
     it is inside it (GitHub and SARIF viewers resolve paths against the repository root)."""
     from pathlib import Path
 
+    if "://" in spec:
+        from deskcheck.engine.urls import redact
+
+        return redact(spec)  # a password in the URL never reaches a report
     path = Path(spec)
     try:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()

@@ -17,19 +17,12 @@ import typer
 from ..context import ContextOptions
 from ..env import current_env
 from ..options import with_context_options
+from .form_verbs import FORM_OPTIONS
 
+# The form verbs' options, --docx, and the review options.
 REPL_OPTIONS = (
     "docx",
-    "spec",
-    "schema",
-    "data",
-    "profile",
-    "base_url",
-    "header",
-    "token",
-    "allow_host",
-    "identity",
-    "timeout",
+    *FORM_OPTIONS,
     "mode",
     "table_revisions",
     "operation_types",

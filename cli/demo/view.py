@@ -1,7 +1,8 @@
 """How ``deskcheck demo`` narrates its steps on a terminal: a heading per part, then per step its
 title, what it shows, each tool call with a readable view of its result, and what it proved.
 
-Pure functions from ``Step`` data to rich renderables or lines; the command decides where they go.
+Pure functions from ``Step`` data to (style, text) lines and, for tool results, the views the CLI
+and the REPL show (``cli.render``); the command decides where they go.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..repl.render import fold
-from ..repl.review_view import block_lines, change_lines, comment_lines, describe_op
+from ..render import docx as docx_views
+from ..render.draw import Line, View
+from ..render.values import fold, value_view
 
 # A result longer than this many lines is cut (--json prints everything).
 MAX_RESULT_LINES = 12
@@ -31,9 +33,10 @@ def part_heading(part: str, number: int) -> str:
     return f"{number}. {PART_TITLES.get(part, part)}"
 
 
-def step_lines(step) -> list[tuple[str, str]]:
-    """(style, text) lines for one finished step."""
-    lines: list[tuple[str, str]] = []
+def step_lines(step) -> list[tuple[str, str] | View]:
+    """(style, text) lines for one finished step, and the view of each tool call's result (drawn
+    by the caller, indented and cut to ``MAX_RESULT_LINES``)."""
+    lines: list[tuple[str, str] | View] = []
     if step.skipped:
         lines.append(("dim", f"– {step.title}  (skipped: {step.error})"))
         return lines
@@ -49,16 +52,16 @@ def step_lines(step) -> list[tuple[str, str]]:
     return lines
 
 
-def call_lines(call) -> list[tuple[str, str]]:
+def call_lines(call) -> list[tuple[str, str] | View]:
     if call.tool is None:
-        head = [("bold", f"  $ {call.action}")]
-        body = action_result_lines(call.result)
+        head = ("bold", f"  $ {call.action}")
+        body = action_result_view(call.result)
     else:
-        head = [("bold", f"  › {call.tool} {shown_args(call.tool, call.args or {})}")]
-        body = tool_result_lines(call.tool, call.args or {}, call.result) if call.ok else []
+        head = ("bold", f"  › {call.tool} {shown_args(call.tool, call.args or {})}")
+        body = tool_result_view(call.tool, call.args or {}, call.result) if call.ok else []
     if not call.ok:
-        return [*head, ("yellow", f"    ok: false — {call.error}")]
-    return [*head, *[("", f"    {line}") for line in cut(body)]]
+        return [head, ("yellow", f"    ok: false — {call.error}")]
+    return [head, body] if body else [head]
 
 
 def shown_args(tool: str, args: dict[str, Any]) -> str:
@@ -75,110 +78,39 @@ def cut(lines: Sequence[str], limit: int = MAX_RESULT_LINES) -> list[str]:
     return [*lines[: limit - 1], f"… {len(lines) - limit + 1} more lines (deskcheck demo --json prints everything)"]
 
 
-def tool_result_lines(tool: str, args: dict[str, Any], result: Any) -> list[str]:
-    """A readable view of a tool's result: form and plain API tools answer text, printed as it is;
-    docx tools answer JSON, shown the way the REPL shows it."""
+def tool_result_view(tool: str, args: dict[str, Any], result: Any) -> View:
+    """A readable view of a tool's result: form and plain API tools answer text, shown as it is;
+    docx tools answer JSON, shown as the CLI and the REPL show it."""
     if isinstance(result, str):
-        return result.splitlines()
-    if not isinstance(result, dict):
-        return [fold(json.dumps(result, ensure_ascii=False), 160)]
-    view = DOCX_VIEWS.get(tool)
-    return view(args, result) if view else [fold(json.dumps(result, ensure_ascii=False), 160)]
+        return [Line(line) for line in result.splitlines()]
+    view = DEMO_VIEWS.get(tool) or docx_views.VIEWS.get(tool)
+    if view is None or not isinstance(result, dict):
+        return value_view(result)
+    return view(result, args)
 
 
-def _read_document(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    lines = block_lines(result.get("blocks", []), 1)
-    if result.get("nextAfterBlockId"):
-        lines.append(f"(next page: afterBlockId {result['nextAfterBlockId']})")
-    return lines
-
-
-def _outline(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    lines = []
-    for section in result.get("sections", []):
-        number = f"{section['displayLabel']} " if section.get("displayLabel") else ""
-        indent = "  " * (section.get("level", 1) - 1)
-        lines.append(f"{indent}{section['headingBlockId']}  {number}{section['text']}")
-    return lines
-
-
-def _stories(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    lines = []
-    for story in result.get("stories", []):
-        handle = story["handle"]
-        name = handle["type"] + (f" {handle['noteId']}" if "noteId" in handle else "")
-        text = "(the body: read_document)" if handle["type"] == "main" else fold(story.get("text", ""), 90)
-        lines.append(f"{name}: {text}")
-    return lines
-
-
-def _find(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    return [
-        f"{m['blockId']} [{m['range']['startOffset']}-{m['range']['endOffset']}]  …{fold(m.get('context', ''), 90)}"
-        for m in result.get("matches", [])
-    ] or ["no match"]
-
-
-def _suggest(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
-    operations = args.get("operations", [])
-    lines = [f"{number}. {describe(op)}" for number, op in enumerate(operations, start=1)]
-    lines.append(
-        f"{result.get('status')}: {len(result.get('applied', []))} applied, {len(result.get('skipped', []))} skipped"
-    )
-    lines += [
-        f"skipped {entry.get('id')}: {entry.get('reason')} [{entry.get('code')}]" for entry in result.get("skipped", [])
-    ]
-    return lines
-
-
-def describe(op: dict[str, Any]) -> str:
-    """One operation in a line (range operations name their block and text range)."""
-    kind = op.get("type", "")
-    if kind in ("replaceRange", "commentOnRange"):
-        where = op.get("range", {})
-        span = f"{where.get('blockId')} [{where.get('startOffset')}-{where.get('endOffset')}]"
-        if kind == "replaceRange":
-            return f"replace range {span} => {fold(op.get('replace', ''), 40)!r}"
-        return f"comment on range {span}: {fold(op.get('comment', ''), 60)!r}"
-    line = describe_op(op)
-    if op.get("comment") and kind != "commentOnBlock":
-        line += f"  + comment {fold(op['comment'], 50)!r}"
-    return line
-
-
-def _comments(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
+def _comments(result: dict[str, Any], args: dict[str, Any]) -> View:
     # The last thread is the one the step just started; the others came with the edits (their
     # quotes include the pending deletions, as a reviewer sees them), and --json lists them all.
     threads = result.get("comments", [])
-    return [f"{len(threads)} thread(s); the last one:", *comment_lines(threads[-1:])]
+    return [Line(f"{len(threads)} thread(s); the last one:"), *docx_views.comments_view(threads[-1:])]
 
 
-def _comment_added(args: dict[str, Any], result: dict[str, Any]) -> list[str]:
+def _comment_added(result: dict[str, Any], args: dict[str, Any]) -> View:
     ids = [
         t["commentId"] for r in result.get("receipts", []) for t in r.get("affected", []) if t.get("type") == "comment"
     ]
-    return [f"comment {', '.join(ids)} added" if ids else str(result.get("status", "done"))]
+    return [Line(f"comment {', '.join(ids)} added" if ids else str(result.get("status", "done")))]
 
 
-DOCX_VIEWS = {
-    "read_document": _read_document,
-    "get_document_outline": _outline,
-    "list_stories": _stories,
-    "find_text": _find,
-    "suggest_changes": _suggest,
-    "read_changes": lambda args, result: change_lines(result.get("changes", [])),
-    "read_comments": _comments,
-    "add_comment": _comment_added,
-    "reply_comment": lambda args, result: [f"reply added to comment {args.get('commentId')}"],
-    "compare_versions": lambda args, result: str(result.get("diff", "")).splitlines(),
-}
+DEMO_VIEWS = {"read_comments": _comments, "add_comment": _comment_added}
 
 
-def action_result_lines(result: Any) -> list[str]:
+def action_result_view(result: Any) -> View:
     """An action's result when it reads well (a check report); records read on the server and
     tool listings are summed up by the step's notes instead (--json has them whole)."""
     if isinstance(result, dict) and "report" in result:
-        return str(result["report"]).splitlines()
+        return [Line(line) for line in str(result["report"]).splitlines()]
     return []
 
 

@@ -1,32 +1,55 @@
-"""One function decides how a result reaches the user, from the Env and the result alone."""
+"""One function decides how a result reaches the user, from the Env and the result alone.
+
+The contract's rule for results that carry operations (``suggest_changes``, ``docx queue
+apply``): a call that did everything it was asked is ``ok``; one that skipped some operations
+is not, whether it applied the others (exit 3, the file changed) or none (exit 1, the file is as
+it was), and its envelope keeps the whole result beside the error so that a script sees what was
+applied and why the rest was skipped. The CLI, ``batch`` and the REPL all decide it here.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from deskcheck.engine.tools import ToolResult
 
-from ..env import Env
+from ..env import Env, global_flags
 from ..exit import ExitCode
 from .envelope import error_envelope, write_json_line
 
 
-def emit_result(env: Env, result: ToolResult) -> ExitCode:
-    """Print ``result`` (a JSON envelope, or rich text on a terminal) and return the exit code."""
-    code = exit_code_for(result)
-    if env.json_output:
-        if not (env.quiet and result.ok):
-            write_json_line(env.stdout, result.envelope())
-        return code
-    if result.ok:
-        if not env.quiet:
-            from .pretty import print_value
+def outcome(result: ToolResult, *, decode_text: bool | None = None) -> tuple[dict[str, Any], ExitCode]:
+    """The envelope of ``result`` and its exit code. ``decode_text`` (default: --json was given)
+    gives a text result that holds a JSON object or array (a form tool's getData) as data."""
+    if not result.ok:
+        return result.envelope(), ExitCode.USAGE if result.input_error else ExitCode.TOOL_ERROR
+    value = result.value
+    if decode_text if decode_text is not None else global_flags().json:
+        value = _decoded(value)
+    skipped = _skipped(value)
+    if skipped is None:
+        return {"ok": True, "result": value}, ExitCode.OK
+    done, message = skipped
+    return {"ok": False, "error": message, "result": value}, ExitCode.PARTIAL if done else ExitCode.TOOL_ERROR
 
-            print_value(env, result.value)
-    else:
+
+def emit_result(env: Env, result: ToolResult, view: str | None = None, args: dict[str, Any] | None = None) -> ExitCode:
+    """Print ``result`` (a JSON envelope, or on a terminal the readable ``view`` of it, given the
+    call's ``args``: see ``cli.render``) and return the exit code."""
+    envelope, code = outcome(result)
+    if env.json_output:
+        if not (env.quiet and code == ExitCode.OK):
+            write_json_line(env.stdout, envelope)
+        return code
+    if "result" in envelope and not (env.quiet and code == ExitCode.OK):
+        from .pretty import print_value
+
+        print_value(env, envelope["result"], view, args)
+    if code != ExitCode.OK:
         from .pretty import print_error
 
-        print_error(env, result.error or "the tool failed without a message")
+        print_error(env, envelope.get("error") or "the tool failed without a message")
     return code
 
 
@@ -40,14 +63,47 @@ def emit_usage_error(env: Env, message: str) -> ExitCode:
     return ExitCode.USAGE
 
 
-def emit_value(env: Env, value: Any) -> ExitCode:
+def emit_export_error(env: Env, message: str) -> ExitCode:
+    """A failure of a command that exports a foreign format (tool definitions): its stdout holds
+    that format or nothing, so the message goes to stderr only."""
+    print(f"error: {message}", file=env.stderr)
+    return ExitCode.USAGE
+
+
+def emit_value(env: Env, value: Any, view: str | None = None) -> ExitCode:
     """For commands whose output is not a tool call (lists, reports): same rules as a success."""
     from deskcheck.engine.tools import ok
 
-    return emit_result(env, ok(value))
+    return emit_result(env, ok(value), view)
 
 
 def exit_code_for(result: ToolResult) -> ExitCode:
-    if result.ok:
-        return ExitCode.OK
-    return ExitCode.USAGE if result.input_error else ExitCode.TOOL_ERROR
+    return outcome(result, decode_text=False)[1]
+
+
+def _skipped(value: Any) -> tuple[bool, str] | None:
+    """(whether anything was done, a sentence) for a result that skipped operations; None for
+    any other result."""
+    if not isinstance(value, dict) or not isinstance(value.get("skipped"), list) or not value["skipped"]:
+        return None
+    done = sum(len(value.get(key) or []) for key in ("applied", "replayed", "queued"))
+    skipped = value["skipped"]
+    total = done + len(skipped)
+    listed = "; ".join(
+        f"{entry.get('id')}: {entry.get('code')}" for entry in skipped[:3] if isinstance(entry, dict)
+    ) + ("; …" if len(skipped) > 3 else "")
+    if done:
+        return True, (
+            f"{len(skipped)} of {total} operations were skipped ({listed}); the others were "
+            f"{'queued' if value.get('queued') else 'applied'}. result.skipped says why."
+        )
+    return False, f"nothing was applied: every operation was skipped ({listed}). result.skipped says why."
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value

@@ -34,7 +34,8 @@ COMMON: tuple[Command, ...] = (
         "help",
         "help [COMMAND]",
         "List the commands, or explain one.",
-        "F1 runs help for the command being typed.",
+        "F1 shows the help of the command being typed, keeping the line. Enter with a completion chosen in "
+        "the menu takes it (the next Enter runs the line).",
         ("command",),
         ("?",),
     ),
@@ -97,7 +98,8 @@ FORM: tuple[Command, ...] = (
         "suggest",
         "suggest PATH [QUERY]",
         "List the options of a field (filtered by QUERY); then `pick N` writes one.",
-        "Tool: <group>_getFieldSuggestions.",
+        "Each answer is numbered from 0. Tool: <group>_getFieldSuggestions (whose own indices keep counting "
+        "across calls on a field, for an agent; `pick` translates).",
         ("options", "text"),
     ),
     Command(
@@ -133,6 +135,8 @@ FORM: tuple[Command, ...] = (
         "diff",
         "diff",
         "The fields whose value differs from the copy loaded (or last saved): before -> now.",
+        "Inside a list, each item's changed fields are named; items are matched by their id, key, name or "
+        "title first, so an item added or removed is one line (a removed one named by its old place). "
         "Tool: <group>_getData, compared with the loaded copy the session keeps.",
     ),
     Command(

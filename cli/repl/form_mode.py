@@ -53,7 +53,7 @@ class FormMode:
         self._family_tools: ToolSet | None = None
         # (document before, document after) of each write made here, for `undo`.
         self.undo_stack: list[tuple[Any, Any]] = []
-        self.last_suggest: tuple[str, list[Candidate]] | None = None
+        self.last_suggest: tuple[str, form_view.Listing] | None = None
         self.state = ReplState("form", self.describe())
         self._candidates: tuple[dict[str, list[Candidate]], dict[str, dict[str, list[Candidate]]]] = ({}, {})
 
@@ -73,14 +73,15 @@ class FormMode:
             return ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.TOOL_ERROR
         self._notices()
         state = "valid" if record.valid else f"not valid ({record.error_count} error(s))"
-        self.printer.print(f"Form {self.describe()}: session {record.status}, {state}.")
+        self.printer.greet(f"Form {self.describe()}: session {record.status}, {state}.")
         if existed and record.modified:
             changed = [pointer for pointer, _, _ in form_view.diff_lines(self._current())]
-            self.printer.warn(
+            self.printer.notice(
                 f"Resuming {len(changed)} unsaved edit(s) kept in the session ({', '.join(changed)}): "
-                "`save` sends them, `diff` shows them, `reload` drops them."
+                "`save` sends them, `diff` shows them, `reload` drops them.",
+                "yellow",
             )
-        self.printer.note("Type `help` for the commands; Tab completes commands and field paths.")
+        self.printer.greet("Type `help` for the commands; Tab completes commands and field paths.", "dim")
         return ExitCode.OK
 
     def refresh(self) -> None:
@@ -105,15 +106,16 @@ class FormMode:
 
     def completion_values(self) -> tuple[dict[str, list[Candidate]], dict[str, dict[str, list[Candidate]]]]:
         values, dependent = self._candidates
-        picks = self.last_suggest[1] if self.last_suggest else []
+        picks = self.last_suggest[1].options if self.last_suggest else []
         return {**values, "pick": picks}, dependent
 
     def leave(self, ask) -> bool:
         record = self.session.record()
         if record is not None and record.modified:
-            self.printer.note(
+            self.printer.notice(
                 "Your unsaved edits stay in the session: the same `deskcheck repl` command resumes them "
-                "(`deskcheck form sessions` lists sessions)."
+                "(`deskcheck form sessions` lists sessions).",
+                "dim",
             )
         return True
 
@@ -220,13 +222,14 @@ class FormMode:
         if query.strip():
             args["query"] = parse.text_arg(query)
         result = self._call("getFieldSuggestions", args)
-        if result.ok:
-            self.last_suggest = (path, form_view.suggestion_options(result.value))
-            code = self._answer(result)
-            if self.last_suggest[1]:
-                self.printer.note("`pick N` writes option N into the field.")
-            return code
-        return self._answer(result)
+        if not result.ok:
+            return self._answer(result)
+        listing = form_view.suggestion_listing(result.value)
+        self.last_suggest = (path, listing)
+        self.printer.print(listing.text)
+        if listing.options:
+            self.printer.note("`pick N` writes option N into the field.")
+        return ExitCode.OK
 
     def do_pick(self, rest: str) -> ExitCode:
         [word], extra = parse.take_words(rest, 1, "pick N")
@@ -234,8 +237,12 @@ class FormMode:
             raise UsageError("usage: pick N")
         if self.last_suggest is None:
             raise UsageError("nothing to pick from: list a field's options with `suggest PATH` first.")
-        path = self.last_suggest[0]
-        return self._write("setFieldValue", {"path": path, "suggestionIndex": parse.integer(word, "N")})
+        path, listing = self.last_suggest
+        number = parse.integer(word, "N")
+        if not 0 <= number < len(listing.options):
+            last = f"0 to {len(listing.options) - 1}" if listing.options else "none"
+            raise UsageError(f"there is no option {number}: the last `suggest` listed {last}.")
+        return self._write("setFieldValue", {"path": path, "suggestionIndex": listing.base + number})
 
     def do_add(self, rest: str) -> ExitCode:
         [path], value_text = parse.take_words(rest, 1, "add PATH [VALUE]")
@@ -261,11 +268,15 @@ class FormMode:
             raise UsageError("usage: variant PATH N")
         node = self._node(self._current(), path)
         selector = node if node.is_selector else next((c for c in node.children if c.is_selector), None)
-        if selector is None:
+        if selector is not None:
+            target = selector.path
+        elif node.skeleton is not None and node.skeleton.variants and not node.children:
+            target = node.full_key + "/$oneOf"  # an object not in the record yet: choosing creates it
+        else:
             raise UsageError(
                 f"{node.path} has no variants; `show` marks the fields that have (they list variant 0, 1...)."
             )
-        return self._write("setFieldValue", {"path": selector.path, "value": parse.integer(number, "N")})
+        return self._write("setFieldValue", {"path": target, "value": parse.integer(number, "N")})
 
     def do_errors(self, rest: str) -> ExitCode:
         lines = form_view.error_lines(self._current())

@@ -12,9 +12,9 @@ branch, a condition's branch) are not printed: their fields appear in their plac
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .render import fold, one_line
+from ..render.values import fold, one_line
 from .suggest import Candidate
 
 if TYPE_CHECKING:
@@ -71,7 +71,9 @@ def _flags(node: Node) -> list[str]:
     if node.items_state in ("static", "resolved", "url"):
         flags.append("suggestions")
     elif node.items_state == "blocked":
-        flags.append("suggestions once another field is set")
+        from deskcheck.engine.forms.text import waiting_flag
+
+        flags.append(waiting_flag(node))
     return flags
 
 
@@ -143,19 +145,71 @@ def error_lines(state: FormState) -> list[str]:
 
 def diff_lines(state: FormState) -> list[tuple[str, str, str]]:
     """``(pointer, loaded value, current value)`` for every field whose value differs from the
-    copy loaded (or last saved); ``unset`` where a side has no value."""
-    from deskcheck.engine.forms.rebase import changed_pointers
-    from deskcheck.engine.forms.tree import lookup
+    copy loaded (or last saved); ``unset`` where a side has no value. Inside a list the items are
+    paired first (``changed_paths``), so an edit deep in one item names that field."""
     from deskcheck.engine.forms.values import UNSET
 
     if not state.tracking:
         return []
-    base, data = state.base, state.document
-    out = []
-    for pointer in changed_pointers(base, data):
-        where = "" if pointer == "/" else pointer
-        old, new = lookup(base, where), lookup(data, where)
-        out.append((pointer, "unset" if old is UNSET else one_line(old), "unset" if new is UNSET else one_line(new)))
+    return [
+        (pointer, "unset" if old is UNSET else one_line(old), "unset" if new is UNSET else one_line(new))
+        for pointer, old, new in changed_paths(state.base, state.document)
+    ]
+
+
+IDENTITY_KEYS = ("id", "_id", "key", "name", "title")
+
+
+def _identity(item: Any) -> str:
+    """What makes a list item the same item when other fields change: an object's id, key, name
+    or title when it has one, else its whole value."""
+    if isinstance(item, dict):
+        for key in IDENTITY_KEYS:
+            value = item.get(key)
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                return f"{key}={value!r}"
+    return json.dumps(item, sort_keys=True, default=str)
+
+
+def changed_paths(base: Any, data: Any, pointer: str = "") -> list[tuple[str, Any, Any]]:
+    """``(pointer, old, new)`` of what differs between ``base`` and ``data``, as deep as both sides
+    have the same shape: objects key by key, lists item by item after pairing the items that are the
+    same item (``_identity``), so that an item inserted or removed is one change, not a shift of
+    every item after it; a removed item is named by its place in ``base``. A missing side is
+    ``UNSET``."""
+    from deskcheck.engine import jsonpointer
+    from deskcheck.engine.forms.values import UNSET, json_equal
+
+    if isinstance(base, dict) and isinstance(data, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for key in [*base, *(k for k in data if k not in base)]:
+            out += changed_paths(base.get(key, UNSET), data.get(key, UNSET), jsonpointer.append(pointer, key))
+        return out
+    if isinstance(base, list) and isinstance(data, list):
+        return _changed_items(base, data, pointer)
+    if base is not UNSET and data is not UNSET and json_equal(base, data):
+        return []
+    return [] if base is UNSET and data is UNSET else [(pointer or "/", base, data)]
+
+
+def _changed_items(base: list[Any], data: list[Any], pointer: str) -> list[tuple[str, Any, Any]]:
+    import difflib
+
+    from deskcheck.engine import jsonpointer
+    from deskcheck.engine.forms.values import UNSET
+
+    out: list[tuple[str, Any, Any]] = []
+    matcher = difflib.SequenceMatcher(None, [_identity(i) for i in base], [_identity(i) for i in data], autojunk=False)
+    for _tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        # Items with the same identity are the same item (what changed inside it is listed); the
+        # others are paired in order as far as both sides go, the rest was removed or added.
+        paired = min(i2 - i1, j2 - j1)
+        for offset in range(paired):
+            out += changed_paths(base[i1 + offset], data[j1 + offset], jsonpointer.append(pointer, str(j1 + offset)))
+        for index in range(i1 + paired, i2):  # removed: named by where it was
+            out.append((jsonpointer.append(pointer, str(index)), base[index], UNSET))
+        for index in range(j1 + paired, j2):
+            out.append((jsonpointer.append(pointer, str(index)), UNSET, data[index]))
     return out
 
 
@@ -223,17 +277,35 @@ def _meta(node: Node) -> str:
     return text
 
 
-def suggestion_options(text: str) -> list[Candidate]:
-    """The options a getFieldSuggestions answer listed (``- [3] Title (key) — value=...``), as
-    candidates for `pick`."""
-    out = []
+class Listing(NamedTuple):
+    """A getFieldSuggestions answer as the REPL shows it: numbered from 0 whatever indices the tool
+    gave (its indices keep growing across listings of a field, so that an agent's earlier index
+    keeps its meaning); ``base`` turns a number shown back into the tool's index."""
+
+    text: str
+    options: list[Candidate]
+    base: int
+
+
+def suggestion_listing(text: str) -> Listing:
+    """The tool's answer (``- [7] Title (key) — value=...`` lines) renumbered from 0 for `pick N`."""
+    import re
+
+    indices = [int(m.group(1)) for m in re.finditer(r"^- \[(\d+)\] ", text, flags=re.MULTILINE)]
+    base = min(indices, default=0)
+    options: list[Candidate] = []
+    lines = []
     for line in text.splitlines():
-        if not line.startswith("- ["):
+        found = re.match(r"- \[(\d+)\] (.*)$", line)
+        if found is None:
+            # The tool tells an agent how to apply an option; at the prompt, `pick N` does it.
+            lines.append(re.sub(r"Apply one with setFieldValue .*:$", "`pick N` writes option N:", line))
             continue
-        index, _, rest = line[3:].partition("] ")
-        if index.isdigit():
-            out.append(Candidate(index, rest.split(" — ")[0]))
-    return out
+        number = int(found.group(1)) - base
+        rest = found.group(2).replace(f"apply with suggestionIndex={found.group(1)}", f"pick {number}")
+        options.append(Candidate(str(number), rest.split(" — ")[0]))
+        lines.append(f"- [{number}] {rest}")
+    return Listing("\n".join(lines), options, base)
 
 
 def parse_get(text: str) -> dict[str, Any]:

@@ -115,10 +115,11 @@ class Shell:
         return exit_code_for(result)
 
     def do_tools(self, rest: str) -> ExitCode:
-        for tool in self.mode.call_tools():
-            first = tool.description.split(". ")[0].rstrip(".")
-            self.printer.print(f"  {tool.name}  ", style="bold")
-            self.printer.note(f"      {first}.")
+        from deskcheck.engine.providers import export_tools
+
+        from ..render.tools import tools_table
+
+        self.printer.view([tools_table(export_tools(self.mode.call_tools(), "json"))])
         return ExitCode.OK
 
     def do_status(self, rest: str) -> ExitCode:
@@ -213,7 +214,7 @@ def build_prompt_session(
         lexer=ReplLexer(names),
         style=repl_style(),
         color_depth=None if color else _monochrome(),
-        key_bindings=repl_bindings(),
+        key_bindings=repl_bindings(lambda word: shell.run_line(f"help {word}".strip())),
         enable_history_search=False,
         input=input,
         output=output,

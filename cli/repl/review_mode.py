@@ -19,6 +19,8 @@ from deskcheck.engine.tools import ToolResult, ToolSet
 from ..errors import UsageError
 from ..exit import ExitCode
 from ..output.emit import exit_code_for
+from ..render import docx as docx_views
+from ..render.docx import blocks_table
 from . import parse, review_view
 from .render import Printer
 from .state import ReplState
@@ -77,23 +79,26 @@ class ReviewMode:
             return exit_code_for(first)
         self._read_all(first)
         name = self.copy.source
-        self.printer.print(
+        self.printer.greet(
             f"Reviewing {name}: {len(self.blocks)} block(s), {len(self.comments)} comment thread(s), "
             f"{len(self.changes)} pending tracked change(s)."
         )
         if self.copy.resumed:
-            self.printer.warn(
+            self.printer.notice(
                 "Resuming your earlier review: the working copy has changes not saved yet "
-                "(`save` writes them, `revert` drops them)."
+                "(`save` writes them, `revert` drops them).",
+                "yellow",
             )
             if self.copy.source_changed:
-                self.printer.warn(
+                self.printer.notice(
                     f"{name} changed on disk since that review started: `save` will refuse to overwrite it "
-                    "(`save --force`, `save OTHER.docx` or `revert`)."
+                    "(`save --force`, `save OTHER.docx` or `revert`).",
+                    "yellow",
                 )
-        self.printer.note(
+        self.printer.greet(
             "Edits go to a working copy; `save` writes the file. Type `help` for the commands; Tab completes "
-            "commands, block ids, comment and change ids."
+            "commands, block ids, comment and change ids.",
+            "dim",
         )
         return ExitCode.OK
 
@@ -164,9 +169,10 @@ class ReviewMode:
                 self.printer.note("Staying: `apply` sends them, `drop all` removes them.")
                 return False
         if self.copy.unsaved:
-            self.printer.note(
+            self.printer.notice(
                 f"The working copy keeps changes not saved to {self.copy.source}: the same `deskcheck repl --docx` "
-                "command resumes it; `save` writes them to the file."
+                "command resumes it; `save` writes them to the file.",
+                "dim",
             )
         return True
 
@@ -230,7 +236,7 @@ class ReviewMode:
             start = self.blocks.index(self._block(words[0])) + 1
         count = parse.integer(words[1], "COUNT") if len(words) > 1 else DEFAULT_PAGE
         shown = self.blocks[start - 1 : start - 1 + max(count, 0)]
-        self.printer.lines(review_view.block_lines(shown, start))
+        self.printer.view([blocks_table(shown, start)])
         after = start - 1 + len(shown)
         if after < len(self.blocks):
             self.printer.note(f"{len(self.blocks) - after} more block(s): blocks {after + 1}")
@@ -244,7 +250,7 @@ class ReviewMode:
         if not result.ok:
             return self._failed(result)
         numbers = {block["blockId"]: n for n, block in enumerate(self.blocks, start=1)}
-        self.printer.lines(review_view.match_lines(result.value, numbers))
+        self.printer.view(docx_views.find(result.value, {"query": query}, numbers))
         return ExitCode.OK
 
     def do_comments(self, rest: str) -> ExitCode:
@@ -256,7 +262,7 @@ class ReviewMode:
             return ExitCode.TOOL_ERROR
         if which == "all":
             self.comments = comments
-        self.printer.lines(review_view.comment_lines(comments))
+        self.printer.view(docx_views.read_comments({"comments": comments}, {"filter": which}))
         return ExitCode.OK
 
     def do_changes(self, rest: str) -> ExitCode:
@@ -264,7 +270,7 @@ class ReviewMode:
         if changes is None:
             return ExitCode.TOOL_ERROR
         self.changes = changes
-        self.printer.lines(review_view.change_lines(changes))
+        self.printer.view(docx_views.read_changes({"changes": changes}, {}))
         return ExitCode.OK
 
     def _read_list(self, tool: str, args: dict[str, Any], key: str) -> list[dict[str, Any]] | None:
@@ -342,16 +348,13 @@ class ReviewMode:
         if not result.ok:
             self.printer.note("The batch was not applied and is still pending (`ops`).")
             return self._failed(result)
-        applied, skipped = review_view.apply_lines(result.value, self.ops)
-        for line in applied:
-            self.printer.success(line)
-        for line in skipped:
-            self.printer.print(line, style="red")
+        self.printer.view(docx_views.edit_result(result.value, {}, review_view.op_names(self.ops), written=False))
         done = {entry["id"] for key in ("applied", "replayed") for entry in result.value.get(key, [])}
         self.ops = [op for op in self.ops if op["id"] not in done]
         if self.ops:
             self.printer.warn(f"{len(self.ops)} skipped operation(s) stay in the batch: fix and apply, or `drop` them.")
-            return ExitCode.TOOL_ERROR
+            # As the CLI answers the same call: 3 when some applied, 1 when none did.
+            return exit_code_for(result)
         self.printer.note(f"documentVersion {result.value.get('documentVersion')}; `save` writes the file.")
         return ExitCode.OK
 
@@ -398,11 +401,7 @@ class ReviewMode:
         result = self._call(f"{mode}_change", args)
         if not result.ok:
             return self._failed(result)
-        verb = "accepted" if mode == "accept" else "rejected"
-        for change in result.value.get("resolved", []):
-            ref = review_view.change_ref(change)
-            self.printer.success(f"{verb} [{ref}] {change['type']}: {change.get('text') or '(no text)'}")
-        self.printer.note(f"{result.value.get('remaining')} tracked change(s) still pending.")
+        self.printer.view(docx_views.change_resolution(result.value, {}, written=False))
         return ExitCode.OK
 
     def _resolve_all(self, mode: str) -> ExitCode:

@@ -119,7 +119,13 @@ def run(
     lines = None if prompt_input is not None else script_lines(script, env)
     interactive = lines is None
     out = interactive_out or env.stdout
-    printer = Printer(out, out if interactive else env.stderr, color=env.color)
+    printer = Printer(
+        out,
+        out if interactive else env.stderr,
+        color=env.color,
+        interactive=interactive,
+        pager=env.pager and interactive and interactive_out is None and prompt_input is None,
+    )
     mode = build_mode(context, positionals, printer, allow_invalid=allow_invalid)
     try:
         code = mode.start()

@@ -24,7 +24,14 @@ Each block has:
   level of a list paragraph, None for a paragraph in no list (numId 0, or an instance
   numbering.xml does not define).
 - ``style_id``; ``cell``: ``(table, row, column)`` for a table-cell paragraph; ``in_text_box``.
-- ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0).
+- ``mark``: the tracked state of the paragraph mark (``scan.INS``/``DEL``/... or 0);
+  ``row_flags``: the tracked state of its table row or cell (see ``walk``). A paragraph whose
+  row or cell is deleted reads as blank: accepting leaves nothing of it.
+- ``pending_deletion``: accepting every change removes the paragraph; ``joins_next``: accepting
+  runs its text into the next block (its mark is deleted, the text stays).
+- ``placeholders``: (start, end) code-point offsets of the text that is an empty content
+  control's placeholder ("Choose an item."), shown like text but not content (see
+  ``scan.shows_placeholder``).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from typing import Any, NamedTuple
 
 from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_ids
 from .numbering import Numbering
-from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
+from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO, PLACEHOLDER, marker_flags
 from .styles import Styles, heading_level_from_style_id
 from .walk import WalkedParagraph
 from .wml.attrs import int_attr
@@ -47,9 +54,11 @@ from .wml.ns import (
     W_NUMID,
     W_NUMPR,
     W_OUTLINELVL,
+    W_P,
     W_PPR,
     W_PSTYLE,
     W_RPR,
+    W_SECTPR,
     W_VAL,
 )
 
@@ -62,7 +71,7 @@ class Block:
 
     __slots__ = (
         "_hash", "cell", "display_label", "element", "heading_level", "id", "ilvl", "in_text_box", "index",
-        "kind", "mark", "num_id", "original_text", "row_flags", "style_id", "text",
+        "kind", "mark", "num_id", "original_text", "placeholders", "row_flags", "style_id", "text",
     )  # fmt: skip
 
     def __init__(
@@ -83,6 +92,7 @@ class Block:
         row_flags: int,
         num_id: str | None,
         ilvl: int | None,
+        placeholders: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.id = id
         self.index = index
@@ -99,6 +109,7 @@ class Block:
         self.row_flags = row_flags
         self.num_id = num_id
         self.ilvl = ilvl
+        self.placeholders = placeholders
         self._hash: str | None = None
 
     def __repr__(self) -> str:
@@ -113,9 +124,24 @@ class Block:
 
     @property
     def pending_deletion(self) -> bool:
-        """The paragraph disappears on accept-all: its mark (or its row) is deleted and no text
-        of it survives."""
+        """The paragraph disappears on accept-all: its mark is deleted and no text of it
+        survives, or its table row or cell is deleted."""
         return bool((self.mark & (DEL | MOVE_FROM)) or (self.row_flags & DEL)) and not self.text
+
+    @property
+    def joins_next(self) -> bool:
+        """Accepting every change runs this paragraph into the next block: its mark is deleted
+        (or moved away), it carries no section break and a paragraph follows it in the same
+        place. (A paragraph whose row or cell is deleted goes whole instead.)"""
+        if not self.mark & (DEL | MOVE_FROM) or self.row_flags & DEL:
+            return False
+        from .revisions import next_block_sibling
+
+        ppr = self.element[0] if len(self.element) and self.element[0].tag == W_PPR else None
+        if ppr is not None and ppr.find(W_SECTPR) is not None:
+            return False
+        following = next_block_sibling(self.element)
+        return following is not None and following.tag == W_P
 
 
 class ParagraphIds(NamedTuple):
@@ -163,13 +189,7 @@ def paragraph_mark(p: Any) -> int:
     """The tracked state of a paragraph's mark (``w:pPr/w:rPr/w:ins|del|moveFrom|moveTo``)."""
     if len(p) == 0 or p[0].tag != W_PPR:
         return 0
-    rpr = p[0].find(W_RPR)
-    if rpr is None:
-        return 0
-    flags = 0
-    for child in rpr:
-        flags |= _MARK_FLAGS.get(child.tag, 0)
-    return flags
+    return marker_flags(p[0].find(W_RPR), _MARK_FLAGS)
 
 
 def build_blocks(
@@ -184,6 +204,13 @@ def build_blocks(
             original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
         else:
             text = original = "".join([t for t, _, _ in pieces])
+        if walked.row_flags & DEL:
+            # Its table row or cell is deleted: once accepted, none of it is left.
+            text = ""
+        if walked.placeholder:
+            placeholders = ((0, len(text)),) if text else ()
+        else:
+            placeholders = placeholder_spans(pieces) if text else ()
         ppr = p[0] if len(p) and p[0].tag == W_PPR else None
         style_id = num_id = None
         ilvl = outline = None
@@ -204,8 +231,7 @@ def build_blocks(
                     has_outline = True
                     outline = int_attr(child, W_VAL)
                 elif tag == W_RPR:
-                    for prop in child:
-                        mark |= _MARK_FLAGS.get(prop.tag, 0)
+                    mark = marker_flags(child, _MARK_FLAGS)
         effective_style = style_id or styles.default_paragraph
         pstyle = styles.paragraph(effective_style) if effective_style else None
         if num_id is None and pstyle is not None:
@@ -256,6 +282,25 @@ def build_blocks(
                 row_flags=walked.row_flags,
                 num_id=num_id,
                 ilvl=ilvl if num_id is not None else None,
+                placeholders=placeholders,
             )
         )
     return blocks
+
+
+def placeholder_spans(pieces: list) -> tuple[tuple[int, int], ...]:
+    """Where the as-accepted text of ``pieces`` shows a content control's placeholder, as
+    (start, end) code-point offsets."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for text, flags, _ in pieces:
+        if flags & DROP_ACCEPTED:
+            continue
+        end = position + len(text)
+        if flags & PLACEHOLDER and text:
+            if spans and spans[-1][1] == position:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((position, end))
+        position = end
+    return tuple(spans)

@@ -50,7 +50,7 @@ from .wml.ns import (
     W_VAL,
     qn,
 )
-from .wml.revisions import MAX_ID, lift_after, lift_before, make_run
+from .wml.revisions import MAX_ID, IdAllocator, lift_after, lift_before, make_run
 
 if TYPE_CHECKING:
     from .comments import Comment
@@ -75,12 +75,21 @@ def initials(author: str) -> str:
 
 
 class CommentWriter:
-    def __init__(self, doc: DocxDocument, author: str, date: str, para_ids: ParaIdAllocator | None = None) -> None:
+    def __init__(
+        self,
+        doc: DocxDocument,
+        author: str,
+        date: str,
+        para_ids: ParaIdAllocator | None = None,
+        revision_ids: IdAllocator | None = None,
+    ) -> None:
         self.doc = doc
         self.package = doc.package
         self.author = author or "Unknown"
         self.date = date
         self.para_ids = para_ids or ParaIdAllocator(doc.package)
+        # For the revision wrappers a comment's range markers cut in two (see ``add``).
+        self._revision_ids = revision_ids
         self._comments: Any = None
         self._extended: Any = None
         self._ids: Any = None
@@ -226,14 +235,22 @@ class CommentWriter:
         start = self.doc.body.makeelement(W_COMMENTRANGESTART, {W_ID: comment_id})
         end = self.doc.body.makeelement(W_COMMENTRANGEEND, {W_ID: comment_id})
         reference = self._reference_run(comment_id)
-        lift_before(first, None).addprevious(start)
-        after = lift_after(last, None)
+        # Markers go outside revision wrappers; a wrapper they cut in two gets a fresh id for
+        # its second half, as revision ids are unique in a document.
+        ids = self._wrapper_ids()
+        lift_before(first, ids).addprevious(start)
+        after = lift_after(last, ids)
         after.addnext(end)
         end.addnext(reference)
         comment, para_id = self._comment_element(comment_id, text)
         entries = self._register(para_id, None)
         self._added.append((comment, *entries, start, end, reference))
         return comment_id
+
+    def _wrapper_ids(self) -> IdAllocator:
+        if self._revision_ids is None:
+            self._revision_ids = IdAllocator.scan(self.package.xml(part) for part in story_parts(self.doc))
+        return self._revision_ids
 
     def add_at_end(self, text: str, p: Any) -> str:
         """A comment on a point, the end of paragraph ``p`` (a blank paragraph: there is no text

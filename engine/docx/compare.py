@@ -36,6 +36,7 @@ from collections import defaultdict, deque
 from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import DeskcheckError
 
 from .alignment import (
@@ -108,11 +109,12 @@ class Version:
         """The main story as a tree; its paragraphs carry their blocks unless ``with_blocks`` is
         False (a redline needs only texts, and building blocks costs a pass over the document)."""
         if self._main is None:
-            blocks = {block.element: block for block in self.doc.blocks} if with_blocks else None
-            reader = StoryReader(
-                ScanContext(self.doc.styles), self.texts(), blocks, self.doc.package, self.doc.main_part
-            )
-            self._main = reader.container(self.doc.body)
+            with progress.phase(f"reading {Path(self.label).name}"):
+                blocks = {block.element: block for block in self.doc.blocks} if with_blocks else None
+                reader = StoryReader(
+                    ScanContext(self.doc.styles), self.texts(), blocks, self.doc.package, self.doc.main_part
+                )
+                self._main = reader.container(self.doc.body)
         return self._main
 
     def story_tree(self, part: str, container: Any) -> list[Any]:
@@ -146,8 +148,9 @@ def read_version(source: str | os.PathLike[str] | Any, label: str | None = None)
     version = doc.version
     pending: dict[str, int] = {}
     if has_tracked_changes(doc):
-        doc.stamp_minted_ids()  # ids of the file as it is, before joins and removals
-        pending = resolve_all(doc, "accept")
+        with progress.phase(f"accepting the pending changes of {Path(doc.name).name}"):
+            doc.stamp_minted_ids()  # ids of the file as it is, before joins and removals
+            pending = resolve_all(doc, "accept")
     return Version(doc, label or doc.name, version, pending)
 
 
@@ -320,15 +323,21 @@ class Comparison:
     def story(self, previous: list[Any], current: list[Any]) -> tuple[list[_Entry], int]:
         """Entries and the unchanged count of one pair of story trees."""
         entries: list[_Entry] = []
-        unchanged = self._walk(align_containers(previous, current, self.budget), entries)
+        with progress.phase("aligning paragraphs"):
+            events = align_containers(previous, current, self.budget)
+        with progress.phase("comparing paragraphs", total=len(events)) as step:
+            unchanged = self._walk(events, entries, step)
         if "text" not in self.include:
             return [entry for entry in entries if entry.type == "formatChanged"], unchanged
-        self._find_moves(entries)
+        with progress.phase("finding moved paragraphs"):
+            self._find_moves(entries)
         return entries, unchanged
 
-    def _walk(self, events: list[Aligned], out: list[_Entry]) -> int:
+    def _walk(self, events: list[Aligned], out: list[_Entry], step: progress.Phase | None = None) -> int:
         unchanged = 0
         for event in events:
+            if step is not None:
+                step.advance()
             a, b = event.previous, event.current
             if a is None:
                 out.extend(_Entry("added", None, p) for p in paragraphs_of(b) if p.block is not None)

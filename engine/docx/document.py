@@ -21,9 +21,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
 
 from .blocks import Block, ParagraphIds, assign_ids, build_blocks
+from .integrity import check_document_parts
 from .numbering import Numbering
 from .package import RT, DocxPackage
 from .scan import ScanContext
@@ -35,6 +37,8 @@ from .wml.ns import W14_PARAID, W14_TEXTID, W_BODY, W_P
 
 class DocxDocument:
     def __init__(self, package: DocxPackage) -> None:
+        # Every tool refuses a package with a damaged part, not only the tools reading that part.
+        check_document_parts(package)
         self.package = package
         self._styles: Styles | None = None
         self._numbering: Numbering | None = None
@@ -99,8 +103,9 @@ class DocxDocument:
     @property
     def blocks(self) -> list[Block]:
         if self._blocks is None:
-            walked = self.walk_main()
-            self._blocks = build_blocks(walked, self.paragraph_ids.ids, self.styles, self.new_numbering())
+            with progress.phase(f"reading the paragraphs of {Path(self.name).name}"):
+                walked = self.walk_main()
+                self._blocks = build_blocks(walked, self.paragraph_ids.ids, self.styles, self.new_numbering())
         return self._blocks
 
     def block(self, block_id: str) -> Block | None:

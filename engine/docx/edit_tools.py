@@ -9,8 +9,10 @@ failure (a malformed call, a replay conflict) writes nothing, so the input stays
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.files import read_regular_file, write_atomically
 from deskcheck.engine.tools import ToolResult, fail
 
@@ -31,10 +33,13 @@ def _open(session):
     from deskcheck.engine.errors import InputError
 
     from .document import DocxDocument
+    from .strict_ooxml import refuse_writing
 
     if session.path is None:
         raise InputError("no .docx file was given; pass one with --docx FILE.", code="missingFile")
-    return DocxDocument.open(session.path)
+    doc = DocxDocument.open(session.path)
+    refuse_writing(doc.package)  # before any work: a dry run or a queued batch is refused alike
+    return doc
 
 
 def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:
@@ -57,12 +62,13 @@ def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:
         )
         write_atomically(target, unchanged)
     else:
-        if not stamped:
-            doc.stamp_minted_ids()
-        data = doc.package.to_bytes()
         from .package import DocxPackage
 
-        write_atomically(target, data)
+        with progress.phase(f"writing {Path(target).name}"):
+            if not stamped:
+                doc.stamp_minted_ids()
+            data = doc.package.to_bytes()
+            write_atomically(target, data)
         # The version of what was written, from the zip's own checksums (re-serialising the
         # edited parts to compute it would cost as much as the save).
         session.written_version = DocxPackage.from_bytes(data, str(target)).version

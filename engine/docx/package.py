@@ -38,10 +38,11 @@ import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.files import read_regular_file, write_atomically
 
-from . import limits
+from . import limits, strict_ooxml
 from .wml.ns import NS
 from .wml.parser import XmlError, markup_nodes, paragraph_tags, parse_xml, serialize_xml
 
@@ -80,9 +81,6 @@ class RT:
     COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
     COMMENTS_IDS = "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds"
     COMMENTS_EXTENSIBLE = "http://schemas.microsoft.com/office/2018/08/relationships/commentsExtensible"
-
-
-STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 
 
 class Relationship(NamedTuple):
@@ -128,6 +126,8 @@ class DocxPackage:
         self._version: str | None = None
         self._cost = ParseCost()
         self._rel_indexes: dict[str, _RelationshipIndex] = {}
+        # Strict Open XML is read through the transitional names (see strict_ooxml).
+        self.strict = strict_ooxml.is_strict(self)
         self.main_part = self._find_main_part()
 
     # -- opening ------------------------------------------------------------------------------
@@ -157,13 +157,6 @@ class DocxPackage:
         if not self.has_part(PACKAGE_RELS_PART):
             raise _not_word(self.name, "it has no package relationships (_rels/.rels)")
         rels = self.relationships("")
-        for rel in rels:
-            if rel.type == STRICT_OFFICE_DOCUMENT:
-                raise InputError(
-                    f"{self.name} is saved as Strict Open XML, which deskcheck does not read; "
-                    "save it from Word as a regular Word Document (.docx).",
-                    code="notDocx",
-                )
         targets = [rel for rel in rels if rel.type == RT.OFFICE_DOCUMENT and not rel.external]
         if not targets:
             raise _not_word(self.name, "it has no main document part")
@@ -211,8 +204,15 @@ class DocxPackage:
                     "Open and re-save it in Word, or ask the sender for a fresh copy.",
                     code="corruptPackage",
                 ) from None
+            if self.strict:
+                strict_ooxml.to_transitional(tree)
             self._trees[name] = tree
         return tree
+
+    def charge(self, name: str, data: bytes) -> None:
+        """Count ``data`` (part ``name``, about to be parsed outside ``xml``) against the
+        package's parse budget (``ParseCost``); ``InputError`` when it would go over."""
+        self._cost.charge(self.name, name, data)
 
     def xml_if_present(self, name: str | None) -> Any | None:
         if name is None or not self.has_part(name):
@@ -440,6 +440,7 @@ class DocxPackage:
         """The package as .docx bytes. Without edits these are the original file's bytes."""
         if not self.is_dirty:
             return self._data
+        strict_ooxml.refuse_writing(self)
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for name in self._order:
@@ -469,8 +470,9 @@ class DocxPackage:
         target = Path(path) if path is not None else self.source
         if target is None:
             raise ValueError("this package was not opened from a file; give a path to save it")
-        data = self.to_bytes()
-        write_atomically(target, data)
+        with progress.phase(f"writing {target.name}"):
+            data = self.to_bytes()
+            write_atomically(target, data)
         return target
 
 

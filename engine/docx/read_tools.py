@@ -86,9 +86,24 @@ def block_json(block: Block) -> dict[str, Any]:
         out["table"] = {"index": table, "row": row, "column": column}
     if block.in_text_box:
         out["inTextBox"] = True
-    if block.pending_deletion:
-        out["pendingDeletion"] = True
+    out.update(_block_flags(block))
+    if block.placeholders:
+        out["placeholder"] = True
+        out["placeholderRanges"] = [
+            {"startOffset": to_utf16(block.text, start), "endOffset": to_utf16(block.text, end)}
+            for start, end in block.placeholders
+        ]
     return out
+
+
+def _block_flags(block: Block) -> dict[str, bool]:
+    """How accepting every change treats the block (see block_json)."""
+    flags = {}
+    if block.pending_deletion:
+        flags["pendingDeletion"] = True
+    if block.joins_next:
+        flags["joinsNext"] = True
+    return flags
 
 
 def _page(blocks: list[Block], after: str | None, limit: int | None, tool: str, where: str):
@@ -386,8 +401,11 @@ def find_text(session, args: dict) -> dict[str, Any] | ToolResult:
                         },
                         "occurrenceInBlock": occurrence,
                         "context": _context(text, start, end),
+                        **_block_flags(block),
                     }
                 )
+                if any(start < last and first < end for first, last in block.placeholders):
+                    matches[-1]["placeholder"] = True
     return {
         "documentVersion": doc.version,
         "matches": matches,

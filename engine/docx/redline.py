@@ -41,6 +41,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from deskcheck.engine import progress
 from deskcheck.engine.errors import DeskcheckError
 
 from .alignment import Aligned, Para, Table, align_containers, event_kind, paragraphs_of
@@ -662,10 +663,12 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
     version_b = Version(current, current.name, current.version, {})
     tree_a = version_a.main_tree(with_blocks=False)
     tree_b = version_b.main_tree(with_blocks=False)
-    main_steps = plan_container(tree_a, tree_b, budget)
-    next_move = find_moves(main_steps)
+    with progress.phase("aligning paragraphs"):
+        main_steps = plan_container(tree_a, tree_b, budget)
+        next_move = find_moves(main_steps)
     main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
-    StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
+    with progress.phase("writing tracked changes"):
+        StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
     touched = {previous.main_part}
     unmatched: list[dict[str, Any]] = []
     redliners = [main]
@@ -813,7 +816,8 @@ def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> An
         # tree (seconds on long documents), so their minted ids are left to be minted again.
         doc.stamp_minted_ids()
     if has_tracked_changes(doc):
-        resolve_all(doc, "accept")
+        with progress.phase(f"accepting the pending changes of {Path(path).name}"):
+            resolve_all(doc, "accept")
     return doc
 
 
@@ -832,6 +836,7 @@ def redline_files(
     from deskcheck.engine.errors import InputError
 
     from .privacy import check_transforms, metadata_report, scrub_metadata
+    from .strict_ooxml import refuse_writing
     from .wml.text import check_author
 
     check_author(author)
@@ -848,6 +853,7 @@ def redline_files(
                 f"the output {target} is one of the inputs; write the redline to a new file.", code="badOutput"
             )
     base = read_accepted(previous, keep_ids=True)
+    refuse_writing(base.package, "a redline, which is written in the previous version's form, cannot start from it")
     other = read_accepted(current)
     report = build_redline(base, other, author=author or DEFAULT_AUTHOR, date=date)
     privacy_report = scrub_metadata(base.package, transforms) if transforms else metadata_report(base.package)

@@ -188,6 +188,7 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
     """Resolve the revision elements under ``root`` that ``select`` picks."""
     accept = mode == "accept"
     found = list(root.iter(*_RESOLVED_TAGS))
+    select = _with_range_ends(found, select)
     changed = False
     joins: list[Any] = []
     cut_cells: list[Any] = []  # cells the resolution takes away, removed together at the end
@@ -246,6 +247,29 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
             _join_with_next(p)
     return changed
 
+
+def _with_range_ends(found: list[Any], select: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """``select``, also picking the end marker of every range whose start it picks: an end
+    (``w:moveToRangeEnd``...) carries only the id, not the author a selection by author reads."""
+    starts = {
+        (_RANGE_FAMILY[element.tag], element.get(W_ID))
+        for element in found
+        if element.tag in _RANGE_STARTS and select(element)
+    }
+    if not starts:
+        return select
+
+    def with_ends(element: Any) -> bool:
+        if element.tag in _RANGE_ENDS:
+            return (_RANGE_FAMILY[element.tag], element.get(W_ID)) in starts or select(element)
+        return select(element)
+
+    return with_ends
+
+
+_RANGE_FAMILY = {tag: tag.rsplit("Range", 1)[0] for tag in _RANGE_MARKERS}
+_RANGE_STARTS = frozenset(tag for tag in _RANGE_MARKERS if tag.endswith("Start"))
+_RANGE_ENDS = frozenset(tag for tag in _RANGE_MARKERS if tag.endswith("End"))
 
 _ANCHORS = tuple(
     qn(f"w:{name}")
@@ -478,11 +502,13 @@ def resolve_file(
     given) and write the result atomically to ``output`` (default: in place). With ``dry_run``
     nothing is written. Raises ``InputError`` for an unusable input or output path."""
     from .document import DocxDocument, forget_document
+    from .strict_ooxml import refuse_writing
     from .wml.text import check_author
 
     check_author(author)
     source = Path(path)
     doc = DocxDocument.open(source)  # a private copy: the per-process cache stays untouched
+    refuse_writing(doc.package)
     counts = resolve_all(doc, mode, author)
     total = sum(counts.values())
     target = Path(output) if output is not None else source

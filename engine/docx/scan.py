@@ -68,6 +68,9 @@ MOVE_FROM = 4
 MOVE_TO = 8
 HIDDEN = 16
 MARK = 32
+# Text an empty content control shows in place of content (its placeholder, see
+# ``shows_placeholder``): kept in every view, as word processors show it, but not content.
+PLACEHOLDER = 64
 
 DROP_ACCEPTED = DEL | MOVE_FROM | HIDDEN | MARK
 DROP_ORIGINAL = INS | MOVE_TO | HIDDEN | MARK
@@ -80,11 +83,25 @@ _RUN_MARKERS = frozenset({W_COMMENTREFERENCE, W_FOOTNOTEREFERENCE, W_ENDNOTEREFE
 
 Piece = tuple[str, int, Any]
 
+_SHOWING_PLACEHOLDER = qn("w:showingPlcHdr")
+_SDTPR = qn("w:sdtPr")
+
 # Anything that makes a paragraph more than plain runs of w:t.
 _NOT_PLAIN = frozenset({
     W_INS, W_DEL, W_MOVEFROM, W_MOVETO, W_DELTEXT, W_VANISH, MC_ALTERNATECONTENT, qn("w:drawing"), qn("w:pict"),
-    qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"),
+    qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"), _SHOWING_PLACEHOLDER,
 })  # fmt: skip
+
+
+def shows_placeholder(sdt: Any) -> bool:
+    """Whether content control ``sdt`` is empty and shows its placeholder text instead
+    (``w:sdtPr/w:showingPlcHdr``, as Word marks it): what its content holds is that prompt
+    ("Click or tap here to enter text.", "Choose an item."), not document text."""
+    sdtpr = sdt.find(_SDTPR)
+    if sdtpr is None:
+        return False
+    flag = sdtpr.find(_SHOWING_PLACEHOLDER)
+    return flag is not None and is_on(flag)
 
 
 class ScanContext:
@@ -142,7 +159,8 @@ def _scan_children(
         elif tag == W_SDT:
             content = child.find(W_SDTCONTENT)
             if content is not None:
-                _scan_children(content, flags, rev, out, boxes, ctx, style_hidden)
+                inner = flags | PLACEHOLDER if shows_placeholder(child) else flags
+                _scan_children(content, inner, rev, out, boxes, ctx, style_hidden)
         elif tag == MC_ALTERNATECONTENT:
             branch = choose_alternate(child)
             if branch is not None:
@@ -233,6 +251,16 @@ def find_text_boxes(element: Any, boxes: list[Any]) -> None:
                 find_text_boxes(branch, boxes)
         elif isinstance(tag, str):
             find_text_boxes(child, boxes)
+
+
+def marker_flags(properties: Any | None, flags_by_tag: dict[str, int]) -> int:
+    """The flags of the revision markers among the children of a property group (a paragraph
+    mark's ``w:rPr``, a cell's ``w:tcPr``), ``flags_by_tag`` saying which marker means what."""
+    flags = 0
+    if properties is not None:
+        for child in properties:
+            flags |= flags_by_tag.get(child.tag, 0)
+    return flags
 
 
 def accepted_text(pieces: list[Piece]) -> str:

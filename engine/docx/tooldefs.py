@@ -101,7 +101,13 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "displayLabel. "
             "Call it first, and again after a change, to get current ids. Long documents can be "
             "read in pages: pass maxBlocks, then afterBlockId set to the nextAfterBlockId of the "
-            "previous page. Pending tracked changes are shown as if accepted; text offsets count "
+            "previous page. Pending tracked changes are shown as if accepted: a block that accepting "
+            "removes (its text and paragraph mark are deleted, or its table row or cell is) reads "
+            "blank with pendingDeletion: true, so do not take it as in force; joinsNext: true marks a "
+            "block whose paragraph mark is deleted, so that accepting runs its text into the next "
+            "block. placeholder: true marks a block showing the prompt of an empty content control "
+            '(such as "Choose an item."), with placeholderRanges saying where in its text: that '
+            "prompt is not content, and edits that would change it are refused. Text offsets count "
             "UTF-16 code units." + VERSION_NOTE
         ),
         input_schema=_object(
@@ -148,7 +154,8 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         description=(
             "Read the blocks of one section: its heading and everything up to the next heading of "
             "the same or a higher level. Pass the handle from get_document_outline; page with "
-            "maxBlocks (1-200, default 100) and afterBlockId." + VERSION_NOTE
+            "maxBlocks (1-200, default 100) and afterBlockId. Blocks read as in read_document, with "
+            "pendingDeletion and joinsNext flags for pending deletions." + VERSION_NOTE
         ),
         input_schema=_object(
             {
@@ -189,8 +196,11 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "insensitive unless matchCase is true; wholeWord keeps only matches not touching other "
             "letters, digits or underscores. Matches never span two blocks. Each match gives the "
             "blockId, blockTextHash, a few words of context and a range (UTF-16 offsets and a "
-            "selectedTextHash) to copy unchanged into an edit such as replaceRange. At most 200 "
-            "matches are returned; totalMatches counts all." + VERSION_NOTE
+            "selectedTextHash) to copy unchanged into an edit such as replaceRange. Deleted text, "
+            "including the text of table rows and cells pending deletion, is not searched; a match "
+            "in a block whose paragraph mark is deleted has joinsNext: true (accepting runs the block "
+            "into the next one), and a match in an empty content control's prompt has placeholder: true. "
+            "At most 200 matches are returned; totalMatches counts all." + VERSION_NOTE
         ),
         input_schema=_object(
             {

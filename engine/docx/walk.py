@@ -5,7 +5,11 @@ cells at any depth (row by row, cell by cell), paragraphs of content controls an
 the paragraphs of text boxes, which follow the paragraph that anchors them. Each walked paragraph
 carries its scanned pieces (see ``scan``), its cell coordinates when it sits in a table (the
 table's index in document order, counting nested tables; the row index; the grid column, which
-counts ``w:gridBefore`` and the spans of earlier cells), and the tracked state of its row.
+counts ``w:gridBefore`` and the spans of earlier cells), and the tracked state of its row or
+cell (``row_flags``): ``scan.DEL`` when its row (``w:trPr/w:del``) or cell (``w:cellDel``) is
+deleted, ``scan.INS`` when inserted (``w:trPr/w:ins``, ``w:cellIns``), including the rows and
+cells around the table it sits in: accepting the deletion of a row takes the tables nested in it
+along.
 
 Cells that continue a vertical merge (``w:vMerge`` without ``restart``) are skipped: Word shows
 the merged cell's content from its first cell only.
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .scan import DEL, INS, ScanContext, scan_paragraph
+from .scan import DEL, INS, ScanContext, marker_flags, scan_paragraph, shows_placeholder
 from .wml.attrs import int_attr, is_on
 from .wml.ns import (
     MC_ALTERNATECONTENT,
@@ -40,10 +44,12 @@ from .wml.ns import (
     W_TRPR,
     W_VAL,
     W_VMERGE,
+    qn,
 )
 from .wml.text import choose_alternate
 
 _BLOCK_WRAPPERS = frozenset({W_CUSTOMXML, W_INS, W_DEL})
+_CELL_FLAGS = {qn("w:cellDel"): DEL, qn("w:cellIns"): INS}
 
 
 class WalkedParagraph(NamedTuple):
@@ -54,6 +60,8 @@ class WalkedParagraph(NamedTuple):
     hidden_row: bool
     row: Any | None
     row_flags: int
+    # Inside a block-level content control that shows its placeholder (see scan.shows_placeholder).
+    placeholder: bool = False
 
 
 class _Walker:
@@ -62,6 +70,7 @@ class _Walker:
         self.out: list[WalkedParagraph] = []
         self.tables = 0
         self.hidden_by_style: dict[str | None, bool] = {}
+        self.placeholders = 0  # how many placeholder-showing controls enclose the current block
 
     def container(self, parent: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
         for child in parent:
@@ -69,11 +78,14 @@ class _Walker:
             if tag == W_P:
                 self.paragraph(child, cell, in_box, hidden, row, row_flags)
             elif tag == W_TBL:
-                self.table(child, in_box, hidden)
+                self.table(child, in_box, hidden, row_flags)
             elif tag == W_SDT:
                 content = child.find(W_SDTCONTENT)
                 if content is not None:
+                    showing = shows_placeholder(child)
+                    self.placeholders += showing
                     self.container(content, cell, in_box, hidden, row, row_flags)
+                    self.placeholders -= showing
             elif tag in _BLOCK_WRAPPERS:
                 self.container(child, cell, in_box, hidden, row, row_flags)
             elif tag == MC_ALTERNATECONTENT:
@@ -96,17 +108,17 @@ class _Walker:
             flag = styles.paragraph(effective).hidden if effective else None
             style_hidden = self.hidden_by_style[style_id] = flag if flag is not None else styles.default_hidden
         pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
-        self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags))
+        self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags, self.placeholders > 0))
         for box in boxes:
             self.container(box, None, True, hidden, None, 0)
 
-    def table(self, tbl: Any, in_box: bool, hidden: bool) -> None:
+    def table(self, tbl: Any, in_box: bool, hidden: bool, outer_flags: int) -> None:
         index = self.tables
         self.tables += 1
         for row_index, tr in enumerate(table_children(tbl, W_TR)):
             trpr = tr.find(W_TRPR)
             row_hidden = hidden
-            row_flags = 0
+            row_flags = outer_flags
             if trpr is not None:
                 row_hidden = hidden or is_on(trpr.find(W_HIDDEN))
                 if trpr.find(W_INS) is not None:
@@ -119,7 +131,8 @@ class _Walker:
                 if not continued:
                     # A cell continuing a vertical merge shows nothing of its own: Word draws the
                     # merged cell from the first one.
-                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, row_flags)
+                    flags = row_flags | cell_revision(tc)
+                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, flags)
                 column += span
 
 
@@ -141,6 +154,12 @@ def table_children(parent: Any, tag: str):
 def grid_before(trpr: Any | None) -> int:
     """The grid column a row's first cell starts at: the row's ``w:gridBefore`` (0 without one)."""
     return int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0 if trpr is not None else 0
+
+
+def cell_revision(tc: Any) -> int:
+    """``scan.DEL`` for a cell marked deleted (``w:tcPr/w:cellDel``), ``scan.INS`` for one marked
+    inserted (``w:cellIns``), else 0."""
+    return marker_flags(tc.find(W_TCPR), _CELL_FLAGS)
 
 
 def cell_span(tc: Any) -> tuple[int, bool]:

@@ -6,7 +6,8 @@ Layers, each in its own module:
    (``compat_v2``), string layouts normalised;
 2. ``compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton, cached
    per process by version (``compile_stats()`` counts compilations and hits);
-3. ``state.FormState`` — the data, its defaults and conditions (``tree``), validation with
+3. ``state.FormState`` — the data as loaded, changed only by the tools' writes (defaults filled
+   in only for a new record: ``fill_defaults``), its conditions (``tree``), validation with
    jsonschema-rs (``validation``, worded by ``messages``) and errors on fields (``errors``),
    modified flags against a base copy, the options of choice fields (``suggestions``);
    ``snapshot()`` / ``FormState.from_snapshot`` carry it between processes as plain JSON;

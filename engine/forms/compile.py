@@ -80,7 +80,9 @@ def prepare_schema(schema: Any, *, document: Any = None) -> dict[str, Any]:
 
     1. bundled: when ``schema`` is a part of a larger ``document`` (an OpenAPI request body that
        refers to ``#/components/schemas/...``), every fragment it reaches through local ``$ref``
-       is copied under the same pointer, so the result stands alone;
+       is copied under the same pointer, so the result stands alone; references written other
+       than as plain pointers (the schema's own ``$id``, an anchor under an ``$id``, a fragment
+       a URI must encode) become plain pointers (``bundle``);
     2. the vjsf-v2 keywords translated (``compat_v2``);
     3. every ``layout`` given as a component name normalised to ``{"comp": name}``.
     """
@@ -93,6 +95,12 @@ def prepare_schema(schema: Any, *, document: Any = None) -> dict[str, Any]:
     from .compat_v2 import translate_v2  # a schema is prepared once; a stored one is not again
 
     bundled = _bundle(schema, document) if document is not None and document is not schema else schema
+    from .bundle import bundle, needs_bundling
+
+    if needs_bundling(bundled):
+        # References to the schema's own $id, anchors behind an $id, pointers a URI must encode:
+        # rewritten as plain pointers (a schema from a file has its other files bundled already).
+        bundled = bundle(bundled)
     translated = translate_v2(bundled)
     _normalise_string_layouts(translated)
     return translated
@@ -262,8 +270,11 @@ class CompiledForm:
 
     @property
     def schema_problems(self) -> list[str]:
-        """The parts of the schema that are not valid JSON Schema and are not checked."""
-        return self.validator.problems
+        """The parts of the schema that are not checked: references that were not followed,
+        and keywords that are not valid JSON Schema."""
+        from .bundle import left_out
+
+        return [*left_out(self.schema), *self.validator.problems]
 
     def iter_errors(self, data: Any) -> list[SchemaError]:
         """Every validation error of ``data``, in the schema's order."""
@@ -284,6 +295,9 @@ class CompiledForm:
             stack.extend(skeleton.all_of)
             stack.extend(skeleton.variants)
             stack.extend(skeleton.tuple_entries)
+            stack.extend(sub for _, sub in skeleton.pattern_properties)
+            if skeleton.additional is not None:
+                stack.append(skeleton.additional)
             if skeleton.variants:
                 _ = skeleton.variant_validators
             if skeleton.condition is not None:
@@ -293,6 +307,12 @@ class CompiledForm:
             _ = skeleton.plan
         _ = self.validator
         return self
+
+    @cached_property
+    def any_skeleton(self) -> Skeleton:
+        """The skeleton of a value no schema describes (a key the schema does not name): one JSON
+        value. It has no place in the schema, so no pointer others could share."""
+        return Skeleton(self, {}, "#any")
 
     def sub_validator(self, schema: Any) -> Fragment:
         """A validator for a fragment of this schema (its references resolve in the whole)."""
@@ -318,8 +338,10 @@ class CompiledForm:
             seen.append(ref)
             try:
                 target_pointer, target = self.resolver.lookup(ref)
-            except RefError as exc:
-                raise FormSchemaError(f"the schema cannot be used: at {pointer or '/'}: {exc}") from None
+            except RefError:
+                # The validator leaves it out too and names it under "Not checked": the form
+                # around it stays usable, and the field accepts what the reference would describe.
+                target_pointer, target = pointer, True
             siblings = {k: v for k, v in fragment.items() if k != "$ref"}
             if isinstance(target, bool):
                 target = {} if target else {"not": {}}
@@ -379,7 +401,11 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
         types = [t for t in declared if isinstance(t, str)]
     else:
         types = []
-        if isinstance(schema.get("properties"), dict) or schema.get("additionalProperties") is not None:
+        if (
+            isinstance(schema.get("properties"), dict)
+            or schema.get("additionalProperties") is not None
+            or isinstance(schema.get("patternProperties"), dict)
+        ):
             types = ["object"]
         elif "items" in schema or "prefixItems" in schema:
             types = ["array"]
@@ -391,6 +417,22 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
     nullable = "null" in types
     plain = tuple(t for t in types if t != "null")
     return plain, nullable
+
+
+def _objects_all_of(form: CompiledForm, schema: dict[str, Any], pointer: str) -> bool:
+    """Whether ``schema`` is an object by its ``allOf`` (an entry typed object or with properties)."""
+    entries = schema.get("allOf")
+    return isinstance(entries, list) and _objects_in(form, entries, f"{pointer}/allOf")
+
+
+def _objects_in(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
+    """Whether one of the schemas ``entries`` (at ``pointer``) is typed object or has properties."""
+    for index, entry in enumerate(entries):
+        if isinstance(entry, dict):
+            target, _ = form._deref(entry, f"{pointer}/{index}")
+            if _types_of(target)[0][:1] == ("object",) or "properties" in target:
+                return True
+    return False
 
 
 def _nullable_union(schema: dict[str, Any]) -> tuple[str, Any] | None:
@@ -456,7 +498,9 @@ class Skeleton:
             and isinstance(one_of, list)
             and bool(one_of)
             and not all(isinstance(e, dict) and "const" in e for e in one_of)
-            and (not types or "object" in types)
+            # Untyped: a variant selector when a variant is an object (a choice between a string
+            # and a list of strings is one value, written whole).
+            and ("object" in types or (not types and _objects_in(form, one_of, f"{pointer}/oneOf")))
         )
         kind = types[0] if len(types) == 1 else None
         item_schema: dict[str, Any] = {}
@@ -473,14 +517,27 @@ class Skeleton:
         value_schema = item_schema if kind == "array" else schema
         self.items: ItemsSource | None = items_source(schema, self.layout, value_schema)
         array_of_objects = kind == "array" and (
-            _types_of(item_schema)[0][:1] == ("object",) or "properties" in item_schema or "oneOf" in item_schema
+            _types_of(item_schema)[0][:1] == ("object",)
+            or "properties" in item_schema
+            or "oneOf" in item_schema
+            or _objects_all_of(form, item_schema, f"{pointer}/items")
         )
+        # An object described only through allOf (renovate's package rules): its parts are fields.
+        self.all_of_object = not types and _objects_all_of(form, schema, pointer)
+        patterns = schema.get("patternProperties")
+        self._patterns_raw: dict[str, Any] = patterns if isinstance(patterns, dict) else {}
+        additional = schema.get("additionalProperties")
+        # A map: an object whose keys are free names with values of one shape (compose services,
+        # import maps, environment variables). ``additionalProperties: {}`` or ``true`` alone
+        # says nothing about the values: such an object stays one JSON value.
+        self.is_map = bool(self._patterns_raw) or (isinstance(additional, dict) and additional != {})
         self.comp = choose_component(
             schema,
             self.layout,
             types,
             self.items,
             has_properties=bool(self._properties_raw) or "allOf" in schema or "if" in schema,
+            has_map=self.is_map,
             object_one_of=self.object_one_of,
             array_of_objects=array_of_objects,
             tuple_items=self.tuple_items,
@@ -508,13 +565,16 @@ class Skeleton:
 
     @property
     def is_object(self) -> bool:
-        return self.kind == "object" or (self.kind is None and (bool(self._properties_raw) or self.object_one_of))
+        return self.kind == "object" or (
+            self.kind is None
+            and (bool(self._properties_raw) or self.object_one_of or self.is_map or self.all_of_object)
+        )
 
     @property
     def is_composite(self) -> bool:
         """Whether the form shows this fragment's parts as fields of their own."""
         return (
-            self.comp in ("section", "tabs", "vertical-tabs", "stepper", "expansion-panels", "card")
+            self.comp in ("section", "tabs", "vertical-tabs", "stepper", "expansion-panels", "card", "map")
             or (self.comp == "list")
             or (self.is_object and self.comp not in ITEMS_COMPONENTS and self.comp not in ("json", "none"))
         )
@@ -573,6 +633,45 @@ class Skeleton:
             for name, sub in self._properties_raw.items()
         ]
 
+    @property
+    def property_names(self) -> list[str]:
+        """The names ``properties`` declares, without reading their schemas."""
+        return list(self._properties_raw)
+
+    @cached_property
+    def pattern_properties(self) -> list[tuple[Fragment, Skeleton]]:
+        """``(validator of the key pattern, skeleton of the value)`` per ``patternProperties``
+        entry, in the schema's order. The pattern runs in the validator's regular-expression
+        engine, as validation runs it."""
+        base = self.pointer + "/patternProperties"
+        out = []
+        for pattern, sub in self._patterns_raw.items():
+            if isinstance(sub, (dict, bool)):
+                matches = self.form.sub_validator({"type": "string", "pattern": pattern})
+                out.append((matches, self.form.skeleton(sub, jsonpointer.append(base, pattern))))
+        return out
+
+    @cached_property
+    def additional(self) -> Skeleton | None:
+        """The skeleton of the values of keys no property or pattern names (``additionalProperties``
+        as a schema), or None."""
+        additional = self.schema.get("additionalProperties")
+        if not isinstance(additional, dict):
+            return None
+        return self.form.skeleton(additional, self.pointer + "/additionalProperties")
+
+    @property
+    def refuses_other_keys(self) -> bool:
+        """Whether a key no property or pattern names is an error here."""
+        return self.schema.get("additionalProperties") is False or self.schema.get("unevaluatedProperties") is False
+
+    def entry_schema(self, key: str) -> Skeleton | None:
+        """The skeleton of the value of ``key`` when a pattern or ``additionalProperties`` gives one."""
+        for matches, sub in self.pattern_properties:
+            if matches.is_valid(key):
+                return sub
+        return self.additional
+
     @cached_property
     def dependent(self) -> dict[str, Skeleton]:
         out: dict[str, Skeleton] = {}
@@ -599,19 +698,26 @@ class Skeleton:
 
     @cached_property
     def variant_titles(self) -> list[str]:
-        titles = []
-        layout_items = (
-            (self.schema.get("oneOfLayout") or {}).get("oneOfItems")
-            if isinstance(self.schema.get("oneOfLayout"), dict)
-            else None
-        )
-        for index, variant in enumerate(self.variants):
-            title = None
-            if isinstance(layout_items, list) and index < len(layout_items) and isinstance(layout_items[index], dict):
-                title = layout_items[index].get("title")
-            title = title or variant.schema.get("title") or f"option {index + 1}"
-            titles.append(str(title))
-        return titles
+        """One title per variant: from ``oneOfLayout.oneOfItems`` (whose header entries only
+        group the others and name no variant; an entry's ``key`` names its variant's index), else
+        the variant's own title, else ``option N``."""
+        one_of_layout = self.schema.get("oneOfLayout")
+        layout_items = one_of_layout.get("oneOfItems") if isinstance(one_of_layout, dict) else None
+        from_layout: dict[int, str] = {}
+        if isinstance(layout_items, list):
+            entries = [e for e in layout_items if isinstance(e, dict) and e.get("header") is not True]
+            for position, entry in enumerate(entries):
+                key = entry.get("key", entry.get("value"))
+                index = int(key) if isinstance(key, int) and not isinstance(key, bool) else position
+                if isinstance(key, str) and key.strip().isdigit():
+                    index = int(key.strip())
+                title = entry.get("title")
+                if title is not None and 0 <= index < len(self.variants):
+                    from_layout.setdefault(index, str(title))
+        return [
+            from_layout.get(index) or str(variant.schema.get("title") or f"option {index + 1}")
+            for index, variant in enumerate(self.variants)
+        ]
 
     @cached_property
     def variant_label(self) -> str | None:

@@ -7,7 +7,9 @@ combobox of strings, a JSON value) to that field. Under a variant selector only 
 variant's errors are kept, plus one error on the object saying the variants do not match; for a
 nullable field (``anyOf [X, null]``) the errors of ``X`` are kept. A field carries one error;
 the others of the same field are dropped from the list (the first is the one to fix first).
-Errors no field can take are listed by their data pointer.
+Errors no field can take are listed by their data pointer. A key the schema does not allow
+(``additionalProperties: false``) has a field of its own (see ``tree``): the error goes to that
+field, once per key.
 """
 
 from __future__ import annotations
@@ -32,14 +34,11 @@ class FieldError(FrozenRecord):
 
 
 class Validation(Record):
-    """``extra``: (data pointer of an object, keys its schema does not accept)."""
+    __slots__ = ("errors", "valid")
 
-    __slots__ = ("errors", "extra", "valid")
-
-    def __init__(self, valid: bool, errors: list[FieldError], extra: list[tuple[str, list[str]]]) -> None:
+    def __init__(self, valid: bool, errors: list[FieldError]) -> None:
         self.valid = valid
         self.errors = errors
-        self.extra = extra
 
 
 def validate_tree(form: Any, tree: Tree) -> Validation:
@@ -48,7 +47,7 @@ def validate_tree(form: Any, tree: Tree) -> Validation:
     collector = _Collector(tree)
     for error in raw:
         collector.process(error)
-    return Validation(not raw, collector.finish(), collector.extra)
+    return Validation(not raw, collector.finish())
 
 
 class _Collector:
@@ -61,7 +60,6 @@ class _Collector:
                 self.selectors.setdefault(node.data_path, []).append(node)
         self.attached: list[FieldError] = []
         self.loose: list[FieldError] = []
-        self.extra: list[tuple[str, list[str]]] = []
         self._taken: set[int] = set()
 
     def process(self, error: SchemaError) -> None:
@@ -70,11 +68,30 @@ class _Collector:
             self._variant_error(error, pointer) or self._nullable_error(error, pointer)
         ):
             return
-        if error.extra:
-            self.extra.append((pointer, error.extra))
+        if error.extra and self._refused_keys(error, pointer):
+            return
         if error.missing is not None:
             pointer = jsonpointer.append(pointer, error.missing)
         self.add(pointer, message_for(error))
+
+    def _refused_keys(self, error: SchemaError, pointer: str) -> bool:
+        """Each key an ``additionalProperties`` error names, on its own field (when every one
+        has a field: an object written as one value takes the error whole)."""
+        paths = [jsonpointer.append(pointer, key) for key in error.extra]
+        nodes = [self.tree.by_data_path.get(path) for path in paths]
+        if not all(node is not None and node.entry is not None for node in nodes):
+            return False
+        custom = message_for(error) if error.schema is not None and "errorMessage" in error.schema else None
+        holder = self.tree.by_data_path.get(pointer)
+        where = holder.path if holder is not None else pointer or "/"
+        for path in paths:
+            self.add(
+                path,
+                custom
+                or "a key this form does not accept: remove it (setFieldValue with null) or rename it (editArray "
+                f'on {where} with action "rename")',
+            )
+        return True
 
     def _variant_error(self, error: SchemaError, pointer: str) -> bool:
         for selector in self.selectors.get(pointer, []):

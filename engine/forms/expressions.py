@@ -54,6 +54,9 @@ MAX_SOURCE_CHARS = 20_000
 RESULT_CACHE_SIZE = 4096
 
 KINDS = ("js-eval", "js-tpl", "js-fn")
+# A template that gives a URL (``getItems.url``): its interpolated values are encoded for the part
+# of the URL they stand in (``engine.urls.template_url``). Made by ``layout``, never by a schema.
+URL_TEMPLATE = "js-url"
 SHARED_NAMES = ("rootData", "context", "options", "summary", "mode", "display")
 SCOPE_NAMES = ("data", "parent", "rootData", "context", "options", "summary", "mode", "display", "item", "body")
 
@@ -133,7 +136,7 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
         )
         _poison(key, error)
         raise error
-    if expression.kind == "js-tpl" and "${" not in expression.source and "\r" not in expression.source:
+    if expression.kind in ("js-tpl", URL_TEMPLATE) and "${" not in expression.source and "\r" not in expression.source:
         # A template without interpolation (a URL with only {q}) is its own text: the engine
         # would give back exactly that, so it is not started for it.
         return expression.source
@@ -144,7 +147,9 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
     sandbox = _sandbox()
     function = sandbox.function(expression, key)
     try:
-        result = function(scope_json, shared if shared is not None else "{}")
+        # A local expression reads nothing shared (its results are cached on that premise), so
+        # it is not given the shared scope: no parse for it when the root document changed.
+        result = function(scope_json, None if expression.local else (shared if shared is not None else "{}"))
     except sandbox.quickjs.JSException as exc:
         error = _classify(str(exc))
         if error.reason in ("timeout", "memory"):
@@ -160,6 +165,8 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
         value = json.loads(result)["value"] if result not in (None, "{}") else None
     except (ValueError, KeyError, TypeError):
         value = None
+    if expression.kind == URL_TEMPLATE:
+        value = _url(value)
     if cache_key is not None:
         if len(_results) >= RESULT_CACHE_SIZE:
             _results.pop(next(iter(_results)), None)
@@ -167,17 +174,15 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
     return value
 
 
-# A schema's `pattern` is an ECMA-262 regular expression, and an untrusted one can backtrack for
-# ever; testing it in the engine gives the right dialect and the same time limit.
-_REGEX_TEST = (
-    "(function (p, s) { let r; try { r = new RegExp(p, 'u'); } catch (e) { r = new RegExp(p); } return r.test(s); })"
-)
 _regex_results: dict[tuple[str, str], bool | None] = {}
 
 
 def regex_test(pattern: str, text: str) -> bool | None:
     """Whether ``text`` matches the JSON Schema ``pattern``; None when that cannot be decided
-    (the pattern is not a regular expression, or the test ran out of time or memory)."""
+    (the pattern is not a regular expression, or the test ran out of time or memory).
+
+    A schema's ``pattern`` is an ECMA-262 regular expression, and an untrusted one can backtrack
+    for ever; testing it in the engine gives the right dialect and the same time limit."""
     key = (pattern, text)
     if key in _regex_results:
         return _regex_results[key]
@@ -195,6 +200,33 @@ def regex_test(pattern: str, text: str) -> bool | None:
         _regex_results.pop(next(iter(_regex_results)), None)
     _regex_results[key] = verdict
     return verdict
+
+
+def _url(parts: Any) -> str:
+    from ..urls import UnsafeUrlValue, template_url
+
+    try:
+        return template_url(parts["strings"], parts["values"])
+    except UnsafeUrlValue as exc:
+        raise ExpressionError(exc.message, reason="failed") from None
+
+
+_REGEX_SYNTAX = (
+    "(function (p) { try { new RegExp(p, 'u'); return ''; } catch (e) {"
+    " try { new RegExp(p); return ''; } catch (e2) { return String(e2.message || 'invalid'); } } })"
+)
+
+
+def regex_syntax_error(pattern: str) -> str | None:
+    """Why ``pattern`` is not an ECMA-262 regular expression (with or without the ``u`` flag),
+    or None when it is one (or the engine could not decide in its limits)."""
+    sandbox = _sandbox()
+    try:
+        message = sandbox.regex_syntax()(pattern)
+    except (sandbox.quickjs.JSException, sandbox.quickjs.StackOverflow):
+        sandbox.reset()
+        return None
+    return message or None
 
 
 def shared_scope(**entries: Any) -> str:
@@ -219,6 +251,12 @@ def _classify(message: str) -> ExpressionError:
         )
     if first.startswith("SyntaxError"):
         return ExpressionError(f"the expression is not valid JavaScript ({first})", reason="syntax")
+    if first.startswith("TypeError") and any(w in first for w in ("read-only", "not extensible", "define variable")):
+        return ExpressionError(
+            f"the expression tries to change what it may only read ({first}): built-ins, global variables, "
+            "rootData and context cannot be changed (copy a list before sorting it: [...list].sort())",
+            reason="failed",
+        )
     if first.startswith(("TypeError", "ReferenceError")):
         return ExpressionError(f"the expression reads a value that is not set ({first})", reason="unresolved")
     if "stack overflow" in first or first.startswith("RangeError"):
@@ -227,7 +265,8 @@ def _classify(message: str) -> ExpressionError:
 
 
 class _Sandbox:
-    """One QuickJS context (per thread) and the compiled functions of the expressions it ran."""
+    """One QuickJS context (per thread), locked down (``lockdown``), and the compiled functions
+    of the expressions it ran."""
 
     def __init__(self) -> None:
         import quickjs  # lazily: only schemas with expressions pay for the engine
@@ -236,44 +275,44 @@ class _Sandbox:
         self.reset()
 
     def reset(self) -> None:
+        from .lockdown import LOCKDOWN_SCRIPT, SCOPE_NAMES_MARK
+
         context = self.quickjs.Context()
         context.set_memory_limit(MEMORY_LIMIT_BYTES)
         context.set_time_limit(TIME_LIMIT_SECONDS)
         context.set_max_stack_size(STACK_LIMIT_BYTES)
-        # The last shared scope, parsed once while the same text keeps coming.
-        context.eval("var __sharedText = '{}', __shared = {};")
+        context.eval(LOCKDOWN_SCRIPT.replace(SCOPE_NAMES_MARK, json.dumps(SCOPE_NAMES)))
         self.context = context
         self.functions: dict[tuple[str, str], Any] = {}
         self._regex: Any = None
+        self._regex_syntax: Any = None
 
     def regex(self) -> Any:
         if self._regex is None:
-            self._regex = self.context.eval(_REGEX_TEST)
+            self._regex = self.context.eval("__deskcheck.regexTest")
         return self._regex
+
+    def regex_syntax(self) -> Any:
+        if self._regex_syntax is None:
+            self._regex_syntax = self.context.eval(_REGEX_SYNTAX)
+        return self._regex_syntax
 
     def function(self, expression: Expression, key: tuple[str, str]) -> Any:
         function = self.functions.get(key)
         if function is not None:
             return function
-        names = ", ".join(SCOPE_NAMES)
-        if expression.kind == "js-tpl":
-            body = "return `" + expression.source.replace("\\", "\\\\").replace("`", "\\`") + "`;"
+        if expression.kind in ("js-tpl", URL_TEMPLATE):
+            literal = "`" + expression.source.replace("\\", "\\\\").replace("`", "\\`") + "`"
+            body = "return " + ("__deskcheck.urlParts" if expression.kind == URL_TEMPLATE else "") + literal + ";"
         elif expression.kind == "js-fn":
             body = expression.source
         else:
             body = "return (" + expression.source + "\n);"
-        # The scope crosses as one JSON string; the result comes back the same way. A wrapper
-        # object keeps `undefined` apart from `null`.
-        wrapper = (
-            "(function (__scope, __sharedIn) {\n"
-            "  const __s = JSON.parse(__scope);\n"
-            "  if (__sharedIn !== __sharedText) { __shared = JSON.parse(__sharedIn); __sharedText = __sharedIn; }\n"
-            f"  const __value = (function ({names}) {{\n{body}\n}})("
-            + ", ".join(f"('{name}' in __s ? __s.{name} : __shared.{name})" for name in SCOPE_NAMES)
-            + ");\n  return JSON.stringify({ value: __value });\n})"
-        )
+        # The scope crosses as one JSON string and the result comes back the same way (a
+        # wrapper object keeps `undefined` apart from `null`): see ``lockdown``.
+        source = f"__deskcheck.compile(function ({', '.join(SCOPE_NAMES)}) {{\n{body}\n}})"
         try:
-            function = self.context.eval(wrapper)
+            function = self.context.eval(source)
         except self.quickjs.JSException as exc:
             error = _classify(str(exc))
             if error.reason != "syntax":

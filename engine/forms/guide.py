@@ -68,6 +68,19 @@ def fill_form_guide(
         f"with `{tool('setFieldValue')}`. A list of plain values drawn as one field (a combobox) is written "
         "whole, as a JSON array.",
         "",
+        "## Maps and keys",
+        "",
+        "A field of type `map` is an object whose keys you choose (services, environment variables): each key "
+        f"is a field of its own under the map's path. Add a key with `{tool('setFieldValue')}` on the map's path "
+        f"plus the key, or with `{tool('editArray')}` (action add, key); rename or remove one with "
+        f"`{tool('editArray')}` (action rename with key and newKey, or remove with key). A key the form does not "
+        "accept is shown with its error: remove it, or rename it to a key the form takes.",
+        "",
+        "## Defaults",
+        "",
+        "A line with `default=X` shows what the schema proposes for a field that has no value: it is not in the "
+        "document until you write it.",
+        "",
         "## Reading the document",
         "",
         f'`{tool("getData")}` returns the document itself as JSON, `{{"data": ..., "valid": ...}}`, whole or one '

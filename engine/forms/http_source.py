@@ -27,7 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..openapi.http import ApiCaller, HttpRequest, HttpResponse
+from ..openapi.http import ApiCaller, HttpRequest, HttpResponse, shown_url
+from ..urls import redact
 from .sources import DocumentVersion, FetchedSchema, Loaded, SaveConflict, Saved, SchemaTag, SourceError
 
 # How much of an error body a message quotes when the API gives no message field.
@@ -57,14 +58,22 @@ class HttpRecordSource:
         if self.schema_request is None and self.declared_schema is None:
             raise ValueError("an HTTP record source needs a schema_request or a declared_schema")
         if not self.schema_key:
+            # Stored: never with the password of a user:password@ URL.
             if self.schema_request is not None:
-                self.schema_key = "http:" + self.schema_request.url
+                self.schema_key = "http:" + redact(self.schema_request.url)
             else:
-                self.schema_key = "declared:" + (self.declared_version or self.write.url)
+                self.schema_key = "declared:" + (self.declared_version or redact(self.write.url))
 
     @property
     def creates(self) -> bool:
         return self.read is None
+
+    @property
+    def request_deadline(self) -> float | None:
+        """The longest one request may take (the client's total ``timeout``; None: unknown), so
+        that a save's lease outlives its request."""
+        timeout = getattr(self.caller.client, "timeout", None)
+        return float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
 
     # -- the record ---------------------------------------------------------------------------
 
@@ -174,8 +183,7 @@ def _status_text(response: HttpResponse) -> str:
 
 
 def _label(request: HttpRequest) -> str:
-    # Where a request went, without its query (which may carry values a user typed).
-    return f"{request.method} {request.url.split('?', 1)[0]}"
+    return f"{request.method} {shown_url(request.url)}"
 
 
 def _json_body(response: HttpResponse, request: HttpRequest) -> Any:

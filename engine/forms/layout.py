@@ -5,20 +5,22 @@ options of a choice field come from.
 object (``{"comp": ..., "label": ..., "if": ..., "items": ..., "getItems": ..., "children": ...}``);
 ``normalize_layout`` turns all three into the object form.
 
-Components follow the form library's choices so a schema renders the same way here as on screen:
-a ``const`` is not shown (its value is injected), an enum or a list of constants is a ``select``
+Components follow the form library's choices so a schema renders the same way here as on screen,
+with one difference: a ``const`` is a ``select`` of its one value, shown and checked like any
+field (the library hides it and writes it). An enum or a list of constants is a ``select``
 (``autocomplete`` past 20 options), ``examples``, an open ``anyOf`` or a ``separator`` make a
 ``combobox``, a list of options from an expression or a URL is a ``select`` (``autocomplete``
-when the URL searches), an object is a ``section``, an array of objects a ``list``, an array of
-plain values a ``combobox`` (or a multiple select when its items have options), dates and times
-get pickers, and ``oneOf`` on an object becomes a variant selector.
+when the URL searches), an object is a ``section`` (a ``map`` when it has no properties and its
+keys follow ``patternProperties`` or ``additionalProperties``), an array of objects a ``list``,
+an array of plain values a ``combobox`` (or a multiple select when its items have options),
+dates and times get pickers, and ``oneOf`` on an object becomes a variant selector.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .expressions import Expression, parse_expression
+from .expressions import URL_TEMPLATE, Expression, parse_expression
 from .record import FrozenRecord
 
 # Past this many options a select becomes an autocomplete (a person types to filter).
@@ -47,13 +49,14 @@ AGENT_TYPES = {
     "slot": "slot",
     "composite-slot": "composite-slot",
     "json": "json",
+    "map": "map",
 }
 
 ITEMS_COMPONENTS = frozenset(
     {"select", "autocomplete", "combobox", "number-combobox", "radio-group", "checkbox-group", "switch-group"}
 )
 COMPOSITE_COMPONENTS = frozenset(
-    {"section", "tabs", "vertical-tabs", "stepper", "expansion-panels", "card", "list", "one-of-select"}
+    {"section", "tabs", "vertical-tabs", "stepper", "expansion-panels", "card", "list", "one-of-select", "map"}
 )
 
 
@@ -217,6 +220,8 @@ def items_source(schema: dict[str, Any], layout: dict[str, Any], value_schema: d
     get_items = layout.get("getItems")
     if get_items is not None:
         return _get_items_source(get_items, return_objects=_is_object(value_schema))
+    if "const" in value_schema:
+        return ItemsSource("static", items=(normal_item(value_schema["const"]),))
     if isinstance(value_schema.get("enum"), list) and value_schema["enum"]:
         return ItemsSource("static", items=tuple(normal_item(v) for v in value_schema["enum"]))
     constants = const_items(value_schema.get("oneOf")) if isinstance(value_schema.get("oneOf"), list) else None
@@ -261,6 +266,9 @@ def _get_items_source(get_items: Any, *, return_objects: bool) -> ItemsSource | 
     url = parse_expression(get_items.get("url"), default_kind="js-tpl") if get_items.get("url") is not None else None
     if isinstance(get_items.get("url"), str):
         url = Expression("js-tpl", get_items["url"], pure="${" not in get_items["url"])
+    if url is not None and url.kind == "js-tpl":
+        # Its values are encoded for the part of the URL they stand in (``engine.urls``).
+        url = Expression(URL_TEMPLATE, url.source, pure=url.pure)
     search_params = get_items.get("searchParams") if isinstance(get_items.get("searchParams"), dict) else {}
     headers = get_items.get("headers") if isinstance(get_items.get("headers"), dict) else {}
     return ItemsSource(
@@ -293,21 +301,20 @@ def choose_component(
     *,
     has_properties: bool,
     object_one_of: bool,
+    has_map: bool = False,
     array_of_objects: bool,
     tuple_items: bool,
 ) -> str:
     """The component a fragment gets (see the module docstring)."""
     if isinstance(layout.get("comp"), str):
         return layout["comp"]
-    if "const" in schema:
-        return "none"
     kind = types[0] if len(types) == 1 else None
     if kind == "object" or (kind is None and (has_properties or object_one_of)):
         if items is not None:
             return _choice_component(items)
         if has_properties or object_one_of or schema.get("allOf") or schema.get("if"):
             return "section"
-        return "json"
+        return "map" if has_map else "json"
     if kind == "array":
         if tuple_items:
             return "section"

@@ -9,8 +9,11 @@ batch), so a second look at the same list costs nothing.
 Where requests may go: a schema is data from whoever wrote it, so it must not be able to make
 deskcheck call arbitrary hosts. A URL is allowed when it is on the API's own origin (the
 session's base URL: there it also gets the caller's credentials) or on a host the user allowed
-(``--allow-host``, which never gets the credentials). A relative URL is resolved against the base
-URL. Only http and https; redirects are not followed.
+(``--allow-host``, which never gets the credentials): ``host:port`` allows that port,
+``https://host[:port]`` that scheme too, and a ``host`` alone only the default port of the URL's
+scheme (80 or 443), not every port of the host. A relative URL is resolved against the base
+URL. Only http and https; redirects are not followed. Messages never show the password of a
+``user:password@`` URL.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from ..errors import DeskcheckError
+from ..errors import DeskcheckError, InputError
+from ..urls import redact
 from .suggestions import ItemsRequest
 
 if TYPE_CHECKING:
@@ -50,12 +54,12 @@ class RemoteItems:
         cache_key = json.dumps([url, sorted(request.headers.items())])
         if cache_key in self._cache:
             return self._cache[cache_key]
-        from ..openapi.http import HttpRequest
+        from ..openapi.http import HttpRequest, shown_url
 
         headers = {"accept": "application/json", **request.headers}
         response = self.caller.send(HttpRequest("GET", url, headers))
         self.requests += 1
-        where = url.split("?", 1)[0]
+        where = shown_url(url)
         if not response.ok:
             from .http_source import server_message
 
@@ -84,8 +88,8 @@ class RemoteItems:
         base = self.caller.base_url
         if not base:
             raise ItemsFetchError(
-                f"the options of {field_path} come from the relative URL {url.split('?', 1)[0]}, and this session "
-                "has no base URL to resolve it against: pass --base-url with the API's address.",
+                f"the options of {field_path} come from the relative URL {redact(url.split('?', 1)[0])}, and this "
+                "session has no base URL to resolve it against: pass --base-url with the API's address.",
                 code="itemsNoBaseUrl",
             )
         if url.startswith("/"):
@@ -95,10 +99,14 @@ class RemoteItems:
 
     def check_allowed(self, url: str, field_path: str) -> None:
         parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            port = parts.port
+        except ValueError:  # "+9911", "99999": no port a request can go to
+            port = -1
+        if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
             raise ItemsFetchError(
-                f"the options of {field_path} point to {url.split('?', 1)[0]}, which is not an http(s) URL; "
-                "deskcheck will not request it.",
+                f"the options of {field_path} point to {redact(url.split('?', 1)[0])}, which is not an http(s) URL "
+                "with a valid port; deskcheck will not request it.",
                 code="itemsHostRefused",
             )
         from ..openapi.http import same_origin
@@ -106,13 +114,14 @@ class RemoteItems:
         base = self.caller.base_url
         if base and same_origin(url, base):
             return
-        if any(_matches(parts.scheme, parts.hostname, parts.port, entry) for entry in self.allowed):
+        if any(_matches(parts.scheme, parts.hostname, port, entry) for entry in self.allowed):
             return
-        origin = f"{parts.scheme}://{parts.netloc}"
         own = f" (this API is at {_origin(base)})" if base else ""
+        host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+        exact = f"{host}:{port or _DEFAULT_PORTS[parts.scheme]}"
         raise ItemsFetchError(
-            f"the options of {field_path} come from {origin}, which is not this API's origin{own}. "
-            f"deskcheck only calls hosts you point it at: pass --allow-host {parts.hostname} to allow it, "
+            f"the options of {field_path} come from {_origin(url)}, which is not this API's origin{own}. "
+            f"deskcheck only calls hosts you point it at: pass --allow-host {exact} to allow it (that port only), "
             "or write a value with setFieldValue.",
             code="itemsHostRefused",
         )
@@ -132,16 +141,39 @@ class LazyRemoteItems:
         return self._fetcher(request)
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def parse_allowed_host(entry: str) -> tuple[str | None, str, int | None]:
-    """``host``, ``host:port`` or an origin ``https://host[:port]`` -> (scheme, host, port)."""
+    """``host``, ``host:port``, ``[v6]:port`` or an origin ``https://host[:port]`` -> (scheme,
+    host, port); port None is the default port of the scheme. Raises ``InputError`` for an
+    entry that names no host or a port that is not 1-65535 written in digits."""
+    from ..urls import check_http_url
+
     text = entry.strip()
-    if "://" in text:
-        parts = urlsplit(text)
-        return parts.scheme.lower(), (parts.hostname or "").lower(), parts.port
-    host, sep, port = text.rpartition(":")
-    if sep and port.isdigit() and host and not host.endswith(":"):
-        return None, host.strip("[]").lower(), int(port)
-    return None, text.strip("[]").lower(), None
+    if not text or ("://" in text and text.split("://", 1)[0].lower() not in _DEFAULT_PORTS):
+        raise InputError(
+            f"--allow-host takes a host, host:port or http(s)://host[:port] (for example api.example.org:8443), "
+            f"not {redact(entry)!r}."
+        )
+    if text.count(":") > 1 and "[" not in text and "://" not in text:
+        text = f"[{text}]"  # an IPv6 address without a port
+    url = text if "://" in text else "http://" + text
+    check_http_url(url, "--allow-host", given=entry, example="api.example.org:8443")
+    if "://" in text and urlsplit(url).path not in ("", "/"):
+        raise InputError(
+            f"--allow-host takes a host, host:port or scheme://host[:port], not a URL with a path: {redact(text)!r}."
+        )
+    parts = urlsplit(url)
+    return (parts.scheme.lower() if "://" in text else None), (parts.hostname or "").lower(), parts.port
+
+
+def allowed_url(url: str, allowed: Iterable[tuple[str | None, str, int | None]]) -> bool:
+    """Whether ``url`` is http(s) on one of the ``allowed`` hosts (as ``parse_allowed_host`` gives them)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    return any(_matches(parts.scheme, parts.hostname, parts.port, entry) for entry in allowed)
 
 
 def _matches(scheme: str, host: str, port: int | None, entry: tuple[str | None, str, int | None]) -> bool:
@@ -150,11 +182,12 @@ def _matches(scheme: str, host: str, port: int | None, entry: tuple[str | None, 
         return False
     if allowed_scheme is not None and allowed_scheme != scheme:
         return False
-    return allowed_port is None or allowed_port == (port or (443 if scheme == "https" else 80))
+    default = _DEFAULT_PORTS[scheme]
+    return (port or default) == (allowed_port or default)
 
 
 def _origin(url: str | None) -> str:
     if not url:
         return ""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+    return redact(f"{parts.scheme}://{parts.netloc}")

@@ -37,15 +37,18 @@ from typing import Any, NamedTuple
 from ..errors import DeskcheckError
 from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
 from .rebase import changed_pointers, rebase
-from .sources import FormSource, SaveConflict, Saved, SchemaTag
+from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
 from .store import Draft, SessionRecord, SessionStore
 from .suggestions import Fetcher
 
 STATUSES = ("closed", "opening", "ready", "stale", "saving", "error")
 # How long a save may be in flight before another process may start one (the owner process
-# being gone ends it sooner). Beyond the request's own timeout, this is margin.
+# being gone ends it sooner). A source that knows how long its request may take at most
+# (``request_deadline``: an HTTP client's total timeout) gets a lease that long plus the margin,
+# whichever is longer: a second save never starts while the first request can still arrive.
 SAVE_LEASE_SECONDS = 120.0
+SAVE_LEASE_MARGIN_SECONDS = 30.0
 # Errors quoted in the message of a refused save; the rest are counted.
 MAX_QUOTED_ERRORS = 5
 # Changed paths quoted in messages; the rest are counted.
@@ -82,11 +85,15 @@ class SessionKey(NamedTuple):
 
 
 class SessionOptions(NamedTuple):
-    """``allow_invalid``: saves may send a document that fails validation. ``context`` is what
-    schema expressions read as ``context``; ``fetcher`` lists options behind URLs."""
+    """``allow_invalid``: saves may send a document that fails validation. ``fill_defaults``: the
+    form writes the schema's defaults and constants where the document has no value (a source
+    that creates records always does; otherwise a loaded document changes only where a tool
+    writes). ``context`` is what schema expressions read as ``context``; ``fetcher`` lists
+    options behind URLs."""
 
     prefix: str = "form"
     allow_invalid: bool = False
+    fill_defaults: bool = False
     compile_options: CompileOptions | None = None
     context: Any = None
     fetcher: Fetcher | None = None
@@ -248,7 +255,7 @@ class FormSession:
             data, base, version = state.document, state.base, record.doc_version
             record.status, record.message = "saving", None
             record.save_token = token
-            record.save_deadline = self.store.now() + self.options.save_lease
+            record.save_deadline = self.store.now() + self._lease_seconds()
             record.save_owner = _owner()
             record.expires_at = self.store.now() + self.store.ttl
             self.store.put(record)
@@ -299,7 +306,12 @@ class FormSession:
                 # this one again would create a second record).
                 loaded = self.source.load()
                 state = FormState(
-                    state.form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                    state.form,
+                    loaded.data,
+                    base=loaded.data,
+                    fill_defaults=self._fill_defaults(_nothing_there(loaded)),
+                    context=self._context(),
+                    fetcher=self.options.fetcher,
                 )
                 record.doc_version = loaded.version
             else:
@@ -311,6 +323,12 @@ class FormSession:
             record.save_token = record.save_deadline = record.save_owner = None
             self.store.put(record)
         return SaveOutcome(version, saved.location, self.source.creates and not pending, pending or None)
+
+    def _lease_seconds(self) -> float:
+        deadline = getattr(self.source, "request_deadline", None)
+        if isinstance(deadline, (int, float)) and deadline > 0:
+            return max(self.options.save_lease, deadline + SAVE_LEASE_MARGIN_SECONDS)
+        return self.options.save_lease
 
     def _lease_alive(self, record: SessionRecord) -> bool:
         if record.save_deadline is None or record.save_deadline < self.store.now():
@@ -392,7 +410,12 @@ class FormSession:
         merged, conflicts = rebase(draft.snapshot.get("base"), draft.snapshot.get("data"), fresh.snapshot.get("base"))
         form = self._compiled(fresh.schema_version)
         state = FormState(
-            form, merged, base=fresh.snapshot.get("base"), context=self._context(), fetcher=self.options.fetcher
+            form,
+            merged,
+            base=fresh.snapshot.get("base"),
+            fill_defaults=self._fill_defaults(fresh.snapshot.get("fillDefaults")),
+            context=self._context(),
+            fetcher=self.options.fetcher,
         )
         with self.store.transaction():
             self._refuse_if_edited("restore a draft over them")
@@ -423,7 +446,12 @@ class FormSession:
             loaded = self.source.load()
             form = self._compiled(version)
             state = FormState(
-                form, loaded.data, base=loaded.data, context=self._context(), fetcher=self.options.fetcher
+                form,
+                loaded.data,
+                base=loaded.data,
+                fill_defaults=self._fill_defaults(_nothing_there(loaded)),
+                context=self._context(),
+                fetcher=self.options.fetcher,
             )
         except DeskcheckError as exc:
             self._failure = exc.message
@@ -499,15 +527,35 @@ class FormSession:
                 form,
                 snapshot.get("data"),
                 base=snapshot.get("base"),
+                fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
                 context=self._context(),
                 fetcher=self.options.fetcher,
             )
             return state, True
-        state = FormState.from_snapshot(form, snapshot, context=self._context(), fetcher=self.options.fetcher)
+        state = FormState.from_snapshot(
+            form,
+            snapshot,
+            context=self._context(),
+            fetcher=self.options.fetcher,
+            fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
+        )
         return state, False
+
+    def _fill_defaults(self, chosen: bool | None) -> bool:
+        """Whether the state fills defaults: always for a record being created or when asked
+        for; otherwise what the session chose when it opened (a file that did not exist yet is
+        a new record; an existing one, even empty, is never filled on its own)."""
+        if self.options.fill_defaults or self.source.creates:
+            return True
+        return bool(chosen)
 
     def _context(self) -> Any:
         return self.options.context
+
+
+def _nothing_there(loaded: Loaded) -> bool:
+    """The source has no document at all yet (a file that does not exist): a new record."""
+    return loaded.data is None and loaded.version is not None and loaded.version.value == ABSENT
 
 
 def _owner() -> str:

@@ -253,11 +253,15 @@ def file_form_group(
     identity: str | None = None,
     options: SessionOptions | None = None,
     title: str | None = None,
+    allow_hosts: tuple[str, ...] = (),
+    timeout: float = 30.0,
 ) -> SessionGroup:
     """The file-backed form: tools ``form_<verb>`` over ``data_path`` with the schema at
-    ``schema_path``; one session per (schema file, data file) pair."""
+    ``schema_path``; one session per (schema file, data file) pair. The schema's references to
+    other files are read next to it; ``allow_hosts`` are hosts its references may be fetched
+    from (with ``timeout``)."""
     schema_file, data_file = Path(schema_path), Path(data_path)
-    source = FileSource(schema_file, data_file, title=title)
+    source = FileSource(schema_file, data_file, title=title, allow_hosts=allow_hosts, timeout=timeout)
     return SessionGroup(
         name="form",
         title=source.title,

@@ -13,7 +13,9 @@ A source is any object with
   when the stored copy changed since ``version`` (the session becomes stale) and
   ``SourceError`` for any other refusal (the session keeps its edits);
 - ``schema(known) -> FetchedSchema``: the JSON Schema and its version; given what was known
-  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304).
+  before (``SchemaTag``), a source may answer "unchanged" without the body (an HTTP 304);
+- optionally ``request_deadline``: the most seconds one save request may take (an HTTP client's
+  total timeout), which the save lease always outlives.
 
 Versions of documents are ``DocumentVersion``s: an HTTP ``ETag`` (sent back as ``If-Match``),
 a ``Last-Modified`` date (sent back as ``If-Unmodified-Since``) or a content hash (a file).
@@ -26,14 +28,13 @@ format) and ``FunctionSource`` (plain functions, with the ``{data, version}`` /
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ..errors import DeskcheckError, InputError
 from ..files import read_regular_file, write_atomically
-from ..json_text import check_shape, parse_json
+from ..json_text import check_json_size, check_shape
 
 # A form edits one record; a file this large is almost certainly the wrong file.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -137,32 +138,50 @@ def content_hash(data: bytes) -> str:
 
 
 class FileSource:
-    """A JSON Schema file and the record file it edits (JSON, or YAML by its suffix).
+    """A JSON Schema file and the record file it edits (JSON, or YAML 1.2 by its suffix).
 
     The record's version is the hash of its bytes: a save first checks that the file on disk is
-    still the one loaded (or still absent), and refuses with ``SaveConflict`` otherwise. The
-    file is written atomically (a temporary file in the same folder, then a rename), in the
-    format it had: YAML stays YAML, JSON keeps its indentation and final newline. A record file
-    that does not exist yet is an empty record; saving creates it."""
+    still the one loaded (or still absent), and refuses with ``SaveConflict`` otherwise. A save
+    changes only the bytes of the values that changed (``textdoc.write_document``: comments,
+    key order, quoting, number spellings and layout stay as they were; a save with no change
+    leaves the file untouched), and writes atomically (a temporary file in the same folder,
+    then a rename). A record file that does not exist yet is an empty record; saving creates
+    it."""
 
     read_only = False
     creates = False
     check_schema_each_call = True
 
-    def __init__(self, schema_path: str | Path, data_path: str | Path, *, title: str | None = None) -> None:
+    def __init__(
+        self,
+        schema_path: str | Path,
+        data_path: str | Path,
+        *,
+        title: str | None = None,
+        allow_hosts: tuple[str, ...] = (),
+        timeout: float = 30.0,
+    ) -> None:
         self.schema_path = Path(schema_path)
         self.data_path = Path(data_path)
         self.title = title or self.data_path.name
         self.schema_key = "file:" + str(self.schema_path.resolve())
+        # Hosts the schema's references may be fetched from (--allow-host); files next to the
+        # schema are read without asking.
+        self.allow_hosts = allow_hosts
+        self.timeout = timeout
 
     # The schema -----------------------------------------------------------------------------
 
     def schema(self, known: SchemaTag | None) -> FetchedSchema:
+        from .schema_files import bundle_schema_file, schema_version
+
         raw = _read_bytes(self.schema_path, "the schema file")
-        version = content_hash(raw)
+        version = schema_version(raw, self.schema_path)
         if known is not None and known.version == version:
             return FetchedSchema(version)
-        return FetchedSchema(version, _parse(raw, self.schema_path, "the schema file"))
+        schema = _parse(raw, self.schema_path, "the schema file")
+        bundled = bundle_schema_file(schema, self.schema_path, allow_hosts=self.allow_hosts, timeout=self.timeout)
+        return FetchedSchema(version, bundled)
 
     def adjust_schema(self, prepared: dict[str, Any]) -> dict[str, Any]:
         return prepared
@@ -181,9 +200,15 @@ class FileSource:
         if version is not None and version.value != current_version:
             what = "was deleted" if current is None else "was changed on disk"
             raise SaveConflict(f"{self.data_path} {what} since the session loaded it")
-        text = self._render(data, current)
-        write_atomically(self.data_path, text.encode("utf-8"))
-        return Saved(DocumentVersion("hash", content_hash(text.encode("utf-8"))))
+        from ..textdoc import DocumentEditError, write_document
+
+        try:
+            new = write_document(current, data, _kind(self.data_path), f"the data file {self.data_path}")
+        except DocumentEditError as exc:
+            raise SourceError(exc.message, code="unwritable") from None
+        if new != current:
+            write_atomically(self.data_path, new)
+        return Saved(DocumentVersion("hash", content_hash(new)))
 
     def _current_bytes(self) -> bytes | None:
         try:
@@ -192,15 +217,6 @@ class FileSource:
             if not self.data_path.exists():
                 return None
             raise
-
-    def _render(self, data: Any, previous: bytes | None) -> str:
-        if self.data_path.suffix.lower() in YAML_SUFFIXES:
-            import yaml
-
-            return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
-        indent, final_newline = _json_layout(previous)
-        text = json.dumps(data, ensure_ascii=False, indent=indent)
-        return text + ("\n" if final_newline else "")
 
 
 ABSENT = "absent"
@@ -211,45 +227,20 @@ def _read_bytes(path: Path, what: str) -> bytes:
     return read_regular_file(path, MAX_FILE_BYTES, subject=f"{what} {path}", wanted=wanted)
 
 
+def _kind(path: Path) -> str:
+    return "yaml" if path.suffix.lower() in YAML_SUFFIXES else "json"
+
+
 def _parse(raw: bytes, path: Path, what: str) -> Any:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(f"{what} {path} is not UTF-8 text.") from None
-    if path.suffix.lower() in YAML_SUFFIXES:
-        import yaml
+    from ..textdoc import decode, read_document
 
-        try:
-            value = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            raise InputError(f"{what} {path} is not valid YAML{where}; fix it and try again.") from None
-        # Aliases are shared, not copied: counting each time one is reached bounds what walking
-        # the value costs (a nest of aliases would otherwise expand a hundredfold per level).
-        check_shape(value, f"{what} {path}")
-        return value
-    try:
-        return parse_json(text, f"{what} {path}")
-    except InputError as exc:
-        if exc.code != "badJson":
-            raise
-        raise InputError(exc.message[:-1] + "; fix it and try again (a .yaml or .yml file is read as YAML).") from None
-
-
-def _json_layout(previous: bytes | None) -> tuple[int | str | None, bool]:
-    """The indentation (spaces, a tab, or None for one line) and final newline of a JSON file,
-    so that a save changes only what was edited. A new file gets two spaces and a newline."""
-    if previous is None:
-        return 2, True
-    text = previous.decode("utf-8", errors="replace")
-    final_newline = text.endswith("\n")
-    for line in text.splitlines()[1:]:
-        stripped = line.lstrip(" \t")
-        if stripped and len(stripped) < len(line):
-            lead = line[: len(line) - len(stripped)]
-            return ("\t" if lead.startswith("\t") else len(lead)), final_newline
-    return (None if "\n" not in text.strip() and text.strip() else 2), final_newline
+    text = decode(raw, f"{what} {path}")
+    if _kind(path) == "json":
+        check_json_size(text, f"{what} {path}")  # before parsing: 30 MB of "[]," is 1.5 GB of lists
+    value = read_document(text, _kind(path), f"{what} {path}")
+    # A form session costs about 1 KB and 20 us per value; YAML aliases count each time they are used.
+    check_shape(value, f"{what} {path}", depth=None)
+    return value
 
 
 # -- plain functions ------------------------------------------------------------------------------

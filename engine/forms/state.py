@@ -13,7 +13,9 @@ can keep it anywhere (a SQLite row) and rebuild it in another process with
   its keys with it;
 - ``suggestions``: the options listed by ``getFieldSuggestions`` (see ``suggestions``);
 - ``variantsMemo``: where each variant list was last printed in full (printed once per union);
-- ``editCount``: the number of writes made through the tools.
+- ``editCount``: the number of writes made through the tools;
+- ``fillDefaults``: whether the state writes defaults and constants where the data has none (a
+  record being created; see ``tree``). Otherwise the data is only ever changed by the tools' writes.
 
 What is not in a snapshot comes from the host at each call: the ``context`` that schema
 expressions may read, and the ``fetcher`` that lists options behind a URL.
@@ -24,6 +26,7 @@ Operations return report objects; ``text`` turns them into the tools' answers.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any
 
@@ -34,12 +37,10 @@ from .compile import CompiledForm
 from .errors import FieldError, Validation, scoped, validate_tree
 from .record import Record
 from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
-from .tree import Node, Tree, build_tree, lookup
-from .values import UNSET, is_empty, parse_json_string
+from .tree import MAX_TREE_DEPTH, Node, Tree, build_tree, lookup
+from .values import UNSET, is_empty, jsonable, parse_json_string
 
 SNAPSHOT_FORMAT = 1
-# A state re-validates after dropping keys its schema refuses; twice is enough for nested cases.
-MAX_CLEANUP_PASSES = 3
 # Keys that only exist in form paths (a data key could be "$then"; these cannot be mistaken).
 _STRUCTURAL_KEY = re.compile(r"^\$(oneOf|comp-\d+|slot-\d+)$")
 
@@ -79,19 +80,38 @@ class WriteReport(Record):
 
 
 class ArrayReport(Record):
-    __slots__ = ("action", "errors", "index", "item", "length", "node", "other_errors", "valid", "visibility")
+    """An item of a list added or removed (``index``, ``length``: the list's count after), or,
+    with ``key``, a key of an object added, removed or renamed (``new_key``). ``item``: the field
+    of what was added (or renamed)."""
+
+    __slots__ = (
+        "action",
+        "errors",
+        "index",
+        "item",
+        "key",
+        "length",
+        "new_key",
+        "node",
+        "other_errors",
+        "valid",
+        "visibility",
+    )
 
     def __init__(
         self,
         node: Node,
         action: str,
-        index: int,
+        index: int | None,
         length: int,
         item: Node | None,
         visibility: VisibilityChange,
         errors: list[FieldError],
         other_errors: int,
         valid: bool,
+        *,
+        key: str | None = None,
+        new_key: str | None = None,
     ) -> None:
         self.node = node
         self.action = action
@@ -102,19 +122,22 @@ class ArrayReport(Record):
         self.errors = errors
         self.other_errors = other_errors
         self.valid = valid
+        self.key = key
+        self.new_key = new_key
 
 
 class SetDataReport(Record):
-    """``whole``: the document is not an object: it was written whole."""
+    """``whole``: the document is not an object: it was written whole. ``unknown``: written keys
+    no property names (kept; ``refused`` among them: keys the schema does not allow)."""
 
-    __slots__ = ("errors", "ignored", "removed", "unknown", "valid", "visibility", "whole", "written")
+    __slots__ = ("errors", "refused", "removed", "unknown", "valid", "visibility", "whole", "written")
 
     def __init__(
         self,
         written: list[str],
         removed: list[str],
         unknown: list[str],
-        ignored: list[str],
+        refused: list[str],
         visibility: VisibilityChange,
         errors: list[FieldError],
         valid: bool,
@@ -123,7 +146,7 @@ class SetDataReport(Record):
         self.written = written
         self.removed = removed
         self.unknown = unknown
-        self.ignored = ignored
+        self.refused = refused
         self.visibility = visibility
         self.errors = errors
         self.valid = valid
@@ -133,7 +156,10 @@ class SetDataReport(Record):
 class FormState:
     """One form being filled. ``data`` is the document (None or absent: no document yet, as when
     a record is being created); ``base`` the copy it is compared with for modified flags (leave
-    it out for no tracking; None for a record being created). The other keywords restore what a
+    it out for no tracking; None for a record being created). ``fill_defaults``: write defaults,
+    constants and required empty containers where the data has no value, as for a new record
+    (None, the default: only when there is no document); without it the data changes only where
+    a tool writes. The other keywords restore what a
     snapshot holds; ``context`` and ``fetcher`` come from the host (see the module docstring).
     A state is not thread-safe: a host gives each call its own, or serialises calls."""
 
@@ -149,11 +175,14 @@ class FormState:
         suggestions: dict[str, Any] | None = None,
         variants_memo: dict[str, str] | None = None,
         edit_count: int = 0,
+        fill_defaults: bool | None = None,
         context: Any = None,
         fetcher: Fetcher | None = None,
     ) -> None:
         self.form = form
-        self.base = copy.deepcopy(base)
+        self.fill_defaults = (data is None or data is UNSET) if fill_defaults is None else fill_defaults
+        # A YAML date is its ISO text here, as validation reads it: a state is plain JSON.
+        self.base = copy.deepcopy(jsonable(base))
         self.variants: dict[str, int] = dict(variants or {})
         self.active_items: dict[str, int] = dict(active_items or {})
         self.branches: dict[str, str] = dict(branches or {})
@@ -162,16 +191,24 @@ class FormState:
         self.edit_count = edit_count
         self.context = context if context is not None else {}
         self.fetcher = fetcher
-        self.ignored: list[str] = []
+        # Objects absent from the data whose fields a path asked for (see ``_unfold``).
+        self._expand: set[str] = set()
         # No document yet (a record being created) may be given as None.
-        self._rebuild(UNSET if data is None else copy.deepcopy(data))
+        self._rebuild(UNSET if data is None else copy.deepcopy(jsonable(data)))
 
     # -- snapshots --------------------------------------------------------------------------------
 
     @classmethod
     def from_snapshot(
-        cls, form: CompiledForm, snapshot: dict[str, Any], *, context: Any = None, fetcher: Fetcher | None = None
+        cls,
+        form: CompiledForm,
+        snapshot: dict[str, Any],
+        *,
+        context: Any = None,
+        fetcher: Fetcher | None = None,
+        fill_defaults: bool | None = None,
     ) -> FormState:
+        """The state ``snapshot`` holds; ``fill_defaults`` overrides the snapshot's choice."""
         if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
             raise FormError("this form snapshot is not one this version of deskcheck can read.", code="badSnapshot")
         return cls(
@@ -184,6 +221,7 @@ class FormState:
             suggestions=snapshot.get("suggestions"),
             variants_memo=snapshot.get("variantsMemo"),
             edit_count=int(snapshot.get("editCount", 0)),
+            fill_defaults=snapshot.get("fillDefaults") if fill_defaults is None else fill_defaults,
             context=context,
             fetcher=fetcher,
         )
@@ -201,6 +239,7 @@ class FormState:
         out["suggestions"] = copy.deepcopy(self.suggestions.as_json())
         out["variantsMemo"] = dict(self.variants_memo)
         out["editCount"] = self.edit_count
+        out["fillDefaults"] = self.fill_defaults
         return out
 
     # -- what a host reads ------------------------------------------------------------------------
@@ -229,16 +268,47 @@ class FormState:
 
     def set_base(self, base: Any) -> None:
         """Adopt ``base`` as the unmodified copy (after a save: the document that was saved)."""
-        self.base = copy.deepcopy(base)
+        self.base = copy.deepcopy(jsonable(base))
         self._rebuild(self.data)
 
     def node(self, path: str) -> Node:
-        """The shown field at ``path`` (layout, data or mixed path); ``FieldNotFound`` otherwise."""
+        """The shown field at ``path`` (layout, data or mixed path); ``FieldNotFound`` otherwise.
+        A path inside objects the data does not have yet builds their fields on the way."""
         normal = paths.normalise(path)
-        node = paths.resolve(self.tree, normal)
+        if normal.count("/") > 4 * MAX_TREE_DEPTH:
+            raise paths.FieldNotFound(
+                f"no field at a path of {normal.count('/')} segments: fields are at most {MAX_TREE_DEPTH} levels "
+                "deep (deeper values are read and written whole, with their ancestor's path).",
+                code="fieldNotFound",
+            )
+        node = paths.resolve(self.tree, normal) or self._unfold(normal)
         if node is None:
             raise paths.not_found(self.tree, normal)
         return node
+
+    def _unfold(self, path: str) -> Node | None:
+        """The node at ``path`` once the objects absent from the data that it goes through have
+        their fields built (the tree holds the data and one level more; a recursive schema
+        has no end below that, so only what a path names is built)."""
+        tokens = path[1:].split("/") if path else []
+        if len(tokens) > 2 * MAX_TREE_DEPTH:
+            return None  # deeper than the tree goes (each level may add a layout segment)
+        for _ in tokens:
+            holder = None
+            for cut in range(len(tokens) - 1, 0, -1):
+                holder = paths.resolve(self.tree, "/" + "/".join(tokens[:cut]))
+                if holder is not None:
+                    break
+            if holder is None or holder.children or holder.full_key in self._expand or holder.skeleton is None:
+                return None
+            if not (holder.skeleton.object_composite or holder.skeleton.tuple_items):
+                return None
+            self._expand.add(holder.full_key)
+            self._rebuild(self.data)
+            found = paths.resolve(self.tree, path)
+            if found is not None:
+                return found
+        return None
 
     def node_for_edit(self, path: str) -> Node:
         """``node`` and, when it is inside a list item, that item becomes the list's active one."""
@@ -251,46 +321,44 @@ class FormState:
     # -- building -------------------------------------------------------------------------------
 
     def _rebuild(self, data: Any) -> None:
-        self.ignored = []
-        for _ in range(MAX_CLEANUP_PASSES):
-            tree = build_tree(
-                self.form,
-                data,
-                variants=self.variants,
-                base=self.base,
-                context=self.context,
-                previous_branches=self.branches,
-            )
-            validation = validate_tree(self.form, tree)
-            if not validation.extra:
-                break
-            data = tree.data
-            for pointer, keys in validation.extra:
-                target = lookup(data, pointer)
-                if isinstance(target, dict):
-                    for key in keys:
-                        if key in target:
-                            del target[key]
-                            self.ignored.append(jsonpointer.append(pointer, key))
+        # Keys the schema refuses stay: they are errors on their own fields, and only a write
+        # removes them (the form library drops them, which loses what a file had).
+        tree = build_tree(
+            self.form,
+            data,
+            variants=self.variants,
+            base=self.base,
+            context=self.context,
+            previous_branches=self.branches,
+            fill=self.fill_defaults,
+            expand=frozenset(self._expand),
+        )
         self.tree: Tree = tree
-        self.validation: Validation = validation
+        self.validation: Validation = validate_tree(self.form, tree)
         self.data = tree.data
         self.branches = dict(tree.branches)
 
     def _visible_map(self) -> dict[str, tuple[bool, bool]]:
         return {node.full_key: (node.shown, node.owns_data) for node in self.tree.nodes if node.comp != "slot"}
 
-    def _visibility(self, before: dict[str, tuple[bool, bool]], exclude: str | None = None) -> VisibilityChange:
+    def _visibility(self, before: dict[str, tuple[bool, bool]], *exclude: str | None) -> VisibilityChange:
+        """The fields shown and hidden since ``before``, except at and under ``exclude`` (the
+        part the answer describes anyway)."""
         change = VisibilityChange()
         after = self._visible_map()
+        skipped = tuple(path for path in exclude if path is not None)
+
+        def excluded(key: str) -> bool:
+            return any(key == path or key.startswith(path + "/") for path in skipped)
+
         for key, (shown, owns) in after.items():
-            if exclude is not None and (key == exclude or key.startswith(exclude + "/")):
+            if excluded(key):
                 continue
             previous = before.get(key)
             if shown and owns and (previous is None or not previous[0]):
                 change.shown.append(key or "/")
         for key, (shown, owns) in before.items():
-            if exclude is not None and (key == exclude or key.startswith(exclude + "/")):
+            if excluded(key):
                 continue
             now = after.get(key)
             if shown and owns and (now is None or not now[0]):
@@ -305,22 +373,27 @@ class FormState:
     def set_field_value(self, path: Any, value: Any = UNSET, *, suggestion_index: Any = None) -> WriteReport:
         if path is None:
             raise FormError("path is required: the field to write, as describeState lists it.", code="missingPath")
-        node = self.node_for_edit(path)
         has_index = suggestion_index is not None
         if has_index and value is not UNSET:
             raise FormError(
                 "pass either value or suggestionIndex, not both: they are two ways to give the same value.",
                 code="exclusiveArguments",
             )
-        if has_index:
-            value = self.suggestions.value(node.path, suggestion_index)
-        elif value is UNSET:
-            raise FormError(
-                "value or suggestionIndex is required (pass value null to clear the field).", code="missingValue"
-            )
-        else:
+        if not has_index:
+            if value is UNSET:
+                raise FormError(
+                    "value or suggestionIndex is required (pass value null to clear the field).", code="missingValue"
+                )
             value = parse_json_string(value)
             check_structural_keys(value, "the value")
+        try:
+            node = self.node_for_edit(path)
+        except paths.FieldNotFound:
+            node = None if has_index else self._new_map_entry(path)
+            if node is None:
+                raise
+        if has_index:
+            value = self.suggestions.value(node.path, suggestion_index)
         before = self._visible_map()
         if node.is_selector:
             return self._activate_variant(node, value, before)
@@ -330,6 +403,29 @@ class FormState:
         node = self._same_node(node)
         mine, others = scoped(self.errors, node)
         return WriteReport(node, node.data, self._visibility(before), mine, others, self.valid)
+
+    def _new_map_entry(self, path: Any) -> Node | None:
+        """The field of a new key of a map, for a write to a path one key below the map (the
+        key is added with no value, and the write gives it one); None for any other path."""
+        normal = paths.normalise(path)
+        tokens = jsonpointer.split(normal) if normal else []
+        if not tokens or tokens[-1].startswith("$"):
+            return None
+        holder = paths.resolve(self.tree, jsonpointer.join(tokens[:-1]))
+        if holder is None or holder.wrapper or holder.skeleton is None or not holder.skeleton.is_map:
+            return None
+        if (
+            not (isinstance(holder.data, dict) or holder.data is UNSET)
+            or holder.skeleton.entry_schema(tokens[-1]) is None
+        ):
+            return None
+        key = tokens[-1]
+        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        entry_path = jsonpointer.append(holder.data_path, key)
+        # A placeholder the write replaces: the field must exist to be written.
+        data = _set_in(data, entry_path, None)
+        self._rebuild(data)
+        return self.tree.by_data_path.get(entry_path)
 
     def _same_node(self, old: Node) -> Node:
         return self.tree.by_full_key.get(old.full_key) or self.tree.by_data_path.get(old.data_path) or self.tree.root
@@ -346,20 +442,28 @@ class FormState:
                 code="badVariant",
             )
         previous = node.active_variant
-        data = copy.deepcopy(self.data)
-        if previous is not None and previous != index and isinstance(node.data, dict):
-            target = lookup(data, node.data_path)
-            if isinstance(target, dict):
-                keep = {name for name, _ in owner.properties}
-                for wrapper in [*owner.all_of, *owner.dependent.values()]:
-                    keep |= wrapper.declared_keys
-                keep |= owner.variants[index].declared_keys
-                for name in owner.variants[previous].declared_keys - keep:
-                    target.pop(name, None)
-                # A constant of the old variant would otherwise pick it again.
-                for name, sub in owner.variants[previous].properties:
-                    if sub.has_const and name in target:
-                        del target[name]
+        data = copy.deepcopy(self.data) if self.data is not UNSET else UNSET
+        target = lookup(data, node.data_path)
+        if previous is not None and previous != index and isinstance(target, dict):
+            keep = {name for name, _ in owner.properties}
+            for wrapper in [*owner.all_of, *owner.dependent.values()]:
+                keep |= wrapper.declared_keys
+            keep |= owner.variants[index].declared_keys
+            for name in owner.variants[previous].declared_keys - keep:
+                target.pop(name, None)
+            # A constant of the old variant would otherwise pick it again.
+            for name, sub in owner.variants[previous].properties:
+                if sub.has_const and name in target:
+                    del target[name]
+        # The chosen variant's constants (its discriminator) are part of the choice: written
+        # where the object has no value for them, never over one.
+        constants = {name: sub.const for name, sub in owner.variants[index].properties if sub.has_const}
+        if constants and target is UNSET:
+            target = {}
+            data = target if node.data_path == "" else _set_in(data, node.data_path, target)
+        if isinstance(target, dict):
+            for name, value in constants.items():
+                target.setdefault(name, copy.deepcopy(value))
         self.variants[node.full_key] = index
         self.edit_count += 1
         self._rebuild(data)
@@ -370,7 +474,7 @@ class FormState:
         return WriteReport(
             selector,
             index,
-            self._visibility(before, exclude=selector.full_key),
+            self._visibility(before, selector.full_key),
             mine,
             others,
             self.valid,
@@ -382,18 +486,22 @@ class FormState:
         nullable = skeleton.nullable if skeleton is not None else False
         if value is None and not nullable:
             value = UNSET
-        elif is_empty(value) and not (isinstance(value, list) and node.required):
+        elif self.fill_defaults and is_empty(value) and not (isinstance(value, list) and node.required):
+            # The form library's way for a new record: an emptied field goes (and its default
+            # comes back). In an existing document "" or {} is a value like any other.
             value = None if nullable and value is not UNSET else UNSET
         data = copy.deepcopy(self.data) if self.data is not UNSET else {}
         if node.data_path == "":
             data = copy.deepcopy(value) if value is not UNSET else UNSET
         else:
             data = _set_in(data, node.data_path, copy.deepcopy(value))
-            data = self._prune(data, node.data_path)
+            if self.fill_defaults:
+                data = self._prune(data, node.data_path)
         self._rebuild(data)
 
     def _prune(self, data: Any, pointer: str) -> Any:
-        """Objects emptied by a write leave the data, unless their field is required."""
+        """Objects emptied by a write leave the data, unless their field is required (a state
+        that fills defaults only: elsewhere an object the user emptied stays, empty)."""
         tokens = jsonpointer.split(pointer)
         while len(tokens) > 1:
             tokens.pop()
@@ -449,13 +557,12 @@ class FormState:
         self._rebuild(new_data)
         self._after_write(retain=False)
         unknown = self._unknown_keys(data, "") if isinstance(data, dict) else []
-        ignored = list(self.ignored)
-        unknown = [u for u in unknown if u not in ignored]
+        refused = [path for path in unknown if self.tree.by_data_path[path].entry == "refused"]
         return SetDataReport(
             written=list(data) if isinstance(data, dict) else [],
             removed=removed,
             unknown=unknown,
-            ignored=ignored,
+            refused=refused,
             visibility=self._visibility(before),
             errors=list(self.errors),
             valid=self.valid,
@@ -463,27 +570,48 @@ class FormState:
         )
 
     def _unknown_keys(self, written: dict[str, Any], pointer: str) -> list[str]:
+        """The data paths of written keys no property names and no map expects."""
         out = []
         for key, value in written.items():
             child = jsonpointer.append(pointer, key)
             node = self.tree.by_data_path.get(child)
             if node is None:
+                continue  # under a hidden field, or inside a value written whole
+            if node.entry in ("free", "refused"):
                 out.append(child)
-                continue
-            if isinstance(value, dict) and any(c.owns_data or c.wrapper for c in node.children):
+            elif isinstance(value, dict) and node.children:
                 out.extend(self._unknown_keys(value, child))
         return out
 
-    def edit_array(self, path: Any, action: Any, index: Any = None, value: Any = UNSET) -> ArrayReport:
+    def edit_array(
+        self,
+        path: Any,
+        action: Any,
+        index: Any = None,
+        value: Any = UNSET,
+        *,
+        key: Any = None,
+        new_key: Any = None,
+    ) -> ArrayReport:
+        """Add or remove an item of a list; or, given ``key``, add, remove or rename a key of an
+        object (a map's entry, or a key the schema does not accept)."""
         if path is None or action is None:
-            raise FormError("path and action are required: the list to edit, and add or remove.", code="missingArgs")
+            raise FormError(
+                "path and action are required: the list or object to edit, and what to do.", code="missingArgs"
+            )
         node = self.node(path)
+        if key is not None or new_key is not None or action == "rename" or self._holds_keys(node):
+            return self._edit_keys(node, action, key, new_key, value)
         if not node.is_list:
             kind = node.comp
             raise FormError(
-                f'"{node.path}" is not a list of items (it is a {kind} field); editArray edits lists. '
-                "Write the whole value of this field with setFieldValue.",
+                f'"{node.path}" is not a list of items (it is a {kind} field); editArray edits lists, and the keys '
+                "of objects (give key). Write the whole value of this field with setFieldValue.",
                 code="notAList",
+            )
+        if action == "rename":
+            raise FormError(
+                "rename is for the keys of an object; a list's items are added and removed.", code="badAction"
             )
         items = list(node.data) if isinstance(node.data, list) else []
         length = len(items)
@@ -538,23 +666,129 @@ class FormState:
             position,
             len(list_node.data) if isinstance(list_node.data, list) else 0,
             item,
-            self._visibility(before, exclude=(item.full_key if item is not None else None)),
+            self._visibility(before, item.full_key if item is not None else None),
             mine,
             others,
             self.valid,
         )
 
+    def _holds_keys(self, node: Node) -> bool:
+        """An object whose keys are the user's to choose: a map."""
+        return node.skeleton is not None and node.skeleton.comp == "map" and not node.wrapper
+
+    def _edit_keys(self, node: Node, action: Any, key: Any, new_key: Any, value: Any) -> ArrayReport:
+        if node.wrapper:
+            node = self.tree.by_data_path.get(node.data_path, node)
+        skeleton = node.skeleton
+        if skeleton is None or not skeleton.is_object or not (isinstance(node.data, dict) or node.data is UNSET):
+            raise FormError(
+                f'"{node.path}" is not an object ({node.comp} field): key, newKey and rename are for the keys of an '
+                "object. A list's items are added and removed by index.",
+                code="notAnObject",
+            )
+        if not isinstance(key, str) or not key:
+            raise FormError(
+                f'key is required: the name of the key of "{node.path}" to add, remove or rename.', code="missingKey"
+            )
+        current = dict(node.data) if isinstance(node.data, dict) else {}
+        where = node.data_path
+        before = self._visible_map()
+        if action == "add":
+            if key in current:
+                raise FormError(
+                    f'"{node.path}" already has the key "{key}": change its value with setFieldValue on '
+                    f"{jsonpointer.append(where, key)}.",
+                    code="keyExists",
+                )
+            self._refuse_unaccepted_key(node, key)
+            new_value = parse_json_string(value) if value is not UNSET else self._empty_entry(skeleton, key)
+            check_structural_keys(new_value, "the value")
+            current[key] = copy.deepcopy(new_value)
+        elif action in ("remove", "rename"):
+            if key not in current:
+                listed = ", ".join(json.dumps(k, ensure_ascii=False) for k in list(current)[:12]) or "none"
+                raise FormError(f'"{node.path}" has no key "{key}" (its keys: {listed}).', code="noSuchKey")
+            if action == "remove":
+                del current[key]
+                self._rekey(jsonpointer.append(node.full_key, key), None)
+            else:
+                if not isinstance(new_key, str) or not new_key:
+                    raise FormError("newKey is required to rename a key: the name it takes.", code="missingKey")
+                if new_key in current:
+                    raise FormError(
+                        f'"{node.path}" already has the key "{new_key}": remove it first, or choose another name.',
+                        code="keyExists",
+                    )
+                self._refuse_unaccepted_key(node, new_key)
+                current = {(new_key if k == key else k): v for k, v in current.items()}
+                self._rekey(jsonpointer.append(node.full_key, key), jsonpointer.append(node.full_key, new_key))
+        else:
+            raise FormError(f'unknown action {_show(action)}: use "add", "remove" or "rename".', code="badAction")
+        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = _set_in(data, where, current) if where else current
+        self.edit_count += 1
+        self._rebuild(data)
+        self._after_write(retain=False)
+        holder = self._same_node(node)
+        name = new_key if action == "rename" else key
+        entry = self.tree.by_data_path.get(jsonpointer.append(where, name)) if action != "remove" else None
+        mine, others = scoped(self.errors, holder)
+        return ArrayReport(
+            holder,
+            str(action),
+            None,
+            len(holder.data) if isinstance(holder.data, dict) else 0,
+            entry,
+            self._visibility(
+                before,
+                jsonpointer.append(node.full_key, key),
+                jsonpointer.append(node.full_key, new_key) if isinstance(new_key, str) else None,
+                entry.full_key if entry is not None else None,
+            ),
+            mine,
+            others,
+            self.valid,
+            key=key,
+            new_key=new_key if action == "rename" else None,
+        )
+
+    def _refuse_unaccepted_key(self, node: Node, key: str) -> None:
+        """A new key the object's schema refuses would only be an error: say so instead."""
+        skeleton = node.skeleton
+        assert skeleton is not None
+        if key in skeleton.declared_keys or skeleton.entry_schema(key) is not None:
+            return
+        if skeleton.refuses_other_keys:
+            names = sorted(skeleton.declared_keys)
+            shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+            patterns = [p for p in skeleton.schema.get("patternProperties") or {}]
+            accepted = f"its properties ({shown})" if names else "no named property"
+            if patterns:
+                accepted += f" and keys matching {', '.join(patterns)}"
+            raise FormError(
+                f'"{node.path}" does not accept the key "{key}": it takes {accepted}.', code="keyNotAccepted"
+            )
+
+    def _empty_entry(self, skeleton: Any, key: str) -> Any:
+        entry = next((sub for name, sub in skeleton.properties if name == key), None) or skeleton.entry_schema(key)
+        return _empty_value(entry)
+
+    def _rekey(self, old: str, new: str | None) -> None:
+        """Move what is remembered per path (variant choices, active items, branches) from the
+        key at ``old`` to ``new`` (None: forget it)."""
+        for mapping in (self.variants, self.active_items, self.branches):
+            moved = {}
+            for path, remembered in mapping.items():
+                if path == old or path.startswith(old + "/"):
+                    if new is not None:
+                        moved[new + path[len(old) :]] = remembered
+                else:
+                    moved[path] = remembered
+            mapping.clear()
+            mapping.update(moved)
+
     def _empty_item(self, node: Node) -> Any:
-        item = node.skeleton.item if node.skeleton is not None else None
-        if item is None:
-            return None
-        if item.has_default:
-            return copy.deepcopy(item.default)
-        if item.is_object:
-            return {}
-        if item.kind == "array":
-            return []
-        return None
+        return _empty_value(node.skeleton.item if node.skeleton is not None else None)
 
     def _shift(self, list_key: str, position: int, delta: int) -> None:
         """Re-key what is remembered per item path after an insertion or a removal."""
@@ -640,6 +874,20 @@ class FormState:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _empty_value(skeleton: Any) -> Any:
+    """The value a new list item or a new key starts with: its default or constant, else an
+    empty object or list, else null."""
+    if skeleton is None:
+        return None
+    if skeleton.has_default:
+        return copy.deepcopy(skeleton.default)
+    if skeleton.has_const:
+        return copy.deepcopy(skeleton.const)
+    if skeleton.is_object:
+        return {}
+    return [] if skeleton.kind == "array" else None
 
 
 def _outermost(paths_: list[str]) -> list[str]:

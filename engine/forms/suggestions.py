@@ -20,7 +20,8 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..errors import DeskcheckError
-from .expressions import ExpressionError, evaluate
+from ..urls import dot_segment
+from .expressions import URL_TEMPLATE, ExpressionError, evaluate
 from .layout import ItemsSource
 from .record import FrozenRecord, Record
 from .tree import Node, prepare_item
@@ -171,6 +172,14 @@ def _fetch(
         "options": {"context": context},
     }
     parts = urlsplit(url)
+    if source.url is not None and source.url.kind != URL_TEMPLATE and dot_segment(parts.path):
+        # An expression that computes the whole URL: no part of it is known to be the schema's
+        # own text, so no "." or ".." segment is taken from it (a template's are checked per value).
+        raise SuggestionError(
+            f'{node.path} takes its options from {parts.path}, which holds a "." or ".." segment; deskcheck '
+            "does not request such a path. Write a value with setFieldValue.",
+            code="dotSegment",
+        )
     params = parse_qsl(parts.query, keep_blank_values=True)
     for name, expression in source.search_params:
         try:

@@ -23,7 +23,7 @@ from .layout import agent_type
 from .state import ArrayReport, FormState, SetDataReport, VisibilityChange, WriteReport
 from .suggestions import Listing
 from .tree import Node
-from .values import UNSET
+from .values import UNSET, json_default
 
 # Values longer than this (as JSON) are named, not printed.
 MAX_VALUE_CHARS = 1000
@@ -43,7 +43,7 @@ MAX_NAMED_PATHS = 10
 def abbreviate(value: Any) -> str:
     if value is UNSET:
         return "unset"
-    text = json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False, default=json_default)
     if len(text) <= MAX_VALUE_CHARS:
         return text
     if isinstance(value, list):
@@ -104,7 +104,7 @@ class Describer:
                 continue  # a group with nothing shown in it
             out.extend(self.lines(child, depth + 1, focus=False))
         if not children and not node.is_selector:
-            out.extend(indent + line for line in self._declared(node))
+            out.extend(indent + line for line in self._declared(node, asked=focus and depth == 0))
         return out
 
     def _line(self, node: Node, depth: int, *, asked: bool) -> str:
@@ -117,6 +117,8 @@ class Describer:
             meta.append("error")
         if node.modified:
             meta.append("modified")
+        if node.entry == "free":
+            meta.append("extra key")
         skeleton = node.skeleton
         if skeleton is not None and not node.wrapper:
             meta.extend(f"{k}={_constraint(v)}" for k, v in skeleton.layout_constraints.items())
@@ -134,6 +136,9 @@ class Describer:
             parts.append(label)
         if not node.visible_children and not node.is_selector and node.comp != "slot":
             parts.append(f"value={abbreviate(node.data)}")
+            if node.data is UNSET and skeleton is not None and skeleton.has_default:
+                # Shown, not written: the document has no value here (setFieldValue writes it).
+                parts.append(f"default={abbreviate(skeleton.default)}")
         if node.comp == "slot" and node.text:
             parts.append(f"text={json.dumps(help_to_text(node.text)[:MAX_INLINE_HELP], ensure_ascii=False)}")
         if skeleton is not None and skeleton.help and not node.wrapper:
@@ -145,11 +150,19 @@ class Describer:
         line = " ".join(parts)
         if node.error:
             line += f" — {node.error}"
+        if not asked and _unopened(node):
+            holds = _holds(node)
+            if holds:
+                line += f" — can hold {holds}: describeState {node.path} lists them"
         for note in node.notes:
             line += f" — note: {note}"
         return line
 
     def _label(self, node: Node) -> str | None:
+        if node.entry is not None:
+            # A key of the document's own choosing: its name is what tells entries apart.
+            title = node.skeleton.title if node.skeleton is not None else None
+            return f"key={json.dumps(node.key, ensure_ascii=False)}" + (f' title="{title}"' if title else "")
         skeleton = node.skeleton
         if node.wrapper or node.is_selector or (skeleton is not None and skeleton.is_composite and node.children):
             title = node.title
@@ -183,7 +196,7 @@ class Describer:
                         return f"values={text}"
             return "suggestions"
         if node.items_state == "blocked":
-            return "suggestions once another field is set"
+            return waiting_flag(node)
         if node.items_state == "failed":
             return None
         return "suggestions"
@@ -222,10 +235,12 @@ class Describer:
             f"describeState {node.path} shows them"
         )
 
-    def _declared(self, node: Node) -> list[str]:
+    def _declared(self, node: Node, *, asked: bool) -> list[str]:
         skeleton = node.skeleton
         if skeleton is None:
             return []
+        if _unopened(node):
+            return _declared_object(node) if asked else []
         if node.is_list and skeleton.item is not None:
             item = skeleton.item
             prefix = f"{node.full_key}/0"
@@ -237,6 +252,59 @@ class Describer:
         return []
 
 
+def _unopened(node: Node) -> bool:
+    """An object field whose value is not in the data, so the tree holds nothing under it."""
+    skeleton = node.skeleton
+    return (
+        skeleton is not None
+        and not node.children
+        and not node.wrapper
+        and (skeleton.object_composite or skeleton.tuple_items)
+        and not isinstance(node.data, (dict, list))
+    )
+
+
+def _holds(node: Node) -> str:
+    """What an object absent from the data can hold, in a few words ("3 fields and 2 variants")."""
+    skeleton = node.skeleton
+    assert skeleton is not None
+    # From the names alone: reading each property's schema would cost what this field spares.
+    fields = len(skeleton.property_names) + len(skeleton.tuple_entries)
+    parts = [f"{fields} field(s)"] if fields else []
+    if skeleton.variants:
+        parts.append(f"{len(skeleton.variants)} variants")
+    if skeleton.is_map:
+        parts.append("keys of your choosing")
+    return " and ".join(parts)
+
+
+def _declared_object(node: Node) -> list[str]:
+    """The fields an object absent from the data can hold, one line each (a write to one of
+    these paths creates the object)."""
+    skeleton = node.skeleton
+    assert skeleton is not None
+    from .tree import _ptr
+
+    lines = [
+        _declared_line(_ptr(node.full_key, name), sub, name in skeleton.required)
+        for name, sub in skeleton.properties
+        if sub.comp != "none"
+    ]
+    lines += [
+        _declared_line(_ptr(node.full_key, index), sub, False) for index, sub in enumerate(skeleton.tuple_entries)
+    ]
+    if skeleton.variants:
+        listed = ", ".join(f"variant {i}: {title}" for i, title in enumerate(skeleton.variant_titles))
+        lines.append(f"- {_ptr(node.full_key, '$oneOf')} (variant-selector, declared) {listed}")
+    if skeleton.is_map:
+        entry = skeleton.additional or next((sub for _, sub in skeleton.pattern_properties), None)
+        kind = (entry.kind or agent_type(entry.comp)) if entry is not None else "json"
+        patterns = list(skeleton.schema.get("patternProperties") or {})
+        names = f", keys matching {', '.join(patterns)}" if patterns else ""
+        lines.append(f"- {node.full_key}/<key> ({kind}, declared map entry{names})")
+    return lines
+
+
 def _declared_line(path: str, skeleton: Any, required: bool) -> str:
     kind = skeleton.kind or agent_type(skeleton.comp)
     meta = [kind, "declared"]
@@ -245,6 +313,10 @@ def _declared_line(path: str, skeleton: Any, required: bool) -> str:
     enum = skeleton.schema.get("enum")
     if isinstance(enum, list) and len(json.dumps(enum)) <= MAX_VALUES_PLAIN:
         meta.append(f"enum={json.dumps(enum, ensure_ascii=False)}")
+    if skeleton.has_const:
+        meta.append(f"const={abbreviate(skeleton.const)}")
+    if skeleton.has_default:
+        meta.append(f"default={abbreviate(skeleton.default)}")
     return f"- {path} ({', '.join(meta)})"
 
 
@@ -288,7 +360,7 @@ def validity_header(state: FormState) -> list[str]:
         head += ["", "Errors:", *error_lines(errors)]
     problems = state.form.schema_problems
     if problems:
-        head += ["", "Not checked (the schema is not valid JSON Schema there):", *(f"- {p}" for p in problems)]
+        head += ["", "Not checked (a part of the schema deskcheck cannot use):", *(f"- {p}" for p in problems)]
     return head
 
 
@@ -346,6 +418,8 @@ def write_report(state: FormState, report: WriteReport) -> str:
 
 
 def array_report(state: FormState, report: ArrayReport) -> str:
+    if report.key is not None:
+        return key_report(state, report)
     if report.action == "add":
         lines = [f"added an item at index {report.index}; the list has {report.length} item(s) now"]
         if report.item is not None:
@@ -356,6 +430,23 @@ def array_report(state: FormState, report: ArrayReport) -> str:
             ]
     else:
         lines = [f"removed the item at index {report.index}; {report.length} item(s) left"]
+    lines += visibility_lines(report.visibility)
+    lines += scoped_block(state, report.errors, report.other_errors)
+    return "\n".join(lines)
+
+
+def key_report(state: FormState, report: ArrayReport) -> str:
+    node = report.node
+    key = json.dumps(report.key, ensure_ascii=False)
+    if report.action == "add":
+        lines = [f"added the key {key} to {node.path}"]
+    elif report.action == "rename":
+        lines = [f"renamed the key {key} of {node.path} to {json.dumps(report.new_key, ensure_ascii=False)}"]
+    else:
+        lines = [f"removed the key {key} from {node.path}"]
+    if report.item is not None and report.action == "add":
+        describer = Describer(state, fresh=False)
+        lines += ["Its field (fill it with setFieldValue):", *describer.lines(report.item, focus=False)]
     lines += visibility_lines(report.visibility)
     lines += scoped_block(state, report.errors, report.other_errors)
     return "\n".join(lines)
@@ -378,11 +469,15 @@ def set_data_report(report: SetDataReport) -> str:
             f"removed {len(report.removed)} key(s) you did not pass: {', '.join(report.removed)} "
             "(merge=true keeps the keys you leave out)"
         )
-    if report.ignored:
-        lines.append(f"dropped {len(report.ignored)} key(s) this form does not accept: {', '.join(report.ignored)}")
-    if report.unknown:
+    free = [path for path in report.unknown if path not in report.refused]
+    if report.refused:
         lines.append(
-            f"{len(report.unknown)} key(s) match no field of this form: {', '.join(report.unknown)} "
+            f"{len(report.refused)} key(s) this form does not accept: {', '.join(report.refused)} (kept in the data "
+            "as errors: remove or rename them with editArray on the object that holds them)"
+        )
+    if free:
+        lines.append(
+            f"{len(free)} key(s) match no field of this form: {', '.join(free)} "
             "(kept in the data; check for a typo with describeState)"
         )
     return "\n".join(lines)
@@ -391,12 +486,7 @@ def set_data_report(report: SetDataReport) -> str:
 def suggestions_report(node: Node, listing: Listing, base: int) -> str:
     if not listing.options:
         if listing.blocked_by:
-            fields = _fields_read(listing.blocked_by)
-            which = f" ({', '.join(fields)})" if fields else ""
-            return (
-                f"No options yet: the list of {node.path} is computed from `{listing.blocked_by}`, which reads a "
-                f"value that is not set yet{which}. Set that field first, then ask again."
-            )
+            return f"No options yet: {waiting_sentence(node, listing.blocked_by)}"
         return (
             "Nothing matched. The list exists but this query found no option in it: try a broader query, or "
             "none to see every option."
@@ -419,6 +509,74 @@ def suggestions_report(node: Node, listing: Listing, base: int) -> str:
             line += f" — apply with suggestionIndex={index}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def waiting_flag(node: Node) -> str:
+    """describeState's flag of a field whose options wait for a value."""
+    fields, context = _reads(node, node.items_source_text or "")
+    if fields or not context:
+        return "suggestions once another field is set"
+    return f"suggestions once the context has {', '.join(context)}"
+
+
+def waiting_sentence(node: Node, expression: str) -> str:
+    """What the options of ``node`` wait for, and what to do: set a field (one the form has),
+    or, for a value of the host's context (not a field), write a value directly."""
+    fields, context = _reads(node, expression)
+    start = f"the list of {node.path} is computed from `{expression}`, which reads "
+    if fields:
+        return start + f"a field that is not set yet ({', '.join(fields)}). Set that field first, then ask again."
+    if context:
+        return start + (
+            f"{', '.join(context)}: a value of the context this session was opened with, not a field of the form, "
+            "and it is not set here. Write a value with setFieldValue instead."
+        )
+    return start + "a value that is not set yet. Write a value with setFieldValue instead."
+
+
+def _reads(node: Node, expression: str) -> tuple[list[str], list[str]]:
+    """``(fields of the form the expression reads, context values it reads)``."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    fields = [pointer for pointer in _fields_read(expression) if _names_a_field(root.skeleton, pointer)]
+    context = []
+    for match in _CONTEXT_READ.finditer(expression):
+        if match.group(0) not in context:
+            context.append(match.group(0))
+    return fields, context
+
+
+def _names_a_field(skeleton: Any, pointer: str) -> bool:
+    """Whether the form's schema has a field at the data path ``pointer`` (through properties,
+    their wrappers, list items and map entries), whether or not the data has it."""
+    from .. import jsonpointer
+
+    for token in jsonpointer.split(pointer) if pointer else []:
+        if skeleton is None:
+            return False
+        if token.isdigit() and skeleton.item is not None:
+            skeleton = skeleton.item
+            continue
+        skeleton = _property(skeleton, token) or skeleton.entry_schema(token)
+    return skeleton is not None
+
+
+def _property(skeleton: Any, name: str) -> Any:
+    for key, sub in skeleton.properties:
+        if key == name:
+            return sub
+    wrappers = [*skeleton.all_of, *skeleton.variants, *skeleton.dependent.values()]
+    if skeleton.condition is not None:
+        wrappers += [branch for branch in skeleton.condition[1:] if branch is not None]
+    for wrapper in wrappers:
+        found = _property(wrapper, name)
+        if found is not None:
+            return found
+    return None
+
+
+_CONTEXT_READ = re.compile(r"\bcontext(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\[\"[^\"]*\"\]|\['[^']*'\])+")
 
 
 def _fields_read(expression: str) -> list[str]:

@@ -66,16 +66,19 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
             WRITE,
         ),
         "describeState": (
-            f"Describe the {quoted} form: one line per field with its path, type, constraints, value and error, "
-            "and the validity of the whole. Pass a path to describe one part, with its own errors.",
+            f"Describe the {quoted} form: one line per field with its path, type, constraints, value and error "
+            "(and the schema's default when the field has no value: shown, not in the document until written), "
+            "and the validity of the whole. A part the document does not have yet is one line saying what it can "
+            "hold. Pass a path to describe one part, with its own errors.",
             {"path": {"type": "string", "description": PATH_SENTENCE + " Leave it out for the whole form."}},
             [],
             READ_ONLY,
         ),
         "setFieldValue": (
             f"Set one field of {quoted} by its path. For a variant-selector field, the value is the number of "
-            "the variant to use, and the answer lists the fields of that variant. The errors in the answer are "
-            "those of the field written; others are counted.",
+            "the variant to use, and the answer lists the fields of that variant. A path one key below a map "
+            "field (type map, such as /env/NAME) adds that key with the value. null removes the field's key "
+            "from the document. The errors in the answer are those of the field written; others are counted.",
             {
                 "path": {"type": "string", "description": PATH_SENTENCE},
                 "value": {
@@ -105,16 +108,27 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
             READ_ONLY,
         ),
         "editArray": (
-            f"Add or remove an item of a list in {quoted}. An added item's fields are returned so you can fill "
-            "them with setFieldValue. The errors in the answer are those of this list; others are counted.",
+            f"Add or remove an item of a list in {quoted}, or add, remove or rename a key of an object: the "
+            "entries of a map field (type map, whose keys you choose, such as services or environment "
+            "variables), or a key the form does not accept. For a list give index; for an object give key "
+            "(and newKey to rename). What was added is returned with its fields, to fill with setFieldValue "
+            "(a map entry's path is the map's path and the key, e.g. /services/web/image). The errors in the "
+            "answer are those of this list or object; others are counted.",
             {
-                "path": {"type": "string", "description": PATH_SENTENCE + " It must name a list."},
-                "action": {"type": "string", "enum": ["add", "remove"], "description": "add or remove."},
+                "path": {"type": "string", "description": PATH_SENTENCE + " It must name a list or an object."},
+                "action": {
+                    "type": "string",
+                    "enum": ["add", "remove", "rename"],
+                    "description": "add or remove (lists and objects), rename (a key of an object).",
+                },
                 "index": {
                     "type": "integer",
-                    "description": "Where to add (default: at the end) or which item to remove (default: the last).",
+                    "description": "Lists: where to add (default: at the end) or which item to remove (default: "
+                    "the last).",
                 },
-                "value": {"description": "The new item (add only); by default an empty item."},
+                "key": {"type": "string", "description": "Objects: the key to add, remove or rename."},
+                "newKey": {"type": "string", "description": "rename: the key's new name; its value stays as it is."},
+                "value": {"description": "add: the new item or the new key's value; by default an empty one."},
             },
             ["path", "action"],
             WRITE,
@@ -126,7 +140,9 @@ def _run(verb: str, state: FormState, args: dict[str, Any]) -> str:
     if verb == "getData":
         import json
 
-        return json.dumps(state.get_data(args.get("path")), ensure_ascii=False)
+        from .values import json_default
+
+        return json.dumps(state.get_data(args.get("path")), ensure_ascii=False, default=json_default)
     if verb == "setData":
         if "data" not in args:
             raise DeskcheckError("data is required: the object of values to write.", code="missingData")
@@ -145,7 +161,14 @@ def _run(verb: str, state: FormState, args: dict[str, Any]) -> str:
         node, listing, base = state.list_suggestions(args.get("path"), args.get("query"))
         return text.suggestions_report(node, listing, base)
     if verb == "editArray":
-        report = state.edit_array(args.get("path"), args.get("action"), args.get("index"), args.get("value", UNSET))
+        report = state.edit_array(
+            args.get("path"),
+            args.get("action"),
+            args.get("index"),
+            args.get("value", UNSET),
+            key=args.get("key"),
+            new_key=args.get("newKey"),
+        )
         return text.array_report(state, report)
     raise DeskcheckError(f"unknown form verb {verb!r}")
 

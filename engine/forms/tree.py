@@ -1,12 +1,25 @@
 """The state tree: one ``Node`` per field, section, wrapper and list item the data currently
 has, built from a compiled form and the data by ``build_tree``.
 
-Building the tree also shapes the data the way the form does: constants are injected, defaults
-fill empty fields (a required object starts as ``{}``, a required list as ``[]``, a required
-checkbox as ``false``, a required nullable field as ``null``), the active variant of a ``oneOf``
-is chosen, a branch of ``if``/``then``/``else`` that stops applying takes its own keys with it,
-values are coerced when the form asks for it. Conditions (``layout.if``) are evaluated and decide
-what is shown; option lists known without a request are resolved.
+The data is kept as it is: a key the schema does not allow stays in the data and gets a field of
+its own that carries the error, a ``const`` or a ``default`` is shown and checked but not written
+over a value, and no object is created. Only a state that fills defaults (``fill=True``: a record
+being created, or a host that asks for it) writes something on its own, and only where the data
+has no value: defaults, constants, and the empty value of a required container (a required object
+starts as ``{}``, a required list as ``[]``, a required checkbox as ``false``, a required nullable
+field as ``null``); there a branch of ``if``/``then``/``else`` that stops applying also takes its
+own keys with it, as the form library does. In both modes the active variant of a ``oneOf`` is
+chosen, values are coerced when the form asks for it (only values that differ from the base
+copy: what was written), conditions (``layout.if``) are evaluated and decide what is shown, and
+option lists known without a request are resolved.
+
+Objects expand lazily: an object in the data gets its fields; an object that is not in the data
+is a field without fields under it (describeState lists what it declares), unless a path names
+something inside it (``expand``: a write there builds that one object's fields). So the tree is
+the data plus one level, and a recursive schema costs what its data costs.
+
+Keys that no property names get a field each: a map entry (its schema from ``patternProperties``
+or ``additionalProperties``), a key nothing describes, or a key the schema refuses.
 
 Paths: ``full_key`` is the layout path (``/shape/$oneOf/1/w``, ``/$comp-1/theme``), ``data_path``
 the JSON pointer of the value (``/shape/w``, ``/theme``). Wrappers (``$allOf-<i>``, ``$oneOf``
@@ -26,7 +39,7 @@ from .compile import ChildPlan, CompiledForm, Skeleton
 from .expressions import Expression, ExpressionError, evaluate, shared_scope
 from .layout import ITEMS_COMPONENTS, normal_item
 from .record import Record
-from .values import UNSET, coerce, is_empty, json_equal
+from .values import UNSET, coerce, json_equal
 
 
 class Node:
@@ -42,6 +55,7 @@ class Node:
         "comp",
         "data",
         "data_path",
+        "entry",
         "error",
         "full_key",
         "item_index",
@@ -107,6 +121,10 @@ class Node:
         self.active_variant: int | None = None
         self.variant_owner = variant_owner
         self.item_index = item_index
+        # A key no property names: "map" (a pattern or additionalProperties gives its schema),
+        # "free" (nothing describes it, nothing forbids it) or "refused" (the schema allows no
+        # other key). None for every other node.
+        self.entry: str | None = None
 
     def __repr__(self) -> str:
         return f"Node({self.path!r}, {self.comp})"
@@ -179,7 +197,11 @@ def _lookup(document: Any, pointer: str) -> Any:
     for token in jsonpointer.split(pointer):
         if isinstance(node, dict):
             if token not in node:
-                return UNSET
+                # A key that is not a string (YAML allows `1:` or `true:`) is named by its text.
+                key = next((k for k in node if not isinstance(k, str) and str(k) == token), UNSET)
+                if key is UNSET:
+                    return UNSET
+                token = key
             node = node[token]
         elif isinstance(node, list):
             if not token.isdigit() or int(token) >= len(node):
@@ -199,6 +221,18 @@ def digest(value: Any) -> str:
     return hashlib.sha1(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+class _Keys:
+    """What an object's fields claim while its plan is built: the keys properties name, and the
+    schemas (the object's own and its wrappers') whose patterns or ``additionalProperties`` give
+    the other keys their shape."""
+
+    __slots__ = ("claimed", "schemas")
+
+    def __init__(self, owner: Skeleton) -> None:
+        self.claimed: set[str] = set()
+        self.schemas: list[Skeleton] = [owner]
+
+
 class TreeBuilder:
     """Builds the tree for one state of the data (see ``build_tree``)."""
 
@@ -210,10 +244,13 @@ class TreeBuilder:
         base: Any,
         context: Any,
         previous_branches: dict[str, str] | None,
+        fill: bool = False,
+        expand: frozenset[str] = frozenset(),
     ) -> None:
         self.form = form
         self.variants = variants
         self.base = base
+        self.fill = fill
         self.tracking = base is not UNSET
         self.context = context if context is not None else {}
         self.previous_branches = previous_branches or {}
@@ -228,6 +265,10 @@ class TreeBuilder:
         self._absent = 0
         self._shared_text: str | None = None
         self._depth = 0
+        self._keys: list[_Keys] = []
+        # Skeletons of the objects being filled in (a state that fills defaults).
+        self._filling: set[int] = set()
+        self.expand = expand
 
     # -- entry --------------------------------------------------------------------------------
 
@@ -280,17 +321,17 @@ class TreeBuilder:
             title=skeleton.title,
             item_index=item_index,
         )
-        if self.coerce and value is not UNSET:
+        if self.coerce and value is not UNSET and self._written(data_path, value):
             value = coerce(value, skeleton.types, skeleton.nullable)
         shown_by_condition = parent_shown and self._condition(skeleton, node, value, parent)
         node.shown = shown_by_condition and skeleton.comp != "none"
 
-        if self._absent:
-            pass
-        elif skeleton.has_const:
-            value = copy.deepcopy(skeleton.const)
-        elif shown_by_condition and is_empty(value):
+        filled = False
+        # A recursive schema fills one level of itself (_filling: the objects being filled in).
+        fills = self.fill and not self._absent and shown_by_condition and id(skeleton) not in self._filling
+        if fills and value is UNSET:
             value = self._default(skeleton, value, required=required, root=parent is None)
+            filled = value is not UNSET
 
         descends = skeleton.object_composite or skeleton.comp == "list" or skeleton.tuple_items
         if descends and self._depth >= MAX_TREE_DEPTH:
@@ -299,6 +340,8 @@ class TreeBuilder:
             node.notes.append(f"nested more than {MAX_TREE_DEPTH} levels deep: read and write it as a whole")
         elif descends:
             self._depth += 1
+            if filled:
+                self._filling.add(id(skeleton))
             try:
                 if skeleton.object_composite:
                     value = self._object(skeleton, node, value)
@@ -308,6 +351,8 @@ class TreeBuilder:
                     value = self._tuple(skeleton, node, value)
             finally:
                 self._depth -= 1
+                if filled:
+                    self._filling.discard(id(skeleton))
         node.data = value
 
         if node.shown and skeleton.items is not None and (skeleton.comp in ITEMS_COMPONENTS or skeleton.items):
@@ -316,7 +361,15 @@ class TreeBuilder:
             self._modified(node)
         return node, value
 
+    def _written(self, data_path: str, value: Any) -> bool:
+        """Whether ``value`` differs from the base copy (was written since the load); without a
+        base copy every value counts as written."""
+        return not self.tracking or not json_equal(_lookup(self.base, data_path), value)
+
     def _default(self, skeleton: Skeleton, value: Any, *, required: bool, root: bool) -> Any:
+        """What a state that fills defaults writes where the data has no value."""
+        if skeleton.has_const:
+            return copy.deepcopy(skeleton.const)
         if skeleton.has_default:
             return copy.deepcopy(skeleton.default)
         if value is not UNSET:
@@ -386,20 +439,45 @@ class TreeBuilder:
     # -- objects ------------------------------------------------------------------------------
 
     def _object(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
-        if value is not UNSET and not isinstance(value, dict):
-            # Not an object: the children exist (so paths resolve) but read nothing.
-            self._children(skeleton, node, {}, detached=True)
+        if not isinstance(value, dict):
+            # Not in the data (or not an object): a field of its own, without fields under it
+            # (describeState lists what it declares), unless a path asks for them: a recursive
+            # schema would otherwise unfold without end.
+            if node.full_key in self.expand:
+                self._absent += 1
+                try:
+                    self._children(skeleton, node, {}, detached=True)
+                finally:
+                    self._absent -= 1
             return value
-        if value is UNSET:
-            self._absent += 1
-            try:
-                self._children(skeleton, node, {}, detached=True)
-            finally:
-                self._absent -= 1
-            return UNSET
         obj = dict(value)
         node.data = obj
-        return self._children(skeleton, node, obj)
+        keys = _Keys(skeleton)
+        self._keys.append(keys)
+        try:
+            obj = self._children(skeleton, node, obj)
+        finally:
+            self._keys.pop()
+        self._entries(keys, node, obj)
+        return obj
+
+    def _entries(self, keys: _Keys, node: Node, obj: dict[str, Any]) -> None:
+        """A field for every key of ``obj`` that no property claimed, in the data's order."""
+        for key in [k for k in obj if k not in keys.claimed]:
+            entry, skeleton = "free", None
+            for schema in keys.schemas:
+                skeleton = schema.entry_schema(key)
+                if skeleton is not None:
+                    entry = "map"
+                    break
+            if skeleton is None:
+                entry = "refused" if any(s.refuses_other_keys for s in keys.schemas) else "free"
+                skeleton = self.form.any_skeleton
+            child, result = self._field(
+                skeleton, key, _ptr(node.full_key, key), _ptr(node.data_path, key), node, obj[key], required=False
+            )
+            child.entry = entry
+            obj[key] = result
 
     def _children(self, skeleton: Skeleton, node: Node, obj: dict[str, Any], *, detached: bool = False) -> dict:
         return self._plan(skeleton.plan, skeleton, node, obj, detached)
@@ -423,6 +501,7 @@ class TreeBuilder:
                 )
                 if detached:
                     continue
+                self._keys[-1].claimed.add(entry.key)
                 if result is UNSET:
                     obj.pop(entry.key, None)
                 else:
@@ -488,6 +567,8 @@ class TreeBuilder:
             data=obj,
         )
         wrapper.shown = node.shown and self._condition(skeleton, wrapper, obj, node) and skeleton.comp != "none"
+        if not detached:
+            self._keys[-1].schemas.append(skeleton)
         obj = self._plan(skeleton.plan, skeleton, wrapper, obj, detached)
         wrapper.data = obj
         if self.tracking:
@@ -510,7 +591,7 @@ class TreeBuilder:
             data=obj,
             variant_owner=owner,
         )
-        active = self._active_variant(owner, full_key, obj)
+        active = self._active_variant(owner, full_key, obj, detached)
         selector.active_variant = active
         if active is not None:
             branch = owner.variants[active]
@@ -520,11 +601,13 @@ class TreeBuilder:
             self._modified(selector)
         return obj
 
-    def _active_variant(self, owner: Skeleton, full_key: str, obj: dict[str, Any]) -> int | None:
+    def _active_variant(self, owner: Skeleton, full_key: str, obj: dict[str, Any], detached: bool) -> int | None:
         chosen = self.variants.get(full_key)
         count = len(owner.variants)
         if isinstance(chosen, int) and 0 <= chosen < count:
             return chosen
+        if detached:
+            return None  # no data to match: the variants are listed, none is unfolded
         if owner.discriminator and owner.discriminator in obj:
             for index in range(count):
                 if json_equal(owner.variant_tag(index), obj[owner.discriminator]):
@@ -548,7 +631,7 @@ class TreeBuilder:
         branch = "then" if holds else "else"
         previous = self.previous_branches.get(node.full_key)
         self.branches[node.full_key] = branch
-        if previous is not None and previous != branch and not detached:
+        if self.fill and previous is not None and previous != branch and not detached:
             inactive = else_skeleton if holds else then_skeleton
             active = then_skeleton if holds else else_skeleton
             if inactive is not None:
@@ -589,9 +672,20 @@ class TreeBuilder:
         return out
 
     def _tuple(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
-        current = value if isinstance(value, list) else []
+        if isinstance(value, list):
+            return self._tuple_entries(skeleton, node, value)
+        if node.full_key in self.expand:  # as for objects
+            self._absent += 1
+            try:
+                self._tuple_entries(skeleton, node, [])
+            finally:
+                self._absent -= 1
+        node.data = value
+        return value
+
+    def _tuple_entries(self, skeleton: Skeleton, node: Node, current: list[Any]) -> list[Any]:
         out = list(current)
-        node.data = out if isinstance(value, list) else value
+        node.data = out
         minimum = skeleton.min_items or 0
         for index, entry_skeleton in enumerate(skeleton.tuple_entries):
             entry = current[index] if index < len(current) else UNSET
@@ -607,7 +701,7 @@ class TreeBuilder:
             )
             if index < len(out) and result is not UNSET:
                 out[index] = result
-        return out if isinstance(value, list) else value
+        return out
 
     # -- options ------------------------------------------------------------------------------
 
@@ -671,7 +765,8 @@ class TreeBuilder:
             return
         base_value = _lookup(self.base, node.data_path) if self.base is not None else UNSET
         if self.base is None and node.data_path == "":
-            base_value = None
+            # No document, or a null one (an empty YAML file): the same nothing.
+            base_value = UNSET if node.data is UNSET else None
         differs = not json_equal(base_value, node.data)
         if node.children and not node.is_list and not node.is_selector:
             node.modified = False
@@ -736,8 +831,19 @@ def build_tree(
     base: Any = UNSET,
     context: Any = None,
     previous_branches: dict[str, str] | None = None,
+    fill: bool = False,
+    expand: frozenset[str] = frozenset(),
 ) -> Tree:
-    """The tree of ``data`` (the data is shaped on the way: see the module docstring)."""
-    builder = TreeBuilder(form, variants=variants, base=base, context=context, previous_branches=previous_branches)
+    """The tree of ``data`` (what it writes on its own, with ``fill``: see the module docstring).
+    ``expand``: layout paths of objects absent from the data whose fields are built too."""
+    builder = TreeBuilder(
+        form,
+        variants=variants,
+        base=base,
+        context=context,
+        previous_branches=previous_branches,
+        fill=fill,
+        expand=expand,
+    )
     # The builder copies every container it shapes; callers hand it data they own.
     return builder.build(data)

@@ -18,13 +18,11 @@ or the schema is read as its ISO text (JSON has no date type).
 ``pattern``: jsonschema-rs reads JSON Schema's regular expressions (ECMA-262) with fancy-regex:
 ``\\d``, ``\\w`` and ``\\s`` mean what they mean in JavaScript, ``.`` does not match a line
 break, and text is read by code points (JavaScript's ``u`` mode). A pattern without
-back-references or look-around runs on a linear-time engine, so ``^(a+)+$`` is decided at once
-(it used to run out of its time in the JavaScript engine and be reported as not checkable); one
-with them gets at most ``BACKTRACK_LIMIT`` backtracking steps, and a value that needs more is
-reported on its field as not checkable. A pattern jsonschema-rs does not accept although it is
-valid JavaScript (named groups with ``\\k<name>``, ``[^]``, the lenient forms of Annex B) is
-tested in the sandboxed JavaScript engine (``expressions.regex_test``, with its time limit), as
-every pattern was before: only schemas with such patterns load that engine.
+back-references or look-around runs on a linear-time engine, so ``^(a+)+$`` is decided at once.
+One with them, and one jsonschema-rs does not accept although it is valid JavaScript, is tested
+by deskcheck one value at a time (``patterns``: at most ``BACKTRACK_LIMIT`` backtracking steps,
+or the sandboxed JavaScript engine), so that every field whose value could not be checked is
+reported as such; only schemas with the latter kind load the JavaScript engine.
 
 A schema that breaks its draft's meta-schema somewhere (``"type": "strnig"``, a ``minLength``
 that is a string, a ``$ref`` that leads nowhere) still validates: the broken keyword is left out
@@ -50,11 +48,8 @@ from typing import Any
 
 from .. import jsonpointer
 from ..errors import InputError
+from .patterns import BACKTRACK_LIMIT, needs_backtracking, pattern_verdict
 
-# Backtracking steps one regular-expression match may take (look-around or back-references only;
-# other patterns run in linear time). Form values need a few thousand at most; 100,000 is a few
-# milliseconds at worst, paid at every validation of the value.
-BACKTRACK_LIMIT = 100_000
 # Evaluation paths whose walk through the schema is remembered (a recursive schema has as many
 # as its data is deep; a form's fields, a few hundred).
 MAX_REMEMBERED_PATHS = 4096
@@ -62,7 +57,7 @@ MAX_REMEMBERED_PATHS = 4096
 MAX_SCHEMA_PROBLEMS = 50
 # The name the form's schema goes by in the registry that fragment validators resolve into.
 ROOT_URI = "urn:deskcheck:form-schema"
-# Stands for ``pattern`` in the validator's copy when the pattern is tested in JavaScript.
+# Stands for ``pattern`` in the validator's copy when deskcheck tests the pattern itself.
 ECMA_PATTERN = "x-deskcheck-ecma-pattern"
 UNDECIDED = "could not be checked against the pattern"
 NO_MATCH = "does not match the pattern"
@@ -375,8 +370,8 @@ def _kind_value(kind: Any) -> Any:
 
 
 class _EcmaPattern:
-    """``pattern`` for a regular expression jsonschema-rs does not take: tested in the sandboxed
-    JavaScript engine, whose time limit stops a catastrophic one."""
+    """``pattern`` tested by deskcheck, one value at a time (``patterns.pattern_verdict``): a
+    pattern that needs backtracking, or one jsonschema-rs does not take."""
 
     def __init__(self, _parent: Any, value: Any, _schema_path: Any) -> None:
         self.pattern = value
@@ -384,13 +379,33 @@ class _EcmaPattern:
     def validate(self, instance: Any) -> None:
         if not isinstance(instance, str) or not isinstance(self.pattern, str):
             return
-        from .expressions import regex_test
-
-        verdict = regex_test(self.pattern, instance)
+        verdict = pattern_verdict(self.pattern, instance)
         if verdict is None:
             raise ValueError(UNDECIDED)
         if not verdict:
             raise ValueError(NO_MATCH)
+
+
+class _Annotation:
+    """A keyword that describes and does not check. Draft 7 lets a validator check
+    ``contentMediaType``/``contentEncoding``, and jsonschema-rs does; JSON Schema's own test
+    suite, Python's jsonschema and later drafts read them as annotations, and so does a form."""
+
+    def __init__(self, _parent: Any, _value: Any, _schema_path: Any) -> None:
+        pass
+
+    def validate(self, instance: Any) -> None:
+        return None
+
+
+_ANNOTATIONS = {"contentMediaType": _Annotation, "contentEncoding": _Annotation}
+
+
+def bounded_validator(schema: Any) -> tuple[Any, Any]:
+    """``(the schema it checks, a jsonschema-rs validator)`` of ``schema``, with deskcheck's formats
+    and patterns tested within bounds, for a caller that reads jsonschema-rs errors itself (a
+    tool's arguments). A pattern deskcheck tests is under ``ECMA_PATTERN`` in that schema."""
+    return _build(schema, draft_of(schema), problems=[])
 
 
 def _refuse_retrieval(uri: str) -> Any:
@@ -412,12 +427,17 @@ def _build(
         "formats": format_functions(),
         "validate_formats": True,
         "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
-        "keywords": {ECMA_PATTERN: _EcmaPattern},
+        "keywords": {ECMA_PATTERN: _EcmaPattern, **_ANNOTATIONS},
         "retriever": _refuse_retrieval,
     }
     if registry is not None:
         options["registry"] = registry
     candidate, copied = schema, False
+    if any(_backtracking(node) for _, _, node, _ in _schema_objects(schema)):
+        candidate, copied = _plain(schema), True
+        for _, _, node, _ in _schema_objects(candidate):
+            if _backtracking(node):
+                node[ECMA_PATTERN] = node.pop("pattern")
     for _ in range(MAX_SCHEMA_PROBLEMS + 1):
         try:
             return candidate, cls(candidate, **options)
@@ -437,6 +457,11 @@ def _build(
         f"the form's schema has more than {MAX_SCHEMA_PROBLEMS} keywords that are not valid JSON Schema: "
         "fix it and try again."
     )
+
+
+def _backtracking(node: dict[str, Any]) -> bool:
+    pattern = node.get("pattern")
+    return isinstance(pattern, str) and needs_backtracking(pattern)
 
 
 def _unusable(exc: Exception) -> InputError:

@@ -148,4 +148,28 @@ def parse_json_string(value: Any) -> Any:
 
 
 def to_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=json_default)
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with what JSON has no type for turned into JSON values: a date or a time (from
+    YAML) into its ISO text, as validation reads it, a tuple into a list, anything else into its
+    text. Keys stay as they are. The value itself when there is nothing to turn."""
+    if value is None or value is UNSET or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, dict):
+        turned = {k: jsonable(v) for k, v in value.items()}
+        return value if all(turned[k] is v for k, v in value.items()) else turned
+    if isinstance(value, list):
+        items = [jsonable(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, tuple):
+        return [jsonable(v) for v in value]
+    return json_default(value)
+
+
+def json_default(value: Any) -> Any:
+    """How a value JSON has no type for is written: a date (from YAML) as its ISO text, as
+    validation reads it; anything else as its text."""
+    isoformat = getattr(value, "isoformat", None)
+    return isoformat() if callable(isoformat) else str(value)

@@ -1,5 +1,9 @@
 """Checking a tool's arguments against its input schema before any request is sent, with the
-schema's defaults filled in (an omitted ``size`` becomes its default, as the agent was told)."""
+schema's defaults filled in (an omitted ``size`` becomes its default, as the agent was told).
+
+Arguments are written by a model and schemas by whoever wrote the OpenAPI document: validation
+uses the forms' bounded validator (jsonschema-rs; a ``pattern`` that needs backtracking gets a
+limited number of steps, see ``engine.forms.patterns``), never Python's backtracking ``re``."""
 
 from __future__ import annotations
 
@@ -34,19 +38,19 @@ def _fill(schema: Any, value: Any) -> None:
 
 def argument_errors(schema: dict[str, Any], value: Any, *, root: str) -> str | None:
     """``None`` when ``value`` is valid, else the messages joined (``/size must be <= 100``)."""
-    validator = _validator(schema)
-    pairs = error_messages(validator.iter_errors(value))
+    checked, validator = _validator(schema)
+    pairs = error_messages(validator.iter_errors(value), schema=checked)
     if not pairs:
         return None
     return format_messages(pairs, root=root)
 
 
-def _validator(schema: dict[str, Any]) -> Any:
+def _validator(schema: dict[str, Any]) -> tuple[Any, Any]:
     key = id(schema)
     cached = _validators.get(key)
     if cached is None or cached[0] is not schema:
-        from jsonschema import Draft202012Validator
+        from ..forms.validation import bounded_validator
 
-        cached = (schema, Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER))
+        cached = (schema, *bounded_validator(schema))
         _validators[key] = cached
-    return cached[1]
+    return cached[1], cached[2]

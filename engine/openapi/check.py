@@ -1,21 +1,27 @@
-"""``openapi check``: everything a load would refuse, and what other OpenAPI tools would, at once.
+"""``openapi check``: everything a load would refuse, and what the specification forbids, at once.
 
-Errors are what stops a tool from loading or from working (the x-agent vocabulary, profiles,
-names, references, input schemas, editor groups, lint). Warnings are the rest: the document
-against the OpenAPI specification (its JSON Schema and the rules beyond it: ``structure``), a
-missing server URL, an over-long skill description. ``live`` adds what the running API reveals
-about each editor group (``live_check``). Every finding has a JSON pointer and, when the
-document was read from text, a line and a column.
+Every finding has a rule (``rules.RULES``), and its rule a severity: what stops a tool from
+loading or working (the x-agent vocabulary, profiles, names, references, input schemas, editor
+groups, lint) and what the OpenAPI specification forbids (``structure``: its JSON Schema and the
+rules beyond it, in the document and in the files its ``$ref``s name) are errors; what is only
+questionable (a default its schema refuses, a missing server URL, an over-long skill
+description) is a warning. ``severities`` changes a rule's severity, or turns it off. ``live``
+adds what the running API reveals about each editor group (``live_check``). Every finding has a
+JSON pointer and, when its document was read from text, a line and a column.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..errors import InputError
+from .documents import DocumentSet
 from .load import analyse
 from .problems import ERROR, WARNING, Problem, Problems
 from .request import base_url_for
+from .rules import OFF, default_severity
 from .source import Source
 
 if TYPE_CHECKING:
@@ -30,7 +36,7 @@ class Finding:
     pointer: str
     line: int | None = None
     column: int | None = None
-    artifact: str | None = None  # the file, when one report covers several documents
+    artifact: str | None = None  # the file it is in; None for the checked document itself
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {} if self.artifact is None else {"file": self.artifact}
@@ -52,11 +58,15 @@ def check_source(
     profiles: list[str] | tuple[str, ...] | None = None,
     structure: bool = True,
     live: LiveOptions | None = None,
+    allow_hosts: Sequence[str] = (),
+    severities: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Every finding for ``source``. ``profiles`` limits the tool checks to one selection (an
     undeclared name raises ``SpecUsageError``); by default every declared profile is checked.
-    With ``live``, each editor group's schema is also requested from the API and its form built
-    (``live_check``)."""
+    ``$ref``s to other files are read and checked; a URL only on the document's own host or
+    one of ``allow_hosts``. ``severities`` maps rule ids to ``error``, ``warning`` or ``off``.
+    With ``live``, each editor group's schema is also requested from the API and its form
+    built (``live_check``)."""
     problems = Problems()
     analysis = analyse(
         source.data,
@@ -65,6 +75,7 @@ def check_source(
         source_url=source.url,
         problems=problems,
     )
+    documents = DocumentSet(source, allow_hosts=tuple(allow_hosts))
     version_ok = not any(p.rule == "openapi-version" for p in problems)
     if version_ok:
         if analysis.plain and base_url_for(source.data, source_url=source.url) is None:
@@ -77,25 +88,61 @@ def check_source(
         if structure:
             from .structure import structural_problems
 
-            # An error at the same place (a reference that leads nowhere) already says it.
-            errors_at = {p.pointer for p in problems if p.severity == ERROR}
-            problems.extend(p for p in structural_problems(source.data) if p.pointer not in errors_at)
+            # A tool check that found the same thing at the same place (a reference that leads
+            # nowhere, a path parameter missing) already says it, with what it means for the tool.
+            said = {(p.rule, p.pointer) for p in problems}
+            problems.extend(p for p in structural_problems(documents) if (p.rule, p.pointer) not in said)
         if live is not None:
             from .live_check import live_problems
 
             live_problems(analysis, live, problems, source.text)
-    return locate(source, list(problems))
+    return locate(documents, list(problems), severities or {})
 
 
-def locate(source: Source, problems: list[Problem]) -> list[Finding]:
-    source.positions.prepare(p.pointer for p in problems)
-    findings = []
+def locate(documents: DocumentSet, problems: list[Problem], severities: Mapping[str, str]) -> list[Finding]:
+    """The problems as findings, each with its file, line and column, at its configured
+    severity (``off`` drops it), sorted by file and position."""
+    kept: dict[str, list[tuple[str, Problem, str]]] = {}
     for problem in problems:
-        position = source.positions.locate(problem.pointer)
-        line, column = position if position is not None else (None, None)
-        findings.append(Finding(problem.severity, problem.rule, problem.message, problem.pointer, line, column))
-    findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.severity != ERROR, f.rule, f.message))
+        severity = severities.get(problem.rule) or default_severity(problem.rule, problem.severity)
+        if severity == OFF:
+            continue
+        uri, pointer = documents.split(problem.pointer)
+        kept.setdefault(uri, []).append((pointer, problem, severity))
+    findings = []
+    for uri, entries in kept.items():
+        source = documents.documents[uri]
+        artifact = None if uri == documents.root_uri else documents.display(uri)
+        source.positions.prepare(pointer for pointer, _, _ in entries)
+        for pointer, problem, severity in entries:
+            position = source.positions.locate(pointer)
+            line, column = position if position is not None else (None, None)
+            findings.append(Finding(severity, problem.rule, problem.message, pointer, line, column, artifact))
+    findings.sort(key=sort_key)
     return findings
+
+
+def sort_key(finding: Finding) -> tuple[Any, ...]:
+    return (
+        finding.artifact or "",
+        finding.line or 0,
+        finding.column or 0,
+        finding.severity != ERROR,
+        finding.rule,
+        finding.message,
+    )
+
+
+def unreadable_finding(error: InputError) -> Finding:
+    """A document that cannot be read, as a finding (at the line and column of a syntax error)."""
+    return Finding(
+        ERROR,
+        "document-unreadable",
+        error.message,
+        "",
+        getattr(error, "line", None),
+        getattr(error, "column", None),
+    )
 
 
 def has_errors(findings: list[Finding], *, strict: bool = False) -> bool:

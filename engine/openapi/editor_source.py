@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..refs import RefResolver
+from ..urls import redact
 from .editors import EditorGroup
 from .http import ApiCaller, HttpRequest, HttpResponse, RequestFailed
 from .operations import Operation
@@ -128,7 +129,7 @@ def operation_url(
     sent even when the document does not declare them) as query parameters."""
     path = operation.path
     for parameter in operation.path_parameters:
-        path = path.replace("{" + parameter.name + "}", path_segment(values[parameter.name]))
+        path = path.replace("{" + parameter.name + "}", path_segment(values[parameter.name], parameter.name))
     pairs: list[tuple[str, str]] = []
     for name, value in {**_fixed(operation), **(extra_query or {})}.items():
         if value is not None:
@@ -208,7 +209,7 @@ class EditorSource:
         self.endpoint = endpoint
         self.title = group.title
         self.creates = group.create_mode
-        api = endpoint.base_url or ""
+        api = redact(endpoint.base_url or "")  # the key is stored: no password in it
         if group.schema_operation is not None:
             own = {p.name: self.values.get(p.name) for p in group.schema_operation.path_parameters}
             request = [group.schema_operation.operation_id, own, group.schema_params]
@@ -259,6 +260,10 @@ class EditorSource:
         )
 
     # -- the FormSource protocol ------------------------------------------------------------------
+
+    @property
+    def request_deadline(self) -> float | None:
+        return self.http.request_deadline
 
     def load(self) -> Loaded:
         return self.http.load()

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..urls import redact
 from .editor_source import EditorEndpoint, EditorSource
 from .editors import EditorGroup
 from .operations import Parameter
@@ -82,7 +83,8 @@ def editor_session_group(group: EditorGroup, context: EditorContext) -> SessionG
         parameters={p.name: parameter_schema(p) for p in group.path_parameters},
         required_parameters=[p.name for p in group.path_parameters],
         options=SessionOptions(allow_invalid=context.allow_invalid, fetcher=context.fetcher),
-        key_extra={"api": endpoint.base_url} if endpoint.base_url else None,
+        # Stored with the session: never with the password of a user:password@ base URL.
+        key_extra={"api": redact(endpoint.base_url)} if endpoint.base_url else None,
     )
 
 

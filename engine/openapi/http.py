@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..errors import DeskcheckError, InputError
+from ..urls import redact
 
 # A tool result is read by a model; a response past this size is a mistake (or an attack), not data.
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
@@ -53,7 +54,8 @@ class HttpClient(Protocol):
 
 
 class HttpxClient:
-    """The default client: httpx, imported on first use, one connection pool per client."""
+    """The default client: httpx, imported on first use, one connection pool per client.
+    ``timeout`` bounds each request as a whole, a slow trickle of bytes included (``deadline``)."""
 
     def __init__(self, *, timeout: float = 30.0, max_response_bytes: int = MAX_RESPONSE_BYTES) -> None:
         self.timeout = timeout
@@ -63,16 +65,18 @@ class HttpxClient:
     def send(self, request: HttpRequest) -> HttpResponse:
         import httpx
 
+        from .deadline import deadline_client, total_deadline
+
         if self._client is None:
-            self._client = httpx.Client(timeout=self.timeout, follow_redirects=False)
+            self._client = deadline_client(self.timeout)
         kwargs: dict[str, Any] = {"headers": request.headers}
         if request.has_body:
             import json
 
             kwargs["content"] = json.dumps(request.json_body, ensure_ascii=False).encode("utf-8")
-        target = _without_query(request.url)
+        target = shown_url(request.url)
         try:
-            with self._client.stream(request.method, request.url, **kwargs) as response:
+            with total_deadline(self.timeout), self._client.stream(request.method, request.url, **kwargs) as response:
                 chunks: list[bytes] = []
                 total = 0
                 for chunk in response.iter_bytes():
@@ -86,9 +90,12 @@ class HttpxClient:
                 headers = {k.lower(): v for k, v in response.headers.items()}
                 encoding = response.encoding or "utf-8"
         except httpx.TimeoutException:
-            raise RequestFailed(f"{request.method} {target} timed out after {self.timeout:g} s.") from None
+            raise RequestFailed(
+                f"{request.method} {target} timed out after {self.timeout:g} s (the time a whole request may take, "
+                "however slowly the server answers)."
+            ) from None
         except httpx.HTTPError as exc:
-            raise RequestFailed(f"{request.method} {target} could not be sent: {exc}.") from None
+            raise RequestFailed(f"{request.method} {target} could not be sent: {redact(str(exc))}.") from None
         return HttpResponse(response.status_code, headers, b"".join(chunks).decode(encoding, errors="replace"))
 
     def close(self) -> None:
@@ -143,10 +150,16 @@ class ApiCaller:
 
 
 def same_origin(url: str, base: str) -> bool:
-    a, b = urlsplit(url), urlsplit(base)
-    return (a.scheme.lower(), a.hostname, a.port) == (b.scheme.lower(), b.hostname, b.port)
+    """Whether ``url`` is on ``base``'s origin (scheme, host, port). A URL whose port cannot be
+    read is on no origin."""
+    try:
+        a, b = urlsplit(url), urlsplit(base)
+        return (a.scheme.lower(), a.hostname, a.port) == (b.scheme.lower(), b.hostname, b.port)
+    except ValueError:
+        return False
 
 
-def _without_query(url: str) -> str:
-    # Messages show where a request went, never its query (which may carry values a user typed).
-    return url.split("?", 1)[0]
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: without its query (which may carry values a user typed) and
+    without the password of a ``user:password@`` part."""
+    return redact(url.split("?", 1)[0])

@@ -9,7 +9,7 @@ For every editor group of the checked profiles:
    or taken from the document; a failed request or an answer that is not JSON is an error;
 3. it is prepared as a session prepares it (the forms engine's preparation, then the hidden
    attachment and computed columns) and compiled whole; a schema the forms engine refuses is an
-   error;
+   error, and a part of it the form cannot check (a reference that leads nowhere) a warning;
 4. the form's first view is built: an empty record in create mode, the record itself in edit
    mode when ``--param`` names it (a record that fails its own schema is a warning: an agent must
    fix it before it can save). A column that an agent can neither see nor fill (hidden) but that
@@ -26,7 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import progress
 from ..errors import DeskcheckError
+from ..urls import redact
 from .editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
 from .editors import EditorGroup
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient, same_origin
@@ -58,8 +60,11 @@ def live_problems(analysis: Analysis, options: LiveOptions, problems: Problems, 
         credentials=options.credentials,
     )
     endpoint = EditorEndpoint(caller, options.base_url, "", analysis.document, document_text=document_text)
-    for group in analysis.editors:
-        _check_group(group, endpoint, options, problems)
+    with progress.phase("checking editor groups against the API", total=len(analysis.editors)) as step:
+        for group in analysis.editors:
+            with progress.phase(f"requesting the schema of {group.name}"):
+                _check_group(group, endpoint, options, problems)
+            step.advance()
 
 
 def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOptions, problems: Problems) -> None:
@@ -119,6 +124,13 @@ def _check_group(group: EditorGroup, endpoint: EditorEndpoint, options: LiveOpti
             where + "/readOperation" if with_record else schema_where,
         )
         return
+    for problem in form.schema_problems:
+        problems.add(
+            "editor-live-schema-unchecked",
+            f"{label}: the form opens, but this part of its schema is not checked: {problem}.",
+            schema_where,
+            severity=WARNING,
+        )
     _check_state(group, label, where, prepared, state, with_record, problems)
     _check_option_hosts(label, where, prepared, options.base_url, problems)
 
@@ -156,7 +168,7 @@ def _check_state(
         needed = sorted(hidden.intersection(required))
         if needed:
             problems.add(
-                "editor-live-field-unfixable",
+                "editor-live-field-required-hidden",
                 f"{label}: the required column(s) {', '.join(needed)} are hidden from the form (attachments and "
                 "computed columns); a record without a value there could never be saved by an agent.",
                 where,
@@ -195,9 +207,10 @@ def _check_option_hosts(label: str, where: str, prepared: dict[str, Any], base_u
             continue  # a host computed from the data cannot be judged here
         problems.add(
             "editor-live-options-host",
-            f"{label}: the options of the field at {pointer or '/'} come from {url.split('//', 1)[0]}//{authority}, "
-            f"not from the API ({base_url}); an agent's getFieldSuggestions is refused there unless the user "
-            "allows that host (--allow-host). Serve the list from the API, or document the host to allow.",
+            f"{label}: the options of the field at {pointer or '/'} come from "
+            f"{redact(url.split('//', 1)[0] + '//' + authority)}, not from the API ({redact(base_url)}); an "
+            "agent's getFieldSuggestions is refused there unless the user allows that host (--allow-host). "
+            "Serve the list from the API, or document the host to allow.",
             where,
             WARNING,
         )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import jsonpointer
 from ..tools import Tool, ToolSet
+from ..urls import check_http_url
 from .editors import EditorGroup, resolve_editor
 from .http import ApiCaller, Credentials, HttpClient, HttpxClient
 from .inputs import InputProblem, ToolInput, build_input
@@ -23,6 +24,7 @@ from .operations import Operation, OperationIndex, OperationResolver, iter_opera
 from .plain_tools import MAX_ERROR_LENGTH, ToolContext, build_plain_tool
 from .problems import Problems, SpecLoadError
 from .profiles import (
+    check_profile_names,
     declared_profiles,
     default_profile,
     expand_profiles,
@@ -95,6 +97,7 @@ def analyse(
     validate_vocabulary(document, problems)
     declared = declared_profiles(document)
     expanded = expand_profiles(declared, problems)
+    check_profile_names(document, declared, problems)
     if every_profile and profiles is None:
         names = list(declared) or [default_profile(document)]
         selected = None
@@ -270,6 +273,13 @@ def load_openapi(
     if errors:
         raise SpecLoadError(label, errors)
     resolved_base = base_url_for(document, override=base_url, source_url=source_url)
+    if resolved_base is not None:
+        check_http_url(resolved_base, "--base-url" if base_url else "the server URL the document gives")
+    if allow_hosts:
+        from ..forms.remote_items import parse_allowed_host
+
+        for entry in allow_hosts:
+            parse_allowed_host(entry)
     caller = ApiCaller(
         resolved_base,
         client=client if client is not None else HttpxClient(timeout=timeout),

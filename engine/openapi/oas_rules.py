@@ -5,14 +5,14 @@ unique in the document; every ``{name}`` of a path template is declared as a pat
 each operation under it, and every path parameter appears in the template; one parameter list
 names each (name, in) pair once; tag names are unique; a schema's ``default`` is valid against
 that schema; a ``pattern`` is a valid regular expression; a ``required`` beside ``allOf`` names
-properties that some part of the schema declares; a local ``$ref`` leads somewhere, and to an
-object of the kind expected where it stands. Findings are ``(pointer, message)`` pairs, the
-pointer naming the place in the document where the fix goes (never a place reached through a
-``$ref``).
+properties that some part of the schema declares; a ``$ref`` leads somewhere (in the document, or
+in another file it names: ``documents``), and to an object of the kind expected where it stands.
+Findings are ``(rule, location, message)``, the location naming the place where the fix goes.
 
-Each document is walked once: every Schema Object, wherever the OpenAPI structure allows one
-(components, parameters, headers, media types, callbacks, webhooks, and their subschemas), is
-visited at its own location; a ``$ref`` is followed to its target, which is visited there.
+Each document is walked once: every object the OpenAPI structure allows (path items, operations,
+parameters, headers, bodies, responses, callbacks, examples, links, security schemes, webhooks,
+and every Schema Object with its subschemas) is visited at its own location; a ``$ref`` is
+followed to its target, which is visited there, in whichever file it is.
 """
 
 from __future__ import annotations
@@ -22,16 +22,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any
+from urllib.parse import unquote
 
 from .. import jsonpointer
-from ..refs import ExternalRefError, RefError, RefResolver
+from ..refs import RefError
+from .documents import DocumentSet, NotFollowed, Unresolvable
 from .oas_schemas import Family
 from .schema_messages import error_messages
 
-Finding = tuple[str, str]
+Finding = tuple[str, str, str]  # (rule, location, message)
 
 _METHODS_BEFORE_32 = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _METHODS_32 = (*_METHODS_BEFORE_32, "query")
+# RFC 9110's token: what an HTTP field name is made of.
+_HEADER_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+_MAX_HOPS = 32  # references followed from one place before the chain is taken for a loop
 _TEMPLATE_NAME = re.compile(r"\{([^{}]+)\}")
 # Schema keywords whose value is a map of subschemas, a list of them, or one.
 _SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -53,24 +58,26 @@ _SUBSCHEMA_SINGLE = (
 _SUBSCHEMA_MAP_SET = frozenset(_SUBSCHEMA_MAPS)
 _SUBSCHEMA_OTHER_SET = frozenset((*_SUBSCHEMA_LISTS, *_SUBSCHEMA_SINGLE))
 _SCHEMA_KEYWORDS_OF_INTEREST = _SUBSCHEMA_MAP_SET | _SUBSCHEMA_OTHER_SET | {"default", "pattern"}
-# The base URI the document is registered under when defaults are checked against its schemas.
-_DOCUMENT_URI = "urn:deskcheck:document"
 
 
 def rule_findings(
-    document: dict[str, Any], family: Family, dialect: str | None = None
+    documents: DocumentSet, family: Family, dialect: str | None = None
 ) -> tuple[list[Finding], list[str]]:
-    """Every finding of these rules for ``document`` of OpenAPI ``family``, and a sentence for
-    each part that could not be checked. ``dialect`` is the one the document's schemas use."""
-    walk = _Walk(document, family.name)
+    """Every finding of these rules for the document of OpenAPI ``family`` (and the other files
+    its references lead to), and a sentence for each part that could not be checked. ``dialect``
+    is the one the document's schemas use."""
+    document = documents.root.data
+    walk = _Walk(documents, family.name)
     walk.run()
     findings = list(_duplicate_tags(document))
     findings += walk.findings
-    findings += [(site, f'$ref "{ref}" leads nowhere in this document') for site, ref in walk.broken_refs]
     findings += _reference_findings(walk.references, family, dialect)
     findings += _pattern_findings(walk.patterns)
+    if family.name != "3.0":
+        findings += _server_variable_findings(walk.servers)
     unchecked: list[str] = []
-    findings += _default_findings(document, family.name, walk.defaults, unchecked)
+    findings += _default_findings(documents, family.name, walk.defaults, unchecked)
+    findings += _backtracking_findings(walk.patterns)
     return findings, unchecked
 
 
@@ -87,23 +94,25 @@ class _Operation:
 
 @dataclass
 class _Walk:
-    document: dict[str, Any]
+    documents: DocumentSet
     family: str
     findings: list[Finding] = field(default_factory=list)
-    defaults: list[tuple[str, Any]] = field(default_factory=list)  # (schema pointer, schema)
-    patterns: list[tuple[str, str]] = field(default_factory=list)  # (pointer, regular expression)
+    defaults: list[tuple[str, Any]] = field(default_factory=list)  # (schema location, schema)
+    patterns: list[tuple[str, str]] = field(default_factory=list)  # (location, regular expression)
     operations: list[_Operation] = field(default_factory=list)
-    broken_refs: list[tuple[str, str]] = field(default_factory=list)  # (pointer of the $ref, its value)
-    # (pointer of the $ref, kind expected there, target pointer, target) outside the kind's section
+    # (location of the $ref, kind expected there, target location, target) outside the kind's section
     references: list[tuple[str, str, str, Any]] = field(default_factory=list)
+    servers: list[tuple[str, Any]] = field(default_factory=list)  # (location, Server Object)
 
     def __post_init__(self) -> None:
-        self.resolver = RefResolver(self.document)
+        self.document = self.documents.root.data
         self.methods = _METHODS_32 if self.family == "3.2" else _METHODS_BEFORE_32
         self._seen: set[int] = set()  # objects already visited (shared through $ref or YAML aliases)
+        self._not_followed: set[str] = set()  # documents already reported as not followed
 
     def run(self) -> None:
         document = self.document
+        self._servers("", document)
         for path, item in _members(document.get("paths")):
             self.path_item(jsonpointer.append("/paths", path), item, path, templated=True)
         for name, item in _members(document.get("webhooks")):
@@ -117,6 +126,9 @@ class _Walk:
                 "requestBodies": self.request_body,
                 "responses": self.response,
                 "callbacks": self.callback,
+                "examples": self.example,
+                "links": self.link,
+                "securitySchemes": self.security_scheme,
             }
             for section, visitor in visit.items():
                 for name, value in _members(components.get(section)):
@@ -130,30 +142,48 @@ class _Walk:
     # -- following references ------------------------------------------------------------------
 
     def _resolve(self, pointer: str, node: Any, kind: str | None = None) -> tuple[str, Any] | None:
-        """``(pointer, node)`` with a ``$ref`` chain followed; None when it leads nowhere. A local
-        reference that leads nowhere is recorded; so is one that leads to an object of ``kind``
-        outside that kind's components section (to be checked as that kind)."""
-        site, hops = None, 0
-        while isinstance(node, dict) and "$ref" in node and hops < 32:
+        """``(location, node)`` with a ``$ref`` chain followed; None when it leads nowhere. A
+        reference that leads nowhere is reported; one that leads to an object of ``kind`` outside
+        that kind's components section is recorded (to be checked as that kind)."""
+        site, trail = None, [pointer]
+        while isinstance(node, dict) and "$ref" in node:
             site = site or pointer + "/$ref"
             target = self._lookup(pointer + "/$ref", node["$ref"])
             if target is None:
                 return None
             pointer, node = target
-            hops += 1
+            if pointer in trail or len(trail) > _MAX_HOPS:
+                # Reported once, at the reference that closes the loop: that is where to fix it.
+                loop = trail[trail.index(pointer) :] if pointer in trail else trail
+                self.findings.append(
+                    (
+                        "ref-unresolvable",
+                        trail[-1] + "/$ref",
+                        "this $ref never leads to an object: the references go round in a loop ("
+                        + " -> ".join(location or "/" for location in (*loop, pointer))
+                        + ")",
+                    )
+                )
+                return None
+            trail.append(pointer)
         if site is not None and kind is not None and not _in_section(pointer, kind):
             self.references.append((site, kind, pointer, node))
         return pointer, node
 
     def _lookup(self, site: str, ref: Any) -> tuple[str, Any] | None:
         try:
-            return self.resolver.lookup(ref)
-        except ExternalRefError:  # never followed; `ref-external` says so where tools need it
-            return None
-        except RefError:
+            return self.documents.lookup(site, ref)
+        except NotFollowed as exc:
+            # Once per document not read: its other references add nothing.
+            if str(exc) not in self._not_followed:
+                self._not_followed.add(str(exc))
+                self.findings.append(("ref-not-followed", site, str(exc)))
+        except Unresolvable as exc:
+            self.findings.append(("ref-unresolvable", site, f'$ref "{ref}" leads nowhere: {exc}'))
+        except RefError as exc:
             if isinstance(ref, str):  # a $ref that is not a string is the schema pass's finding
-                self.broken_refs.append((site, ref))
-            return None
+                self.findings.append(("ref-unresolvable", site, exc.message.rstrip(".")))
+        return None
 
     def _enter(self, pointer: str, node: Any, kind: str) -> tuple[str, dict[str, Any]] | None:
         """The object at ``pointer`` (references followed) if it is one not visited yet."""
@@ -172,6 +202,7 @@ class _Walk:
         if entered is None:
             return
         pointer, item = entered
+        self._servers(pointer, item)
         shared = self.parameter_list(pointer + "/parameters", item.get("parameters"))
         operations = [(method, item[method]) for method in self.methods if isinstance(item.get(method), dict)]
         if self.family == "3.2":
@@ -183,6 +214,15 @@ class _Walk:
                 if method in self.methods
                 else jsonpointer.append(pointer, "additionalOperations", method)
             )
+            if "$ref" in operation:
+                # Not a place the specification takes a reference (the schema pass says so); tools
+                # that bundle documents follow it, so its target is checked all the same.
+                resolved = self._resolve(op_pointer, operation)
+                if resolved is None or not isinstance(resolved[1], dict) or id(resolved[1]) in self._seen:
+                    continue
+                self._seen.add(id(resolved[1]))
+                op_pointer, operation = resolved
+            self._servers(op_pointer, operation)
             own = self.parameter_list(op_pointer + "/parameters", operation.get("parameters"))
             self.operations.append(
                 _Operation(op_pointer, method, path, operation.get("operationId"), templated, own, shared)
@@ -210,6 +250,7 @@ class _Walk:
             if key in seen:
                 self.findings.append(
                     (
+                        "parameter-duplicate",
                         item_pointer,
                         f"the {key[1]} parameter '{key[0]}' is listed twice here (see item {seen[key]}); "
                         "a parameter list names each name and location once",
@@ -225,9 +266,24 @@ class _Walk:
         if entered is None:
             return
         pointer, parameter = entered
+        name = parameter.get("name")
+        if kind == "parameter" and parameter.get("in") == "header" and isinstance(name, str):
+            self._header_name(pointer + "/name", name)
         if "schema" in parameter:
             self.schema(pointer + "/schema", parameter["schema"])
         self._content(pointer, parameter)
+        self._examples(pointer, parameter)
+
+    def _header_name(self, pointer: str, name: str) -> None:
+        if not _HEADER_NAME.match(name):
+            self.findings.append(
+                (
+                    "header-name-invalid",
+                    pointer,
+                    f"{_short(name)} is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only, no "
+                    "spaces or separators)",
+                )
+            )
 
     def header(self, pointer: str, header: Any) -> None:
         self.parameter(pointer, header, "header")
@@ -243,8 +299,11 @@ class _Walk:
             return
         pointer, response = entered
         for name, header in _members(response.get("headers")):
+            self._header_name(jsonpointer.append(pointer, "headers", name), name)
             self.header(jsonpointer.append(pointer, "headers", name), header)
         self._content(pointer, response)
+        for name, link in _members(response.get("links")):
+            self.link(jsonpointer.append(pointer, "links", name), link)
 
     def callback(self, pointer: str, callback: Any) -> None:
         entered = self._enter(pointer, callback, "callback")
@@ -254,35 +313,67 @@ class _Walk:
         for expression, item in _members(callback):
             self.path_item(jsonpointer.append(pointer, expression), item, expression)
 
+    def example(self, pointer: str, example: Any) -> None:
+        self._enter(pointer, example, "example")
+
+    def link(self, pointer: str, link: Any) -> None:
+        entered = self._enter(pointer, link, "link")
+        if entered is not None and isinstance(entered[1].get("server"), dict):
+            self.servers.append((entered[0] + "/server", entered[1]["server"]))
+
+    def _servers(self, pointer: str, holder: dict[str, Any]) -> None:
+        servers = holder.get("servers")
+        for index, server in enumerate(servers if isinstance(servers, list) else []):
+            if isinstance(server, dict):
+                self.servers.append((f"{pointer}/servers/{index}", server))
+
+    def security_scheme(self, pointer: str, scheme: Any) -> None:
+        self._enter(pointer, scheme, "securityScheme")
+
+    def _examples(self, pointer: str, holder: dict[str, Any]) -> None:
+        for name, example in _members(holder.get("examples")):
+            self.example(jsonpointer.append(pointer, "examples", name), example)
+
     def _content(self, pointer: str, holder: dict[str, Any]) -> None:
-        """The media types of ``content``: each one's schema and its encodings' headers."""
+        """The media types of ``content``: each one's schema, examples and encodings' headers."""
         for media, entry in _members(holder.get("content")):
             if not isinstance(entry, dict):
                 continue
             entry_pointer = jsonpointer.append(pointer, "content", media)
             if "schema" in entry:
                 self.schema(entry_pointer + "/schema", entry["schema"])
+            self._examples(entry_pointer, entry)
             for name, encoding in _members(entry.get("encoding")):
                 if isinstance(encoding, dict):
                     for header, value in _members(encoding.get("headers")):
-                        self.header(jsonpointer.append(entry_pointer, "encoding", name, "headers", header), value)
+                        where = jsonpointer.append(entry_pointer, "encoding", name, "headers", header)
+                        self._header_name(where, header)
+                        self.header(where, value)
 
     # -- schemas -------------------------------------------------------------------------------
 
     def schema(self, pointer: str, node: Any) -> None:
         # Paths stay token tuples and are joined only where something is recorded: a large
-        # document has thousands of schema nodes and few defaults or patterns.
-        stack: list[tuple[str, tuple[Any, ...], Any]] = [(pointer, (), node)]
+        # document has thousands of schema nodes and few defaults or patterns. ``scope`` is the
+        # location of the nearest enclosing schema with an $id (from 3.1): references inside it
+        # resolve against that resource, not the document.
+        stack: list[tuple[str, tuple[Any, ...], Any, str | None]] = [(pointer, (), node, None)]
         while stack:
-            base, path, schema = stack.pop()
+            base, path, schema, scope = stack.pop()
             if not isinstance(schema, dict) or id(schema) in self._seen:
                 continue
             self._seen.add(id(schema))
+            if self.family != "3.0" and isinstance(schema.get("$id"), str):
+                scope = base + jsonpointer.join(path)
             if "$ref" in schema:
                 # One step: the target is visited at its own place (and may refer on from there).
-                target = self._lookup(base + jsonpointer.join((*path, "$ref")), schema["$ref"])
+                site = base + jsonpointer.join((*path, "$ref"))
+                ref = schema["$ref"]
+                target = self._lookup(site, ref) if scope is None else self._in_resource(scope, site, ref)
                 if target is not None:
-                    stack.append((target[0], (), target[1]))
+                    if _external(target[0]):  # nothing else checks a schema in another file
+                        self.references.append((site, "schema", *target))
+                    stack.append((target[0], (), target[1], scope))
                 if self.family == "3.0":  # keywords beside a $ref are ignored in 3.0, applied from 3.1
                     continue
             keywords = schema.keys() & _SCHEMA_KEYWORDS_OF_INTEREST
@@ -297,37 +388,55 @@ class _Walk:
             for key in keywords & _SUBSCHEMA_MAP_SET:
                 value = schema[key]
                 if isinstance(value, dict):
-                    stack.extend((base, (*path, key, name), sub) for name, sub in value.items())
+                    stack.extend((base, (*path, key, name), sub, scope) for name, sub in value.items())
                     if key == "patternProperties":
                         self.patterns += [(base + jsonpointer.join((*path, key, name)), name) for name in value]
             for key in keywords & _SUBSCHEMA_OTHER_SET:
                 value = schema[key]
                 if isinstance(value, list):  # composition keywords, and tuple-form items
-                    stack.extend((base, (*path, key, index), sub) for index, sub in enumerate(value))
+                    stack.extend((base, (*path, key, index), sub, scope) for index, sub in enumerate(value))
                 elif isinstance(value, dict):
-                    stack.append((base, (*path, key), value))
+                    stack.append((base, (*path, key), value, scope))
+
+    def _in_resource(self, scope: str, site: str, ref: Any) -> tuple[str, Any] | None:
+        """A reference inside a schema resource with its own $id: a JSON pointer fragment is
+        followed inside that resource; anything else resolves against the $id's URI, which
+        deskcheck does not fetch, and is left unchecked."""
+        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
+            return None
+        uri, root = self.documents.split(scope)
+        pointer = root + unquote(ref[1:])
+        try:
+            target = jsonpointer.resolve(self.documents.documents[uri].data, pointer)
+        except jsonpointer.PointerError:
+            self.findings.append(
+                ("ref-unresolvable", site, f'$ref "{ref}" leads nowhere in the schema resource whose $id is at {root}')
+            )
+            return None
+        return self.documents.location(uri, pointer), target
 
     def _undeclared_required(self, where: str, schema: dict[str, Any]) -> list[Finding]:
-        declared = self._property_names(schema, set())
+        declared = self._property_names(where, schema, set())
         missing = [name for name in schema["required"] if isinstance(name, str) and name not in declared]
         if not missing:
             return []
         names = ", ".join(f"'{name}'" for name in missing)
         return [
             (
+                "required-undeclared",
                 where + "/required",
                 f"required names {names}, which neither this schema nor any schema of its allOf declares "
                 "under properties",
             )
         ]
 
-    def _property_names(self, schema: Any, seen: set[int]) -> set[str]:
+    def _property_names(self, where: str, schema: Any, seen: set[int]) -> set[str]:
         """Property names a schema declares itself or through allOf/anyOf/oneOf/items/not."""
         hops = 0
         while isinstance(schema, dict) and "$ref" in schema and hops < 32:
             try:
-                schema = self.resolver.lookup(schema["$ref"])[1]
-            except RefError:  # reported where the walk meets it
+                where, schema = self.documents.lookup(where, schema["$ref"])
+            except (RefError, NotFollowed, Unresolvable):  # reported where the walk meets it
                 return set()
             hops += 1
         if not isinstance(schema, dict) or id(schema) in seen:
@@ -337,9 +446,9 @@ class _Walk:
         names = set(properties) if isinstance(properties, dict) else set()
         for key in ("allOf", "anyOf", "oneOf"):
             for sub in schema.get(key) if isinstance(schema.get(key), list) else []:
-                names |= self._property_names(sub, seen)
+                names |= self._property_names(where, sub, seen)
         for key in ("items", "not"):
-            names |= self._property_names(schema.get(key), seen)
+            names |= self._property_names(where, schema.get(key), seen)
         return names
 
 
@@ -361,6 +470,9 @@ _SECTIONS = {
     "response": "responses",
     "callback": "callbacks",
     "pathItem": "pathItems",
+    "example": "examples",
+    "link": "links",
+    "securityScheme": "securitySchemes",
 }
 _DEFINITIONS_30 = {
     "parameter": "Parameter",
@@ -369,6 +481,10 @@ _DEFINITIONS_30 = {
     "response": "Response",
     "callback": "Callback",
     "pathItem": "PathItem",
+    "example": "Example",
+    "link": "Link",
+    "securityScheme": "SecurityScheme",
+    "schema": "Schema",
 }
 _DEFINITIONS = {
     "parameter": "parameter",
@@ -377,6 +493,10 @@ _DEFINITIONS = {
     "response": "response",
     "callback": "callbacks",
     "pathItem": "path-item",
+    "example": "example",
+    "link": "link",
+    "securityScheme": "security-scheme",
+    "schema": "schema",
 }
 _LABELS = {
     "parameter": "Parameter Object",
@@ -385,6 +505,10 @@ _LABELS = {
     "response": "Response Object",
     "callback": "Callback Object",
     "pathItem": "Path Item Object",
+    "example": "Example Object",
+    "link": "Link Object",
+    "securityScheme": "Security Scheme Object",
+    "schema": "Schema Object",
 }
 
 
@@ -398,29 +522,52 @@ def _in_section(pointer: str, kind: str) -> bool:
 def _reference_findings(
     references: list[tuple[str, str, str, Any]], family: Family, dialect: str | None
 ) -> Iterator[Finding]:
-    """A reference whose target, found outside its kind's components section, is not an object
-    of that kind (a parameter that points at a schema, a response at a parameter)."""
+    """A reference whose target is not an object of the kind its place expects. A target in the
+    document outside its kind's components section (a parameter that points at a schema) is
+    reported at the reference: the reference is what to fix. A target in another file, which
+    nothing else validates, is reported where it is wrong, once."""
     from .oas_schemas import ANY_DIALECT, UnknownDialect, part_validator
 
     definitions = _DEFINITIONS_30 if family.name == "3.0" else _DEFINITIONS
     verdicts: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for site, kind, target_pointer, target in references:
-        if (kind, target_pointer) not in verdicts:
+    for site, kind, target_location, target in references:
+        key = (kind, target_location)
+        if key in verdicts:
+            if _external(target_location):
+                continue
+        else:
             try:
                 validator = part_validator(family, definitions[kind], dialect)
             except UnknownDialect:
                 validator = part_validator(family, definitions[kind], ANY_DIALECT)
-            verdicts[kind, target_pointer] = error_messages(validator.iter_errors(target))
-        messages = verdicts[kind, target_pointer]
-        if messages:
-            # A missing required member says best what kind of object the target is not.
-            where, message = min(messages, key=lambda pair: not pair[1].startswith("must have required"))
-            more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
-            yield (
-                site,
-                f"$ref leads to {target_pointer or '/'}, which is not a {_LABELS[kind]}: "
-                f"{where or '/'} {message}{more}",
-            )
+            verdicts[key] = error_messages(validator.iter_errors(target))
+        messages = verdicts[key]
+        if not messages:
+            continue
+        if _external(target_location):
+            from .structure import misplaced_message, misplaced_reference
+
+            for where, message in messages:
+                misplaced = misplaced_reference(target, where)
+                if misplaced is not None:
+                    ref = jsonpointer.resolve(target, misplaced)
+                    yield "ref-not-allowed", target_location + misplaced, misplaced_message(ref)
+                else:
+                    yield "openapi-schema", target_location + where, f"{_LABELS[kind]}: {message}"
+            continue
+        # A missing required member says best what kind of object the target is not.
+        where, message = min(messages, key=lambda pair: not pair[1].startswith("must have required"))
+        more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
+        yield (
+            "ref-wrong-kind",
+            site,
+            f"$ref leads to {target_location or '/'}, which is not a {_LABELS[kind]}: {where or '/'} {message}{more}",
+        )
+
+
+def _external(location: str) -> bool:
+    """Whether ``location`` is in another file than the document (see ``documents``)."""
+    return not (location == "" or location.startswith("/"))
 
 
 # -- across operations -----------------------------------------------------------------------------
@@ -435,6 +582,7 @@ def _operation_id_findings(operations: list[_Operation]) -> Iterator[Finding]:
         if name in first:
             other = first[name]
             yield (
+                "operation-id-duplicate",
                 operation.pointer + "/operationId",
                 f"operationId '{name}' is also the id of {other.method.upper()} {other.path}; "
                 "each operation needs its own",
@@ -453,12 +601,33 @@ def _path_parameter_findings(operation: _Operation) -> Iterator[Finding]:
             declared.setdefault(parameter["name"], pointer)
     for name in sorted(in_template - set(declared)):
         yield (
+            "path-parameter-undeclared",
             operation.pointer,
             f"the path {operation.path} has {{{name}}}, but {operation.method.upper()} declares no path "
             f"parameter '{name}', neither itself nor on the path",
         )
     for name in sorted(set(declared) - in_template):
-        yield (declared[name], f"the path parameter '{name}' does not appear in the path {operation.path}")
+        yield (
+            "path-parameter-not-in-path",
+            declared[name],
+            f"the path parameter '{name}' does not appear in the path {operation.path}",
+        )
+
+
+def _server_variable_findings(servers: list[tuple[str, Any]]) -> Iterator[Finding]:
+    """From 3.1 on, a server variable's default MUST be one of its enum values (3.0 only advised it)."""
+    for pointer, server in servers:
+        for name, variable in _members(server.get("variables")):
+            if not isinstance(variable, dict):
+                continue
+            enum, default = variable.get("enum"), variable.get("default")
+            if isinstance(enum, list) and enum and isinstance(default, str) and default not in enum:
+                yield (
+                    "server-variable-default-not-in-enum",
+                    jsonpointer.append(pointer, "variables", name, "default"),
+                    f"the server variable '{name}' defaults to {_short(default)}, which is not one of its enum "
+                    f"values ({', '.join(_short(v) for v in enum[:5])}{', …' if len(enum) > 5 else ''})",
+                )
 
 
 def _duplicate_tags(document: dict[str, Any]) -> Iterator[Finding]:
@@ -470,6 +639,7 @@ def _duplicate_tags(document: dict[str, Any]) -> Iterator[Finding]:
             continue
         if name in seen:
             yield (
+                "tag-duplicate",
                 f"/tags/{index}/name",
                 f"the tag '{name}' is declared twice (see tag {seen[name]}); tag names must be unique",
             )
@@ -477,26 +647,49 @@ def _duplicate_tags(document: dict[str, Any]) -> Iterator[Finding]:
 
 
 def _pattern_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
-    # Python's re, as deskcheck's own argument and form validation use it.
+    # Patterns are ECMA-262 regular expressions. Python's re reads most of them, quickly; one it
+    # refuses is judged by a JavaScript engine (QuickJS, with its limits), which reads `\p{L}`,
+    # named back-references and `[^]` as a browser does.
     verdicts: dict[str, str | None] = {}
     for pointer, pattern in patterns:
         if pattern not in verdicts:
             try:
                 re.compile(pattern)
                 verdicts[pattern] = None
-            except (re.error, RecursionError, OverflowError) as exc:
-                verdicts[pattern] = str(exc)
+            except (re.error, RecursionError, OverflowError):
+                from ..forms.expressions import regex_syntax_error
+
+                verdicts[pattern] = regex_syntax_error(pattern)
         if verdicts[pattern] is not None:
-            yield pointer, f"{_short(pattern)} is not a valid regular expression ({verdicts[pattern]})"
+            yield (
+                "pattern-invalid",
+                pointer,
+                f"{_short(pattern)} is not a valid regular expression ({verdicts[pattern]})",
+            )
+
+
+def _backtracking_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
+    from ..forms.patterns import BACKTRACK_LIMIT, needs_backtracking
+
+    for pointer, pattern in patterns:
+        if needs_backtracking(pattern):
+            yield (
+                "pattern-backtracking",
+                pointer,
+                f"the pattern {_short(pattern)} needs backtracking (a back-reference or look-around): on a long "
+                "value a backtracking validator can take exponential time. deskcheck gives such a value at most "
+                f"{BACKTRACK_LIMIT:,} steps and reports it as not checked beyond that; write the pattern without "
+                "back-references and look-around if you can",
+            )
 
 
 # -- defaults ----------------------------------------------------------------------------------------
 
 
 def _default_findings(
-    document: dict[str, Any], family: str, defaults: list[tuple[str, Any]], unchecked: list[str]
+    documents: DocumentSet, family: str, defaults: list[tuple[str, Any]], unchecked: list[str]
 ) -> list[Finding]:
-    """Each schema's ``default`` against that schema, ``$ref``s followed inside the document."""
+    """Each schema's ``default`` against that schema, ``$ref``s followed across the documents read."""
     if not defaults:
         return []
     import jsonschema_rs
@@ -508,26 +701,27 @@ def _default_findings(
     options: dict[str, Any] = {"validate_formats": True, "retriever": refuse_retrieval}
     if family == "3.0":
         options["keywords"] = {"type": _NullableType}  # OpenAPI 3.0's nullable widens type
+    resources = [(uri, source.data) for uri, source in documents.documents.items()]
     try:
-        registry = jsonschema_rs.Registry([(_DOCUMENT_URI, document)], draft=draft, retriever=refuse_retrieval)
+        registry = jsonschema_rs.Registry(resources, draft=draft, retriever=refuse_retrieval)
     except (ValueError, jsonschema_rs.ReferencingError) as exc:
         unchecked.append(f"the defaults of its schemas could not be checked: {exc}")
         return []
     findings: list[Finding] = []
-    for pointer, schema in defaults:
+    for location, schema in defaults:
+        uri, pointer = documents.split(location)
         try:
-            validator = validator_class(
-                {"$ref": f"{_DOCUMENT_URI}#{_uri_fragment(pointer)}"}, registry=registry, **options
-            )
+            validator = validator_class({"$ref": f"{uri}#{_uri_fragment(pointer)}"}, registry=registry, **options)
             errors = list(validator.iter_errors(schema["default"]))
         except (ValueError, jsonschema_rs.ReferencingError):
             # The schema itself does not compile: it is invalid (the schema pass says where) or
-            # refers outside the document (never fetched). Its default cannot be judged.
+            # refers to a document that was not read. Its default cannot be judged.
             continue
         for where, message in error_messages(errors):
             findings.append(
                 (
-                    f"{pointer}/default{where}",
+                    "default-invalid",
+                    f"{location}/default{where}",
                     f"default {_short(schema['default'])} does not match its schema: {where or ''}"
                     f"{' ' if where else ''}{message}",
                 )

@@ -69,6 +69,37 @@ ANY_DIALECT = "urn:deskcheck:any-schema"
 _COMPOSED_ID = "urn:deskcheck:openapi-with-dialect"
 
 
+def _accept(_value: str) -> bool:
+    return True
+
+
+# The document schemas' formats that are checked: an e-mail address must be one. URI formats are
+# not (the published 3.0 and 3.1 schemas mark templated server URLs and relative references with
+# formats they do not satisfy, and later schemas dropped or loosened them); a pattern's syntax is
+# the pattern-invalid rule's, judged as ECMA-262 rather than by the validator's dialect.
+_FORMAT_OPTIONS: dict[str, Any] = {
+    "validate_formats": True,
+    "formats": {name: _accept for name in ("uri", "uri-reference", "iri", "iri-reference", "uri-template", "regex")},
+}
+
+
+def _repaired(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The document schema with the defects its later revisions fixed. The 3.1 schema of
+    2022-10-07 (the one openapi-spec-validator 0.9 ships) calls the Link Object's ``server``
+    ``body``, and lets ``example`` and ``examples`` appear together, which the specification
+    forbids; the OpenAPI Initiative's current 3.1 schema has both right."""
+    if name != "3.1":
+        return schema
+    definitions = schema.get("$defs", {})
+    link = definitions.get("link", {}).get("properties", {})
+    if "body" in link and "server" not in link:
+        link["server"] = link.pop("body")
+    examples = definitions.get("examples")
+    if isinstance(examples, dict) and "not" not in examples:
+        examples["not"] = {"required": ["example", "examples"]}
+    return schema
+
+
 class SchemasUnavailable(Exception):
     """The installed packages do not hold the schema files where they are expected."""
 
@@ -110,14 +141,14 @@ def _plain_validator(name: str, part: str | None) -> Any:
 
     schema = _read(FAMILIES[name].document_schema)
     if part is None:
-        return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=refuse_retrieval)
+        return jsonschema_rs.validator_for(schema, retriever=refuse_retrieval, **_FORMAT_OPTIONS)
     # OpenAPI 3.0's schema is draft 4, identified by "id".
     registry = jsonschema_rs.Registry([(schema["id"], schema)], draft=jsonschema_rs.Draft4, retriever=refuse_retrieval)
     return jsonschema_rs.Draft4Validator(
         {"$ref": f"{schema['id']}#/definitions/{part}"},
         registry=registry,
-        validate_formats=False,
         retriever=refuse_retrieval,
+        **_FORMAT_OPTIONS,
     )
 
 
@@ -126,7 +157,7 @@ def _composed_validator(name: str, part: str | None, dialect: str) -> Any:
     import jsonschema_rs
 
     family = FAMILIES[name]
-    document_schema = _read(family.document_schema)
+    document_schema = _repaired(name, _read(family.document_schema))
     resources = [(document_schema["$id"], document_schema), *_dialect_resources(family, dialect)]
     target = document_schema["$id"] + ("" if part is None else f"#/$defs/{part}")
     composed = {
@@ -136,7 +167,7 @@ def _composed_validator(name: str, part: str | None, dialect: str) -> Any:
         "$defs": {"dialect": {"$dynamicAnchor": "meta", "$ref": dialect.removesuffix("#")}},
     }
     registry = jsonschema_rs.Registry(resources, retriever=refuse_retrieval)
-    return jsonschema_rs.validator_for(composed, registry=registry, validate_formats=False, retriever=refuse_retrieval)
+    return jsonschema_rs.validator_for(composed, registry=registry, retriever=refuse_retrieval, **_FORMAT_OPTIONS)
 
 
 def _dialect_resources(family: Family, dialect: str) -> list[tuple[str, Any]]:

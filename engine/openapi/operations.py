@@ -159,8 +159,16 @@ class OperationResolver:
             operation.parameters = self._parameters(path, pointer, raw, agent)
             self._request_body(operation)
             self._response(operation)
-        except RefError:
-            return None  # already reported by _references_ok
+        except RefError as exc:
+            # A chain of references that never reaches an object (one that refers to itself):
+            # every reference resolves, so _references_ok had nothing to say.
+            self.problems.add(
+                "ref-unresolvable",
+                f"{operation.label}: {exc.message} No tool can be built from {method.upper()} {path} until it "
+                "leads to an object.",
+                pointer,
+            )
+            return None
         self._check_placeholders(operation)
         return operation
 

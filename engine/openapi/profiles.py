@@ -67,6 +67,50 @@ def expand_profiles(declared: dict[str, dict[str, Any]], problems: Problems | No
     return expanded
 
 
+def check_profile_names(document: dict[str, Any], declared: dict[str, dict[str, Any]], problems: Problems) -> None:
+    """Report every profile an operation (or one of its views) or a tag lists that the root does
+    not declare: no load can select it, so the tool silently leaves that profile (and every
+    profile, when it lists no declared one). Without declarations any name may be requested."""
+    if not declared:
+        return
+    from .operations import iter_operations
+
+    places: list[tuple[str, str, Any]] = []
+    tags = document.get("tags")
+    for index, tag in enumerate(tags if isinstance(tags, list) else []):
+        agent = tag.get("x-agent") if isinstance(tag, dict) else None
+        if isinstance(agent, dict):
+            places.append((f"tag {tag.get('name')!r}", f"/tags/{index}/x-agent", agent))
+    for path, method, pointer, operation in iter_operations(document):
+        agent = operation.get("x-agent")
+        label = operation.get("operationId") or f"{method.upper()} {path}"
+        views = agent if isinstance(agent, list) else [agent]
+        for index, view in enumerate(views):
+            if isinstance(view, dict):
+                suffix = f"/{index}" if isinstance(agent, list) else ""
+                places.append((f"operation {label}", f"{pointer}/x-agent{suffix}", view))
+    listed = ", ".join(declared)
+    for label, where, agent in places:
+        names = agent.get("profiles")
+        if not isinstance(names, list):
+            continue
+        known = [name for name in names if name in declared]
+        for index, name in enumerate(names):
+            if not isinstance(name, str) or name in declared:
+                continue
+            consequence = (
+                f"its tool stays in {', '.join(map(repr, known))} only"
+                if known
+                else "it is in no declared profile, so no load offers its tool"
+            )
+            problems.add(
+                "profile-undeclared",
+                f"{label} lists the profile {name!r}, which x-agent.profiles does not declare (declared: {listed}); "
+                f"{consequence}. Declare the profile or correct the name.",
+                jsonpointer.append(where, "profiles", index),
+            )
+
+
 def select_profiles(requested: list[str], expanded: dict[str, set[str]]) -> set[str]:
     """The union of the expansions of ``requested``; an unknown name selects itself."""
     selected: set[str] = set()

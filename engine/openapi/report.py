@@ -1,52 +1,126 @@
-"""``openapi check`` findings as text, JSON, GitHub workflow commands or SARIF 2.1.0."""
+"""``openapi check`` reports as text, JSON, GitHub workflow commands or SARIF 2.1.0.
+
+Every format says what happened in every outcome: findings, a document that could not be read
+(a ``document-unreadable`` finding at the line where reading stopped), or a check that could
+not run at all (``failure``: a bad option, an undeclared profile). Nothing is left out.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
-from .check import Finding
-from .problems import ERROR
+from .check import Finding, has_errors
+from .problems import ERROR, WARNING
 from .rules import RULES
 
 FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# GitHub shows this many annotations of each kind per step; the rest exist only in the log.
+GITHUB_SHOWN_PER_KIND = 10
+
+OK, FINDINGS, UNUSABLE = 0, 1, 2  # the exit codes of a check
 
 
-def format_findings(findings: list[Finding], fmt: str, *, artifact: str, tool_version: str) -> str:
-    if fmt == "json":
-        return json.dumps({"findings": [f.as_dict() for f in findings]}, ensure_ascii=False, indent=2)
+@dataclass
+class CheckReport:
+    """The outcome of one ``openapi check`` run over one or more documents. Every finding names
+    its file (``artifact``)."""
+
+    documents: list[str]
+    findings: list[Finding] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # documents that could not be read
+    failure: str | None = None  # why the check could not run at all
+    strict: bool = False
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity == WARNING)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 errors (or warnings with strict), 2 a document unreadable or the check unable to run."""
+        if self.failure is not None or self.unreadable:
+            return UNUSABLE
+        return FINDINGS if has_errors(self.findings, strict=self.strict) else OK
+
+    def summary(self) -> str:
+        """One sentence: what the check found."""
+        if self.failure is not None:
+            return self.failure
+        counts = f"{_plural(self.errors, 'error')}, {_plural(self.warnings, 'warning')}"
+        documents = _plural(len(self.documents), "document")
+        if self.unreadable:
+            return f"{_plural(len(self.unreadable), 'document')} could not be read; {counts} in {documents}."
+        return f"{counts} in {documents}."
+
+    def result(self) -> dict[str, Any]:
+        """The JSON result: every finding (each with its file) and the counts."""
+        return {
+            "findings": [f.as_dict() for f in self.findings],
+            "summary": {
+                "documents": len(self.documents),
+                "unreadable": len(self.unreadable),
+                "errors": self.errors,
+                "warnings": self.warnings,
+            },
+        }
+
+
+def format_report(report: CheckReport, fmt: str, *, tool_version: str) -> str:
+    """``report`` in ``fmt`` (text, github or sarif; json is the CLI's envelope around ``result``)."""
     if fmt == "github":
-        return "\n".join(github_line(f, f.artifact or artifact) for f in findings)
+        return github_report(report)
     if fmt == "sarif":
-        return json.dumps(sarif(findings, artifact=artifact, tool_version=tool_version), ensure_ascii=False, indent=2)
+        return json.dumps(sarif(report, tool_version=tool_version), ensure_ascii=False, indent=2)
     if fmt == "text":
-        return text_report(findings, artifact)
+        return text_report(report)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def text_report(findings: list[Finding], artifact: str) -> str:
+def text_report(report: CheckReport) -> str:
     lines = []
-    for f in findings:
-        name = f.artifact or artifact
-        where = f"{name}:{f.line}:{f.column}" if f.line is not None else name
+    for f in report.findings:
+        where = f"{f.artifact}:{f.line}:{f.column}" if f.line is not None else f"{f.artifact}"
         lines.append(f"{where}: {f.severity} [{f.rule}] {f.message}")
         if f.pointer:
             lines.append(f"    at {f.pointer}")
-    errors = sum(1 for f in findings if f.severity == ERROR)
-    warnings = len(findings) - errors
-    if not findings:
-        lines.append(f"{artifact or 'the documents'}: no problems found.")
+    if report.failure is not None:
+        lines.append(f"error: {report.failure}")
+    elif not report.findings:
+        names = report.documents[0] if len(report.documents) == 1 else "the documents"
+        lines.append(f"{names}: no problems found.")
     else:
-        lines.append(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}.")
+        lines.append(report.summary())
     return "\n".join(lines)
 
 
-def github_line(finding: Finding, artifact: str) -> str:
+def github_report(report: CheckReport) -> str:
+    lines = [github_line(f) for f in report.findings]
+    if report.failure is not None:
+        lines.append(f"::error title={_escape_property('deskcheck openapi check')}::{_escape_data(report.failure)}")
+    elif report.errors > GITHUB_SHOWN_PER_KIND or report.warnings > GITHUB_SHOWN_PER_KIND:
+        lines.append(
+            f"::notice title={_escape_property('deskcheck openapi check')}::"
+            + _escape_data(
+                f"{report.summary()} GitHub shows the first {GITHUB_SHOWN_PER_KIND} annotations of each kind per "
+                "step; the job log above and --format sarif (code scanning) list them all."
+            )
+        )
+    return "\n".join(lines)
+
+
+def github_line(finding: Finding) -> str:
     """A workflow command (``::error file=…,line=…,col=…,title=…::message``) that GitHub Actions
     shows as an annotation on the file."""
     command = "error" if finding.severity == ERROR else "warning"
-    properties = [f"file={_escape_property(artifact)}"]
+    properties = [f"file={_escape_property(finding.artifact or '')}"]
     if finding.line is not None:
         properties += [f"line={finding.line}", f"col={finding.column}"]
     properties.append(f"title={_escape_property('deskcheck ' + finding.rule)}")
@@ -54,11 +128,11 @@ def github_line(finding: Finding, artifact: str) -> str:
     return f"::{command} {','.join(properties)}::{_escape_data(message)}"
 
 
-def sarif(findings: list[Finding], *, artifact: str, tool_version: str) -> dict[str, Any]:
-    rule_ids = sorted({f.rule for f in findings})
+def sarif(report: CheckReport, *, tool_version: str) -> dict[str, Any]:
+    rule_ids = sorted({f.rule for f in report.findings})
     results = []
-    for f in findings:
-        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": f.artifact or artifact}}}
+    for f in report.findings:
+        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.artifact or "")}}}
         if f.line is not None:
             location["physicalLocation"]["region"] = {"startLine": f.line, "startColumn": f.column}
         if f.pointer:
@@ -72,6 +146,9 @@ def sarif(findings: list[Finding], *, artifact: str, tool_version: str) -> dict[
                 "locations": [location],
             }
         )
+    invocation: dict[str, Any] = {"executionSuccessful": report.failure is None}
+    if report.failure is not None:
+        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": report.failure}}]
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -81,15 +158,34 @@ def sarif(findings: list[Finding], *, artifact: str, tool_version: str) -> dict[
                     "driver": {
                         "name": "deskcheck",
                         "version": tool_version,
-                        "rules": [
-                            {"id": rule, "shortDescription": {"text": RULES.get(rule, rule)}} for rule in rule_ids
-                        ],
+                        "rules": [_sarif_rule(rule) for rule in rule_ids],
                     }
                 },
+                "invocations": [invocation],
+                "columnKind": "unicodeCodePoints",
                 "results": results,
             }
         ],
     }
+
+
+def _sarif_rule(rule: str) -> dict[str, Any]:
+    known = RULES.get(rule)
+    out: dict[str, Any] = {"id": rule, "shortDescription": {"text": known.summary if known else rule}}
+    if known is not None:
+        out["defaultConfiguration"] = {"level": known.severity}
+    return out
+
+
+def _uri(path: str) -> str:
+    """A file path as a SARIF artifact URI (a relative reference, percent-encoded); a URL as is."""
+    if path.startswith(("http://", "https://")):
+        return path
+    return quote(path.replace("\\", "/"), safe="/:@!$&'()*+,;=-._~")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _escape_data(text: str) -> str:

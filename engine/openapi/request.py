@@ -9,16 +9,15 @@ from typing import Any
 from urllib.parse import quote, urlencode, urljoin
 
 from ..errors import DeskcheckError
+from ..urls import PATH_SAFE, dot_segment
 from .http import HttpRequest
 from .inputs import Binding
 from .operations import Operation
 
-# Characters a URI component keeps as they are (besides letters, digits and -_.~).
-_PATH_SAFE = "!*'()"
-
 
 class RequestBuildError(DeskcheckError):
-    """The arguments cannot make a request (a path parameter is missing)."""
+    """The arguments cannot make a request (a path parameter is missing, or would change which
+    path is called)."""
 
 
 def base_url_for(document: dict[str, Any], *, override: str | None = None, source_url: str | None = None) -> str | None:
@@ -76,7 +75,7 @@ def build_request(
         if binding.kind == "path":
             if value is None:
                 raise RequestBuildError(f'missing path parameter "{binding.property}".')
-            path = path.replace("{" + binding.api_name + "}", path_segment(value))
+            path = path.replace("{" + binding.api_name + "}", path_segment(value, binding.property))
         elif binding.kind == "query":
             if value is not None:
                 query += query_pairs(binding.api_name, value, binding.explode)
@@ -105,11 +104,23 @@ def build_request(
     return HttpRequest(operation.method.upper(), url, headers, body, has_body)
 
 
-def path_segment(value: Any) -> str:
+def path_segment(value: Any, name: str) -> str:
     """A path parameter's value as one encoded path segment (a list comma-joined, a ``/`` kept
-    inside the segment)."""
+    inside the segment). A value holding a ``.`` or ``..`` segment is refused: the client or the
+    server would resolve it, and the request would reach another path (``engine.urls``)."""
     text = ",".join(map(js_string, value)) if isinstance(value, list) else js_string(value)
-    return quote(text, safe=_PATH_SAFE)
+    if dot_segment(text):
+        raise RequestBuildError(
+            f'the path parameter "{name}" is {_shown(text)}: a path parameter cannot be '
+            '"." or ".." or hold such a segment (it would change which path is called). Give the identifier '
+            "itself.",
+            code="dotSegment",
+        )
+    return quote(text, safe=PATH_SAFE)
+
+
+def _shown(text: str) -> str:
+    return json.dumps(text if len(text) <= 60 else text[:57] + "...", ensure_ascii=False)
 
 
 def query_pairs(name: str, value: Any, explode: bool | None) -> list[tuple[str, str]]:

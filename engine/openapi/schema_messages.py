@@ -81,6 +81,7 @@ class _Failure:
     unexpected: list[str] | None = None  # additional / unevaluated property names
     missing: str | None = None  # the property a `required` error is about
     context: list[_Failure] = field(default_factory=list)  # every branch's errors (anyOf, oneOf)
+    undecided: bool = False  # a pattern the value could not be checked against (too much backtracking)
 
 
 def error_messages(errors: Iterable[Any], *, schema: Any = None) -> list[tuple[str, str]]:
@@ -130,6 +131,16 @@ def _from_rs(error: Any, root: Any) -> _Failure:
     schema_path = list(error.schema_path)
     holder = _lookup(root, schema_path[:-1]) if root is not None and schema_path else None
     schema = holder if isinstance(holder, dict) else {}
+    undecided = name in ("BacktrackLimitExceeded", "RegexEngineFailure")
+    if undecided:
+        keyword = "pattern"
+    elif name == "Custom":
+        from ..forms.validation import ECMA_PATTERN, UNDECIDED
+
+        if details.get("keyword") == ECMA_PATTERN:
+            # A pattern deskcheck tested itself (engine.forms.validation.bounded_validator).
+            keyword, schema = "pattern", {**schema, "pattern": schema.get(ECMA_PATTERN)}
+            undecided = details.get("message") == UNDECIDED
     if keyword in schema:
         value = schema[keyword]
     elif name in _RS_VALUES:
@@ -150,6 +161,7 @@ def _from_rs(error: Any, root: Any) -> _Failure:
         unexpected=details.get("unexpected"),
         missing=details.get("property") if name == "Required" else None,
         context=context,
+        undecided=undecided,
     )
 
 
@@ -191,6 +203,8 @@ def _message(failure: _Failure) -> str:
     if keyword == "required":
         return f"must have required property '{failure.missing if failure.missing is not None else value}'"
     if keyword == "pattern":
+        if failure.undecided:
+            return f'could not be checked against pattern "{value}" (it needs more backtracking than allowed)'
         return f'must match pattern "{value}"'
     if keyword == "enum":
         return "must be equal to one of the allowed values (" + ", ".join(map(_short, value or ())) + ")"

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import InputError
 from ..files import read_regular_file
 from ..json_text import check_json_size, check_shape
+from ..urls import check_http_url, redact
 from .positions import PositionIndex
 
 # Real API documents are well under this (data-fair's, one of the largest public ones, is 0.6 MB).
@@ -23,6 +24,15 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 # A YAML document may repeat a node through aliases; expanding them must not build a huge tree
 # (the "billion laughs" document). This many nodes is far beyond any real API description.
 MAX_YAML_NODES = 2_000_000
+
+
+class DocumentError(InputError):
+    """A document that does not parse, with the line and column where reading stopped (when known)."""
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
 
 
 @dataclass
@@ -54,9 +64,11 @@ def read_source(
 ) -> Source:
     """Read and parse ``location``; an ``InputError`` says why it cannot be read."""
     if is_url(location):
+        check_http_url(location, "the OpenAPI document's URL")
         text, content_type = _fetch(location, timeout=timeout, headers=headers or {}, max_bytes=max_bytes)
         kind = _format_for(location, content_type, text)
-        return parse_text(text, location=location, format=kind, url=location)
+        # Shown in messages and reports: without the password of a user:password@ URL.
+        return parse_text(text, location=redact(location), format=kind, url=location)
     subject, wanted = f"the OpenAPI document {location}", "the OpenAPI document itself (JSON or YAML)"
     data = read_regular_file(Path(location), max_bytes, subject=subject, wanted=wanted)
     try:
@@ -73,8 +85,10 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{location} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+            raise DocumentError(
+                f"{location} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+                line=exc.lineno,
+                column=exc.colno,
             ) from None
         except RecursionError:
             raise InputError(f"{location} is nested too deeply to read.") from None
@@ -83,8 +97,7 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
     else:
         from .yaml_source import load_yaml
 
-        data, marks = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
-        positions = PositionIndex.for_marks(marks)
+        data, positions = load_yaml(text, location, max_nodes=MAX_YAML_NODES)
     if not isinstance(data, dict):
         raise InputError(f"{location} is not an OpenAPI document: its top level is not an object.")
     return Source(location=location, data=data, text=text, format=format, url=url, positions=positions)
@@ -103,17 +116,21 @@ def _format_for(location: str, content_type: str | None, text: str) -> str:
     return "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
 
 
-def _fetch(url: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
+def _fetch(given: str, *, timeout: float, headers: dict[str, str], max_bytes: int) -> tuple[str, str | None]:
     import httpx
 
+    from .deadline import deadline_client, total_deadline
+
+    url = redact(given)  # as messages show it
     request_headers = {"accept": "application/json, application/yaml;q=0.9, */*;q=0.5", **headers}
     try:
         with (
-            httpx.Client(timeout=timeout, follow_redirects=False) as client,
-            client.stream("GET", url, headers=request_headers) as response,
+            total_deadline(timeout),
+            deadline_client(timeout) as client,
+            client.stream("GET", given, headers=request_headers) as response,
         ):
             if response.is_redirect:
-                target = response.headers.get("location", "?")
+                target = redact(response.headers.get("location", "?"))
                 raise InputError(
                     f"fetching the OpenAPI document {url} was redirected to {target}; deskcheck does not follow "
                     "redirects. Give the final URL."
@@ -131,7 +148,7 @@ def _fetch(url: str, *, timeout: float, headers: dict[str, str], max_bytes: int)
     except httpx.TimeoutException:
         raise InputError(f"fetching the OpenAPI document {url} timed out after {timeout:g} s.") from None
     except httpx.HTTPError as exc:
-        raise InputError(f"fetching the OpenAPI document {url} failed: {exc}.") from None
+        raise InputError(f"fetching the OpenAPI document {url} failed: {redact(str(exc))}.") from None
     try:
         return b"".join(chunks).decode("utf-8-sig"), content_type
     except UnicodeDecodeError as exc:

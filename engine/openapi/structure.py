@@ -5,11 +5,11 @@ Two passes, both fast enough to run on every check (a 0.6 MB document in ~0.1 s)
 - the whole document against the OpenAPI 3.0/3.1/3.2 JSON Schema, Schema Objects included
   (``oas_schemas``: the published schemas, validated with jsonschema-rs);
 - the cross-object rules (``oas_rules``): unique operationIds and tags, path templates against
-  path parameters, repeated parameters, defaults against their schemas, regular expressions,
-  ``required`` beside ``allOf``.
+  path parameters, repeated parameters, references (into other files too), defaults against
+  their schemas, regular expressions, ``required`` beside ``allOf``.
 
-What they find is reported as warnings: anything the tools depend on is checked (as an error) by
-deskcheck's own passes. Every finding points at the place in the document where the fix goes.
+Each finding has its own rule (``rules.RULES`` gives its severity: what the specification forbids
+is an error) and points at the place where the fix goes. Every finding is reported, however many.
 """
 
 from __future__ import annotations
@@ -17,18 +17,16 @@ from __future__ import annotations
 from typing import Any
 
 from .. import jsonpointer
-from .problems import WARNING, Problem
+from .documents import DocumentSet
+from .problems import ERROR, WARNING, Problem
+from .rules import default_severity
 from .schema_messages import error_messages
 
-# Several hundred findings say the document is not OpenAPI at all; more would only be noise.
-MAX_FINDINGS = 500
 
-_CONSEQUENCE = "The tools do not depend on this, but other OpenAPI tools may refuse it."
-
-
-def structural_problems(document: dict[str, Any]) -> list[Problem]:
+def structural_problems(documents: DocumentSet) -> list[Problem]:
     from . import oas_schemas
 
+    document = documents.root.data
     family = oas_schemas.family_of(document.get("openapi"))
     if family is None:
         return [
@@ -61,11 +59,12 @@ def structural_problems(document: dict[str, Any]) -> list[Problem]:
         problems.append(_not_checked(f"the document could not be validated against the OpenAPI schema: {exc}", ""))
     from .oas_rules import rule_findings
 
-    findings, unchecked = rule_findings(document, family, dialect if isinstance(dialect, str) else None)
+    findings, unchecked = rule_findings(documents, family, dialect if isinstance(dialect, str) else None)
     problems += [_not_checked(sentence, "") for sentence in unchecked]
-    for pointer, message in findings[:MAX_FINDINGS]:
-        where = _existing_place(document, pointer)
-        problems.append(Problem("openapi-schema", f"{label}: {message}. {_CONSEQUENCE}", where, WARNING))
+    for rule, location, message in findings:
+        uri, pointer = documents.split(location)
+        where = documents.location(uri, _existing_place(documents.documents[uri].data, pointer))
+        problems.append(Problem(rule, f"{label}: {message}.", where, default_severity(rule, ERROR)))
     return problems
 
 
@@ -77,13 +76,36 @@ def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> li
             if message.startswith(("must NOT have additional properties (", "must NOT have unevaluated properties (")):
                 pointer = jsonpointer.append(pointer, message[message.index("(") + 1 : -1])
             pointer = _existing_place(document, pointer)
+            misplaced = misplaced_reference(document, pointer)
+            if misplaced is not None:
+                ref = jsonpointer.resolve(document, misplaced)
+                message = f"{label}: {misplaced_message(ref)}."
+                problems.setdefault((misplaced, ""), Problem("ref-not-allowed", message, misplaced, ERROR))
+                continue
             problems.setdefault(
-                (pointer, message),
-                Problem("openapi-schema", f"{label} schema: {message}. {_CONSEQUENCE}", pointer, WARNING),
+                (pointer, message), Problem("openapi-schema", f"{label} schema: {message}.", pointer, ERROR)
             )
-        if len(problems) >= MAX_FINDINGS:
-            break
     return list(problems.values())
+
+
+def misplaced_reference(document: Any, pointer: str) -> str | None:
+    """The pointer of the ``$ref`` member when ``pointer`` is an object made of a reference (or
+    that member itself): the schema refuses it because no Reference Object may stand there."""
+    holder = pointer.removesuffix("/$ref")
+    try:
+        node = jsonpointer.resolve(document, holder)
+    except jsonpointer.PointerError:
+        return None
+    # A reference that is not a string is wrong wherever it stands: the schema says why.
+    return holder + "/$ref" if isinstance(node, dict) and isinstance(node.get("$ref"), str) else None
+
+
+def misplaced_message(ref: Any) -> str:
+    return (
+        f'$ref "{ref}" stands where the specification takes no reference (only the places it marks as Reference '
+        "Object do); tools that bundle multi-file documents follow it, others refuse the document. Bundle the "
+        "document, or move the reference to a place that takes one"
+    )
 
 
 def _existing_place(document: Any, pointer: str) -> str:

@@ -34,15 +34,18 @@ class OpenApiPart:
         ]
 
     def _check(self, step: Step, live=None) -> None:
+        from dataclasses import replace
+
         from deskcheck.engine.openapi.check import check_source, has_errors
-        from deskcheck.engine.openapi.report import text_report
+        from deskcheck.engine.openapi.report import CheckReport, text_report
         from deskcheck.engine.openapi.source import read_source
 
         def run() -> dict:
-            findings = check_source(read_source(str(self.ctx.openapi_path)), live=live)
+            found = check_source(read_source(str(self.ctx.openapi_path)), live=live)
+            findings = [replace(f, artifact=f.artifact or "openapi.json") for f in found]
             return {
                 "findings": [finding.as_dict() for finding in findings],
-                "report": text_report(findings, "openapi.json"),
+                "report": text_report(CheckReport(["openapi.json"], findings)),
                 "errors": has_errors(findings),
             }
 

@@ -20,7 +20,7 @@ from deskcheck.cli.errors import UsageError
 from deskcheck.cli.plain_line import Option
 from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
 from tests.cli import plain_lines
-from tests.conftest import CORPUS, REPO
+from tests.conftest import REPO
 from tests.helpers import probe_process, run_cli, top_level_modules
 
 VERBS = [spec.name.replace("_", "-") for spec in DOCX_TOOL_SPECS]
@@ -210,16 +210,18 @@ def test_a_docx_verb_prints_the_same_through_either_reader(tmp_path):
     assert "does not exist" in missing.json["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("verb", [["docx", "read-document", "{file}"], ["call", "--docx", "{file}", "read_document"]])
 def test_a_plain_docx_line_does_not_import_typer(verb):
     """The whole point: the process of a plain docx line never imports Typer (nor click)."""
-    sample = str(CORPUS / "folio" / "sample.docx")
+    sample = str(REPO / "samples" / "contract.docx")
     report = probe_process("--json", *[part.format(file=sample) for part in verb])
     assert report["code"] == 0 and json.loads(report["out"])["ok"]
     assert {"typer", "click"} & top_level_modules(report) == set()
     assert "lxml" in top_level_modules(report)  # the probe did run the tool
 
 
+@pytest.mark.slow
 def test_the_console_script_exits_cleanly_after_a_plain_docx_line(tmp_path):
     """The console script freezes the collector before exiting: the written file is complete."""
     import subprocess

@@ -180,3 +180,37 @@ def test_a_missing_schema_file_is_a_usage_error(tmp_path):
         "form", "get-data", "--schema", str(tmp_path / "none.json"), "--data", str(tmp_path / "d.json"), expect=2
     )
     assert "does not exist" in run.json["error"]
+
+
+DEFAULTS = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "level": {"type": "integer", "default": 3},
+        "kind": {"const": "contact"},
+        "extra": {"type": "object", "properties": {"on": {"type": "boolean", "default": True}}},
+    },
+    "additionalProperties": False,
+}
+
+
+def test_defaults_are_written_only_for_a_new_file_or_when_asked(tmp_path):
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps(DEFAULTS))
+    existing = tmp_path / "existing.json"
+    existing.write_text('{"name": "Ada", "nickname": "A"}\n')
+    context = ["--schema", str(schema), "--data", str(existing)]
+    described = result_of(run_cli("form", "describe-state", *context))
+    assert '- /level (number, step=1, precision=0) label="level" value=unset default=3' in described
+    assert "- /nickname: a key this form does not accept" in described
+    run_cli("form", "save-form", "--allow-invalid", *context)
+    assert json.loads(existing.read_text()) == {"name": "Ada", "nickname": "A"}, "the unknown key stays"
+    run_cli("form", "discard", *context)
+    asked = ["--schema", str(schema), "--data", str(existing), "--fill-defaults"]
+    assert "- /level (number, modified, step=1, precision=0)" in result_of(run_cli("form", "describe-state", *asked))
+    run_cli("form", "save-form", "--allow-invalid", *asked)
+    assert json.loads(existing.read_text()) == {"name": "Ada", "nickname": "A", "level": 3, "kind": "contact"}
+    new = tmp_path / "new.json"
+    run_cli("form", "describe-state", "--schema", str(schema), "--data", str(new))
+    run_cli("form", "save-form", "--schema", str(schema), "--data", str(new))
+    assert json.loads(new.read_text()) == {"level": 3, "kind": "contact"}, "a file that did not exist is new"

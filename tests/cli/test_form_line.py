@@ -58,7 +58,7 @@ EQUALS_ITEMS = st.tuples(st.sampled_from(sorted(s for s in SPELLINGS if s.starts
 OTHER_ITEMS = st.sampled_from(
     [['{"path": "/name", "value": "Ada"}'], ["-"], ["group"], ["@args.json"], ["--allow-invalid"], ["--"],
      ["-h"], ["--help"], ["--bogus"], ["-Hx: y"], ["--allow-invalid=1"], ["--no-allow-invalid"], ["--schema"],
-     ["-1"], [""]]
+     ["-1"], [""], ["--fill-defaults"], ["--fill-defaults=1"]]
 )  # fmt: skip
 LINES = st.tuples(
     st.sampled_from([*VERBS, "sessions", "discard", "no-such-verb"]),
@@ -81,6 +81,7 @@ COMMON = [
     ["form", "describe-state", "--data=d.json", "--schema=s.json"],
     ["form", "get-data", '{"path": "/a"}', "--schema", "s.json", "--data", "d.json", "--identity", "ada"],
     ["form", "save-form", "--schema", "s.json", "--data", "d.json", "--allow-invalid"],
+    ["form", "describe-state", "--schema", "s.json", "--data", "d.json", "--fill-defaults"],
     ["form", "set-data", "--schema", "s.json", "--data", "d.json", "-"],
     ["form", "describe-state", "--spec", "api.json", "line", '{"lineId": "1"}', "-H", "X-A: 1", "--header", "X-B: 2",
      "--profile", "p1", "--profile", "p2", "--base-url", "http://127.0.0.1:1", "--token", "t", "--allow-host",
@@ -124,8 +125,8 @@ def test_shell_completion_is_left_to_typer(monkeypatch):
 
 def test_the_spellings_are_the_declared_options():
     """SPELLINGS lists exactly the options the Typer command of a form verb declares (besides
-    --allow-invalid and help), with the same keyword and repeatability; paths and the timeout
-    floor match the declared types."""
+    its flags and help), with the same keyword and repeatability; paths and the timeout floor
+    match the declared types; FLAGS lists the flags every verb declares."""
     import typer.main
 
     from deskcheck.cli import form_line
@@ -137,6 +138,9 @@ def test_the_spellings_are_the_declared_options():
         declared = {}
         for param in command.params:
             if param.param_type_name != "option" or param.name in ("help", "allow_invalid"):
+                continue
+            if param.name in form_line.FLAGS.values():
+                assert param.is_flag and param.opts == [k for k, v in form_line.FLAGS.items() if v == param.name]
                 continue
             assert not param.secondary_opts, param.name
             for spelling in param.opts:

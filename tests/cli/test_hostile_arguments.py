@@ -356,4 +356,4 @@ def test_a_yaml_alias_bomb_is_refused(tmp_path):
     schema = tmp_path / "s.json"
     schema.write_text('{"type": "object"}')
     run = run_cli("form", "get-data", "--schema", str(schema), "--data", str(data), expect=2)
-    assert "more than 200,000 values" in run.json["error"]
+    assert "more than" in run.json["error"] and "values" in run.json["error"]

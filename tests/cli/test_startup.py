@@ -9,7 +9,10 @@ import pytest
 # PROBE is imported from here by tests/samples/test_cli.py.
 from tests.helpers import PROBE, probe_process, top_level_modules  # noqa: F401
 
-HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "prompt_toolkit")
+# Each case starts a fresh interpreter: left out of the quick loop (pytest -m "not slow").
+pytestmark = pytest.mark.slow
+
+HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "ruamel", "prompt_toolkit")
 
 
 @pytest.mark.parametrize(

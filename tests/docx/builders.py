@@ -2,7 +2,8 @@
 
 ``make_docx(path, body)`` writes a minimal but complete package: content types, package and
 document relationships, ``word/document.xml`` with ``body`` inside ``w:body``, and optional
-styles, numbering, comments (with commentsExtended) and extra parts.
+styles, numbering, comments (with commentsExtended) and extra parts. ``encrypted_file`` writes a
+file the package reader must refuse.
 """
 
 from __future__ import annotations
@@ -82,3 +83,31 @@ def make_docx(path: Path, body: str, **parts: str) -> Path:
             if name in files:
                 archive.writestr(name, files.pop(name))
     return path
+
+
+def encrypted_file(path: Path) -> Path:
+    """What Word writes for a password-protected document: an OLE compound file with an
+    EncryptionInfo stream, not a zip (the corpus has a real one)."""
+    directory = "EncryptionInfo".encode("utf-16-le") + b"\0" * 50 + "EncryptedPackage".encode("utf-16-le")
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 504 + directory + b"\0" * 1024)
+    return path
+
+
+HEADING_STYLE = '<w:pStyle w:val="Heading1"/>'
+
+
+def long_document(path: Path, paragraphs: int, *, edited: bool = False) -> Path:
+    """A document of ``paragraphs`` paragraphs (every tenth a heading), for what only shows at size:
+    a pager, progress. With ``edited``, the same document as a later version would read: one
+    paragraph in 30 reworded, one in 100 removed and one in 100 added."""
+    body = []
+    for number in range(paragraphs):
+        text = f"Paragraph {number}: the parties agree that clause {number % 97} applies to every deliverable."
+        if edited and number % 100 == 50:
+            continue
+        if edited and number % 30 == 7:
+            text = text.replace("every deliverable", "each deliverable")
+        body.append(p(text, ppr=HEADING_STYLE if number % 10 == 0 else ""))
+        if edited and number % 100 == 75:
+            body.append(p(f"A clause added after paragraph {number}."))
+    return make_docx(path, "".join(body))

@@ -5,10 +5,7 @@ and combining characters, a blank paragraph), calls to suggest_changes, texts in
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,9 +13,9 @@ from typing import Any
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.revisions import resolve_all
 from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
-from tests.conftest import LO_ORACLE, SHARED
 from tests.docx.builders import make_docx, p
 from tests.docx.views import normalise, paragraph_stream
+from tests.libreoffice import read_paragraphs
 
 STYLES = (
     '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
@@ -165,16 +162,9 @@ def our_stream(path: Path, view: str) -> list[str]:
 
 
 def lo_oracle(mode: str, files: list[Path]) -> dict[str, dict[str, Any]]:
-    """LibreOffice's paragraphs of many files in one call (mode asis, accept or reject)."""
-    proc = subprocess.run(
-        [sys.executable, str(LO_ORACLE), mode, *map(str, files)],
-        capture_output=True,
-        text=True,
-        timeout=120 + 10 * len(files),
-        check=True,
-    )
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return {row["file"]: row for row in rows}
+    """LibreOffice's paragraphs of many files in one call (mode asis, accept or reject), keyed by
+    ``str(file)``: see tests/libreoffice.py."""
+    return read_paragraphs(mode, files)
 
 
 def lo_texts(row: dict[str, Any]) -> list[str]:
@@ -183,7 +173,7 @@ def lo_texts(row: dict[str, Any]) -> list[str]:
 
 # -- OOXML schema validation ---------------------------------------------------------------------
 
-XSD = SHARED / "ooxml-xsd"
+XSD = Path(__file__).resolve().parent.parent / "fixtures" / "ooxml-xsd"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 # Namespaces the 2006 transitional schemas know; anything else is a later extension.
 KNOWN = {

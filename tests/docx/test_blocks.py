@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import zipfile
 
+import pytest
+
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.hashing import block_text_hash, deterministic_hex_id, normalize_text, text_hash
 from tests.conftest import CORPUS
@@ -18,6 +20,7 @@ TEXT_BOX = (
 )
 
 
+@pytest.mark.corpus
 def test_reference_ids_and_the_blank_block():
     doc = DocxDocument.open(CORPUS / "folio" / "authored-empty-paragraph.docx")
     blocks = doc.blocks
@@ -97,6 +100,7 @@ def test_kinds_levels_and_labels(tmp_path):
     ]
 
 
+@pytest.mark.corpus
 def test_an_unnumbered_heading_has_no_label():
     """displayLabel is the marker Word draws; an unnumbered heading draws none (its style id is in
     styleId), so a model looking for "clause 2" never matches a style name."""
@@ -105,9 +109,19 @@ def test_an_unnumbered_heading_has_no_label():
     assert {b.style_id for b in headings} >= {"Heading2"}
 
 
-def test_minted_ids_are_written_on_the_next_save_and_survive(tmp_path):
+NO_IDS_BODY = p("A paragraph Word wrote without ids.") + p(
+    runs='<w:r><w:t xml:space="preserve">Kept, and </w:t></w:r><w:ins w:id="1" w:author="Ann" '
+    'w:date="2024-01-01T00:00:00Z"><w:r><w:t>inserted</w:t></w:r></w:ins>'
+)
+
+
+@pytest.mark.parametrize("source", ["built", pytest.param("corpus", marks=pytest.mark.corpus)])
+def test_minted_ids_are_written_on_the_next_save_and_survive(tmp_path, source):
     path = tmp_path / "x.docx"
-    path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())
+    if source == "built":
+        make_docx(path, NO_IDS_BODY)
+    else:
+        path.write_bytes((CORPUS / "pandoc" / "track_changes_insertion.docx").read_bytes())
     before = {b.text: b.id for b in DocxDocument.open(path).blocks}
     with zipfile.ZipFile(path) as archive:
         assert b"w14:paraId" not in archive.read("word/document.xml")

@@ -15,6 +15,7 @@ from lxml import etree
 from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
 from deskcheck.engine.docx.wml.ns import NS
 from tests.conftest import CORPUS
+from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import build_document, lo_oracle, new_schema_errors
 
 W15 = NS["w15"]
@@ -153,6 +154,66 @@ def test_dry_run_and_output_for_comment_tools(tmp_path, rich):
     assert written["output"] == str(out) and rich.read_bytes() == before and comments(out)[0]["resolved"]
 
 
+WORD_STYLES = (
+    '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
+    '<w:style w:type="paragraph" w:styleId="CommentText"><w:name w:val="annotation text"/></w:style>'
+    '<w:style w:type="character" w:styleId="CommentReference"><w:name w:val="annotation reference"/>'
+    '<w:rPr><w:sz w:val="16"/></w:rPr></w:style>'
+)
+
+
+def word_style_comments(path):
+    """Comments as Word 2007 wrote them, before threads existed: reference runs in the
+    CommentReference style, comment paragraphs without w14:paraId, no commentsExtended part; one
+    comment (7) is anchored nowhere (its text was deleted)."""
+    reference = '<w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="5"/></w:r>'
+    body = p("Terms of delivery", para_id="0B000001") + p(
+        para_id="0B000002",
+        runs='<w:r><w:t xml:space="preserve">Goods ship within </w:t></w:r><w:commentRangeStart w:id="5"/>'
+        '<w:r><w:t>ten days</w:t></w:r><w:commentRangeEnd w:id="5"/>' + reference,
+    )
+    note = (
+        '<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="CommentReference"/>'
+        "</w:rPr><w:annotationRef/></w:r><w:r><w:t>{}</w:t></w:r></w:p>"
+    )
+    notes = (
+        f'<w:comment w:id="5" w:author="Dana Buyer" w:date="2023-06-01T08:00:00Z" w:initials="DB">'
+        f"{note.format('Is ten days realistic?')}</w:comment>"
+        f'<w:comment w:id="7" w:author="Dana Buyer" w:date="2023-06-01T08:05:00Z" w:initials="DB">'
+        f"{note.format('About a sentence that is gone.')}</w:comment>"
+    )
+    return make_docx(path, body, styles=WORD_STYLES, comments=notes)
+
+
+def test_threads_on_comments_written_before_threads_existed(tmp_path):
+    path = word_style_comments(tmp_path / "word.docx")
+    source = word_style_comments(tmp_path / "source.docx")
+    assert [(c["id"], c["blockId"], c["quote"]) for c in comments(path)] == [
+        ("5", "0B000002", "ten days"),
+        ("7", None, ""),
+    ]
+    reply = call(path, "reply_comment", {"commentId": "5", "text": "Agreed."}).value
+    orphan_reply = call(path, "reply_comment", {"commentId": "7", "text": "Kept for the record."}).value
+    assert reply["threadId"] == "5" and orphan_reply["threadId"] == "7"
+    assert int(reply["commentId"]) not in (5, 7) and reply["commentId"] != orphan_reply["commentId"]
+    call(path, "resolve_comment", {"commentId": "5"})
+    after = {c["id"]: c for c in comments(path)}
+    assert [r["text"] for r in after["5"]["replies"]] == ["Agreed."] and after["5"]["resolved"] is True
+    assert [r["text"] for r in after["7"]["replies"]] == ["Kept for the record."] and after["7"]["resolved"] is False
+    with zipfile.ZipFile(path) as archive:
+        body = archive.read("word/document.xml").decode()
+        extended = archive.read("word/commentsExtended.xml").decode()
+    # The new reference run takes the document's CommentReference style; the threads are declared.
+    assert body.count('<w:rStyle w:val="CommentReference"/>') == 2
+    assert extended.count("w15:commentEx ") == 4 and 'w15:done="1"' in extended
+    assert new_schema_errors(source, path) == set()
+    call(
+        add_to := word_style_comments(tmp_path / "added.docx"), "add_comment", {"blockId": "0B000001", "text": "Title?"}
+    )
+    assert new_schema_errors(source, add_to) == set()
+
+
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", ["folio/docx-editor-demo.docx", "python-docx/comments-rich-para.docx"])
 def test_threads_on_word_made_documents(tmp_path, name):
     path = tmp_path / "doc.docx"
@@ -170,6 +231,7 @@ def test_threads_on_word_made_documents(tmp_path, name):
     assert new_schema_errors(CORPUS / name, path) == set()
 
 
+@pytest.mark.corpus
 def test_replies_and_resolving_work_on_comments_anchored_nowhere(tmp_path):
     """The demo document (folio/docx-editor-demo.docx, an early version of the docx-editor project's
     demo) keeps four comments (ids 0-3) that have no range, no reference mark and no thread link
@@ -199,22 +261,39 @@ def test_replies_and_resolving_work_on_comments_anchored_nowhere(tmp_path):
     assert new_schema_errors(CORPUS / "folio" / "docx-editor-demo.docx", path) == set()
 
 
+def _comment_reply_and_resolve(path, orphan: str | None = None) -> None:
+    block = next(b for b in docx_toolset(path).call("read_document", {}).value["blocks"] if b["text"])
+    added = call(path, "add_comment", {"blockId": block["blockId"], "text": "New comment"}).value
+    comment_id = added["receipts"][0]["affected"][1]["commentId"]
+    reply = call(path, "reply_comment", {"commentId": comment_id, "text": "A reply"}).value
+    call(path, "reply_comment", {"commentId": reply["commentId"], "text": "Another"})
+    call(path, "resolve_comment", {"commentId": comment_id})
+    if orphan is not None:  # a reply to a comment anchored nowhere
+        call(path, "reply_comment", {"commentId": orphan, "text": "A reply to an orphan"})
+
+
+OWNED_COMMENTED = {"rich": (build_document, None), "word-style": (word_style_comments, "7")}
+CORPUS_COMMENTED = {
+    "folio/docx-editor-demo.docx": "0",
+    "folio/performance-1500-paragraphs.docx": None,
+    "python-docx/comments-rich-para.docx": None,
+    "folio/sample.docx": None,
+}
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("needs_libreoffice")
-def test_libreoffice_opens_documents_with_new_comments_replies_and_resolved_threads(tmp_path):
+@pytest.mark.parametrize("documents", ["owned", pytest.param("corpus", marks=pytest.mark.corpus)])
+def test_libreoffice_opens_documents_with_new_comments_replies_and_resolved_threads(tmp_path, documents):
     files = []
-    for number, name in enumerate(("folio/docx-editor-demo.docx", "folio/performance-1500-paragraphs.docx",
-                                   "python-docx/comments-rich-para.docx", "folio/sample.docx")):  # fmt: skip
-        path = tmp_path / f"{number}.docx"
-        shutil.copy(CORPUS / name, path)
-        block = next(b for b in docx_toolset(path).call("read_document", {}).value["blocks"] if b["text"])
-        added = call(path, "add_comment", {"blockId": block["blockId"], "text": "New comment"}).value
-        comment_id = added["receipts"][0]["affected"][1]["commentId"]
-        reply = call(path, "reply_comment", {"commentId": comment_id, "text": "A reply"}).value
-        call(path, "reply_comment", {"commentId": reply["commentId"], "text": "Another"})
-        call(path, "resolve_comment", {"commentId": comment_id})
-        if name == "folio/docx-editor-demo.docx":  # a reply to a comment anchored nowhere
-            call(path, "reply_comment", {"commentId": "0", "text": "A reply to an orphan"})
-        files.append(path)
+    if documents == "owned":
+        for name, (build, orphan) in OWNED_COMMENTED.items():
+            files.append(build(tmp_path / f"{name}.docx"))
+            _comment_reply_and_resolve(files[-1], orphan)
+    else:
+        for number, (name, orphan) in enumerate(CORPUS_COMMENTED.items()):
+            files.append(tmp_path / f"{number}.docx")
+            shutil.copy(CORPUS / name, files[-1])
+            _comment_reply_and_resolve(files[-1], orphan)
     rows = lo_oracle("asis", files)
     assert [rows[str(f)]["ok"] for f in files] == [True] * len(files)

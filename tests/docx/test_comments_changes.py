@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from deskcheck.engine.docx.toolset import docx_toolset
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
@@ -16,6 +18,7 @@ def call(path, tool, args=None):
     return result.value
 
 
+@pytest.mark.corpus
 def test_python_docx_comment_fixture():
     doc = CORPUS / "python-docx" / "comments-rich-para.docx"
     comments = call(doc, "read_comments")["comments"]
@@ -29,6 +32,7 @@ def test_python_docx_comment_fixture():
     assert all(c["resolved"] is False and c["replies"] == [] for c in comments)
 
 
+@pytest.mark.corpus
 def test_pandoc_comments_across_paragraphs_and_nested():
     comments = call(CORPUS / "pandoc" / "comments.docx", "read_comments")["comments"]
     by_id = {c["id"]: c for c in comments}
@@ -119,6 +123,7 @@ def test_threads_replies_and_resolved_state(tmp_path):
     assert not bad.ok and "filter" in bad.error
 
 
+@pytest.mark.corpus
 def test_pandoc_tracked_changes():
     insertion = call(CORPUS / "pandoc" / "track_changes_insertion.docx", "read_changes")["changes"]
     assert [(c["type"], c["author"], c["text"]) for c in insertion] == [("insertion", "eng-dept", "two exciting ")]
@@ -134,6 +139,7 @@ def test_pandoc_tracked_changes():
     assert {c["blockId"] for c in moves} <= blocks
 
 
+@pytest.mark.corpus
 def test_a_real_contract_with_hundreds_of_changes():
     doc = CORPUS / "folio" / "podily-bps.docx"
     changes = call(doc, "read_changes")["changes"]

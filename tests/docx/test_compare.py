@@ -11,7 +11,7 @@ from deskcheck.engine.docx.compare import compare_versions
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.hashing import normalize_text
 from deskcheck.engine.errors import DeskcheckError, InputError
-from tests.conftest import CORPUS
+from tests import corpus
 from tests.docx.builders import make_docx, p
 from tests.docx.version_pairs import WC, accepted, corpus_pairs, pair_id
 
@@ -39,7 +39,7 @@ def block_ids(path: Path) -> set[str]:
 
 def _readable_corpus_files() -> list[Path]:
     files = []
-    for path in sorted(CORPUS.rglob("*.docx")):
+    for path in corpus.docx_files():
         try:
             body = DocxDocument.open(path).body  # refuses what is not a readable .docx
         except InputError:
@@ -49,7 +49,8 @@ def _readable_corpus_files() -> list[Path]:
     return files
 
 
-@pytest.mark.parametrize("path", _readable_corpus_files(), ids=lambda path: f"{path.parent.name}/{path.name}")
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", corpus.params(_readable_corpus_files()), ids=corpus.docx_name)
 def test_a_file_compared_with_itself_reports_no_change(path):
     diff = compare_versions(path, path)
     counts = diff["summaryCounts"]
@@ -63,7 +64,8 @@ def test_a_file_compared_with_itself_reports_no_change(path):
 # -- the corpus versions ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pair", corpus_pairs(), ids=pair_id)
+@pytest.mark.corpus
+@pytest.mark.parametrize("pair", corpus.params(corpus_pairs()), ids=pair_id)
 def test_every_corpus_pair_accounts_for_every_block(pair):
     """Each block of the previous version is unchanged, changed, deleted or moved away, and each
     block of the current one unchanged, changed, added or moved here; ids are the files' own."""
@@ -87,6 +89,7 @@ def test_every_corpus_pair_accounts_for_every_block(pair):
             assert old != new
 
 
+@pytest.mark.corpus
 def test_modified_paragraphs_get_a_word_diff():
     diff = compare_versions(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx")
     assert diff["summaryCounts"] == {"added": 0, "deleted": 0, "modified": 2, "formatChanged": 0, "moved": 0,
@@ -98,6 +101,7 @@ def test_modified_paragraphs_get_a_word_diff():
     assert first["blockId"] == first["currentBlockId"] != first["previousBlockId"]
 
 
+@pytest.mark.corpus
 def test_a_deleted_table_row_is_reported_cell_by_cell():
     diff = compare_versions(WC / "WC006-Table.docx", WC / "WC006-Table-Delete-Row.docx")
     deleted = changes_of(diff, "deleted")
@@ -108,6 +112,7 @@ def test_a_deleted_table_row_is_reported_cell_by_cell():
     assert diff["summaryCounts"]["unchanged"] == 5
 
 
+@pytest.mark.corpus
 def test_a_changed_cell_is_located():
     diff = compare_versions(WC / "WC009-Table-Unmodified.docx", WC / "WC009-Table-Cell-1-1-Mod.docx")
     (change,) = diff["changes"]
@@ -115,12 +120,14 @@ def test_a_changed_cell_is_located():
     assert change["previousTable"] == change["currentTable"] == {"index": 0, "row": 0, "column": 0}
 
 
+@pytest.mark.corpus
 def test_a_paragraph_added_at_the_start_does_not_disturb_the_rest():
     diff = compare_versions(WC / "WC027-Twenty-Paras-Before.docx", WC / "WC027-Twenty-Paras-After-3.docx")
     assert [(c["type"], c["text"]) for c in diff["changes"]] == [("added", "A new first paragraph.")]
     assert diff["summaryCounts"]["unchanged"] == 20
 
 
+@pytest.mark.corpus
 def test_footnote_changes_are_reported_in_their_story():
     diff = compare_versions(WC / "WC034-Footnotes-Before.docx", WC / "WC034-Footnotes-After1.docx")
     assert diff["changes"] == []
@@ -206,6 +213,7 @@ def test_ids_of_a_file_with_pending_changes_are_those_read_document_gives(tmp_pa
     assert deleted["previousBlockId"] == DocxDocument.open(previous).blocks[0].id
 
 
+@pytest.mark.corpus
 def test_metadata_is_compared_on_request():
     previous, current = WC / "WC001-Digits.docx", WC / "WC004-Large.docx"
     diff = compare_versions(previous, current, include=["metadata"])
@@ -228,12 +236,14 @@ def test_metadata_is_compared_on_request():
     assert diff["summaryCounts"]["metadataChanged"] == len(names)
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("include", [[], ["text", "pictures"], "text"])
 def test_an_unknown_scope_is_refused(include):
     with pytest.raises(DeskcheckError, match="include"):
         compare_versions(WC / "WC001-Digits.docx", WC / "WC001-Digits.docx", include=include)
 
 
+@pytest.mark.corpus
 def test_unreadable_inputs_are_input_errors(tmp_path):
     not_docx = tmp_path / "notes.docx"
     not_docx.write_text("plain text")

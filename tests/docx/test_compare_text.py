@@ -11,9 +11,12 @@ import pytest
 from deskcheck.engine.docx.compare import compare_versions
 from deskcheck.engine.docx.diff_report import format_diff_for_llm, shorten
 from deskcheck.engine.docx.toolset import docx_toolset
+from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
-from tests.docx.version_pairs import WC
+from tests.docx.version_pairs import WC, owned_versions
 from tests.helpers import run_cli
+
+CONTRACT = REPO / "samples" / "contract.docx"
 
 LONG = "This paragraph is long enough that its unchanged words are shortened in the middle."
 
@@ -80,6 +83,38 @@ def test_metadata_and_privacy_lines():
     ]
 
 
+OWNED_DIFF = [
+    "Version diff: 5 added, 1 deleted, 3 modified, 1 format-changed, 1 moved, 91 unchanged",
+    "< [14818E3A] moved away (move 1): Clause headings do not affect …erpretation of this Agreement.",
+    "> [7D000002] moved here (move 1): Clause headings do not affect …erpretation of this Agreement.",
+    "+ [7D000001] added: References to a clause are to a clause of this Agreement.",
+    "+ [22A85CAB] (table 1, row 5, column 1) added: 4",
+    "+ [0992BF54] (table 1, row 5, column 2) added: Hosting and support, each quarter",
+    "+ [10398098] (table 1, row 5, column 3) added: Quarterly in advance",
+    "+ [02A445FE] (table 1, row 5, column 4) added: 9,500",
+    "~ [2B165965] modified: The Customer shall pay each undisputed invoice within [-thirty (30)-]{+forty-five (45)+}"
+    " days of receiving it.",
+    "- [464D8DE6] deleted: The Supplier may increase the hosting and support fee once a year, on the anniversary of"
+    " the Effective Date, by no more than the annual change in the Consumer Prices Index.",
+    "~ [7A154465] format changed (italic): The Customer may terminate thi…ed up to the termination date.",
+    "In header rIdHeader1:",
+    "~ [¶1] modified: {+Draft: +}Software Services Agreement · …rightwater Housing Association",
+    "In footnote 1:",
+    "~ [¶1] modified:  The [-statutory-]{+legal+} rate for late payment between…e date the payment became due.",
+]
+
+
+def test_the_owned_versions_read_as_a_reviewer_would_describe_them(tmp_path):
+    """Every kind of change, a table cell's place and the header's and footnote's changes."""
+    previous, current = owned_versions(tmp_path)
+    assert format_diff_for_llm(compare_versions(previous, current)).splitlines() == OWNED_DIFF
+    run = run_cli("docx", "compare", str(previous), str(current), "--format", "text")
+    assert run.stdout.splitlines() == OWNED_DIFF, "the CLI prints the same text"
+    tool = docx_toolset(current).call("compare_versions", {"previous": str(previous)})
+    assert tool.ok and tool.value["diff"].splitlines() == OWNED_DIFF, "and so does the tool, on the open document"
+
+
+@pytest.mark.corpus
 def test_cells_and_notes_say_where_they_are():
     text = format_diff_for_llm(compare_versions(WC / "WC006-Table.docx", WC / "WC006-Table-Delete-Row.docx"))
     assert "- [4FB75938] (table 1, row 2, column 1) deleted: 333" in text.splitlines()
@@ -101,6 +136,7 @@ def test_truncation_stops_at_a_whole_line_and_says_what_was_left_out():
     assert format_diff_for_llm(diff, max_chars=400) == text
 
 
+@pytest.mark.corpus
 def test_a_real_comparison_renders_deterministically():
     diff = compare_versions(WC / "WC027-Twenty-Paras-Before.docx", WC / "WC027-Twenty-Paras-After-2.docx")
     again = compare_versions(WC / "WC027-Twenty-Paras-Before.docx", WC / "WC027-Twenty-Paras-After-2.docx")
@@ -111,6 +147,7 @@ def test_a_real_comparison_renders_deterministically():
 # -- the tool ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_the_tool_compares_the_open_document_with_an_earlier_version():
     tools = docx_toolset(WC / "WC001-Digits-Mod.docx")
     result = tools.call("compare_versions", {"previous": str(WC / "WC001-Digits.docx")})
@@ -143,23 +180,24 @@ def test_the_tool_description_says_paths_are_the_hosts():
     ],
 )
 def test_the_tool_explains_bad_arguments(args, message):
-    result = docx_toolset(WC / "WC001-Digits.docx").call("compare_versions", args)
+    result = docx_toolset(CONTRACT).call("compare_versions", args)
     assert not result.ok and message in result.error and not result.input_error
 
 
 def test_the_tool_needs_current_without_an_open_document():
-    result = docx_toolset(None).call("compare_versions", {"previous": str(WC / "WC001-Digits.docx")})
+    result = docx_toolset(None).call("compare_versions", {"previous": str(CONTRACT)})
     assert not result.ok and "needs `current`" in result.error
 
 
 def test_a_missing_file_is_an_input_error():
-    result = docx_toolset(WC / "WC001-Digits.docx").call("compare_versions", {"previous": "/no/such/file.docx"})
+    result = docx_toolset(CONTRACT).call("compare_versions", {"previous": "/no/such/file.docx"})
     assert not result.ok and result.input_error and "does not exist" in result.error
 
 
 # -- the CLI ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.corpus
 def test_compare_prints_the_text_diff():
     run = run_cli("docx", "compare", str(WC / "WC006-Table.docx"), str(WC / "WC006-Table-Delete-Row.docx"),
                   "--format", "text")  # fmt: skip
@@ -170,23 +208,21 @@ def test_compare_prints_the_text_diff():
     ]
 
 
-def test_compare_prints_the_structured_comparison_as_json():
-    run = run_cli("docx", "compare", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits-Mod.docx"))
-    envelope = run.json
-    assert envelope["ok"] and envelope["result"]["summaryCounts"]["modified"] == 2
-    assert run_cli("docx", "compare", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits.docx"),
-                   "--format", "json").json["result"]["changes"] == []  # fmt: skip
+def test_compare_prints_the_structured_comparison_as_json(tmp_path):
+    previous, current = owned_versions(tmp_path)
+    envelope = run_cli("docx", "compare", str(previous), str(current)).json
+    assert envelope["ok"] and envelope["result"]["summaryCounts"]["modified"] == 3
+    assert run_cli("docx", "compare", str(previous), str(previous), "--format", "json").json["result"]["changes"] == []
 
 
 def test_compare_exits_2_for_unreadable_inputs(tmp_path):
     broken = tmp_path / "broken.docx"
     broken.write_bytes(b"PK\x03\x04 not really a zip")
-    run = run_cli("docx", "compare", str(WC / "WC001-Digits.docx"), str(broken), expect=2)
+    run = run_cli("docx", "compare", str(CONTRACT), str(broken), expect=2)
     assert run.json["ok"] is False and "broken.docx" in run.json["error"]
-    run = run_cli("docx", "compare", str(tmp_path / "none.docx"), str(WC / "WC001-Digits.docx"), expect=2)
+    run = run_cli("docx", "compare", str(tmp_path / "none.docx"), str(CONTRACT), expect=2)
     assert "does not exist" in run.json["error"]
-    run_cli("docx", "compare", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits.docx"), "--format", "xml",
-            expect=2)  # fmt: skip
+    run_cli("docx", "compare", str(CONTRACT), str(CONTRACT), "--format", "xml", expect=2)
 
 
 def test_compare_through_call_and_batch(tmp_path):

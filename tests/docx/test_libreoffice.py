@@ -9,41 +9,27 @@ starts LibreOffice once for many files; nothing is cached between runs.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.revisions import resolve_file
 from deskcheck.engine.errors import InputError
-from tests.conftest import CORPUS, LO_ORACLE
-from tests.docx.test_revisions import TRACKED
+from tests import corpus
+from tests.conftest import CORPUS
+from tests.docx.edit_helpers import lo_oracle
+from tests.docx.test_revisions import CORPUS_TRACKED
 from tests.docx.views import normalise, paragraph_stream
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("needs_libreoffice")]
+pytestmark = [pytest.mark.slow, pytest.mark.corpus, pytest.mark.usefixtures("needs_libreoffice")]
 
-FILES = sorted(CORPUS.rglob("*.docx"))
+FILES = corpus.docx_files()
 THRESHOLD = 0.95
 UNRESOLVED_REFERENCE = "Error: Reference source not found"
 
 
-def oracle(mode: str, files: list) -> dict[str, dict]:
-    proc = subprocess.run(
-        [sys.executable, str(LO_ORACLE), mode, *map(str, files)],
-        capture_output=True,
-        text=True,
-        timeout=60 + 5 * len(files),
-        check=True,
-    )
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    return {row["file"]: row for row in rows}
-
-
 @pytest.fixture(scope="module")
 def libreoffice_views():
-    return {mode: oracle(mode, FILES) for mode in ("accept", "reject")}
+    return {mode: lo_oracle(mode, FILES) for mode in ("accept", "reject")}
 
 
 def _reason(path, ours: list[str], theirs: list[str]) -> str:
@@ -64,7 +50,7 @@ def test_our_views_match_libreoffice(libreoffice_views, mode):
         if not row["ok"]:
             continue  # only files LibreOffice opens count
         compared += 1
-        name = str(path.relative_to(CORPUS))
+        name = corpus.docx_name(path)
         try:
             doc = DocxDocument.open(path)
             ours = [normalise(t) for t in paragraph_stream(doc, mode)]
@@ -83,12 +69,12 @@ def test_our_views_match_libreoffice(libreoffice_views, mode):
 
 def test_accept_all_and_reject_all_outputs_open_in_libreoffice_and_read_right(libreoffice_views, tmp_path):
     outputs = {}
-    for name in TRACKED:
+    for name in CORPUS_TRACKED:
         for mode in ("accept", "reject"):
             out = tmp_path / f"{mode}-{name.replace('/', '-')}"
             resolve_file(CORPUS / name, mode, output=out)
             outputs[out] = (name, mode)
-    seen = oracle("asis", list(outputs))
+    seen = lo_oracle("asis", list(outputs))
     for out, (name, mode) in outputs.items():
         row = seen[str(out)]
         assert row["ok"], f"LibreOffice cannot open our {mode}-all output of {name}: {row.get('error')}"

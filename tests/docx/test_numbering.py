@@ -24,12 +24,14 @@ EXPECTED = {
 }
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_pandoc_list_fixtures(name):
     blocks = DocxDocument.open(CORPUS / name).blocks
     assert [b.display_label for b in blocks if b.kind == "listItem" or b.display_label] == EXPECTED[name]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
@@ -47,6 +49,7 @@ def test_a_numbered_heading_is_a_heading_with_its_number_as_label(name, expected
     ]
 
 
+@pytest.mark.corpus
 def test_contract_clause_numbers():
     blocks = DocxDocument.open(CORPUS / "folio" / "contract-stella-style.docx").blocks
     labels = [b.display_label for b in blocks if b.kind == "listItem"]

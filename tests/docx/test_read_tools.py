@@ -91,11 +91,13 @@ def test_outline_and_sections(outline_doc):
     assert "no longer exists" in call(outline_doc, "read_section", {"handle": gone}).error
 
 
+@pytest.mark.corpus
 def test_numbered_headings_read_as_headings_everywhere():
     """A numbered heading (pandoc's enumerated_headings.docx) is a heading in read_document, in the
     outline (with its number), in read_section and section-scoped find_text, and in the main
     story's text."""
-    from deskcheck.cli.repl.review_view import block_lines
+    from deskcheck.cli.render.docx import blocks_table
+    from deskcheck.cli.render.draw import Styler, draw
 
     path = CORPUS / "pandoc" / "enumerated_headings.docx"
     blocks = call(path, "read_document").value["blocks"]
@@ -116,7 +118,8 @@ def test_numbered_headings_read_as_headings_everywhere():
     assert found.value["totalMatches"] == 1
     main = call(path, "list_stories").value["stories"][0]["text"]
     assert f"[{blocks[1]['blockId']}] (h2) 1.1 H2" in main
-    assert block_lines(blocks[:1], 1) == [f"#1    {blocks[0]['blockId']}  heading 1  1 H1"]
+    table = draw([blocks_table(blocks[:1], 1)], 80, Styler(None))
+    assert table[1] == f"1  {blocks[0]['blockId']}  heading 1  1 H1", "the REPL's and the CLI's table"
 
 
 def test_find_text(outline_doc):
@@ -146,6 +149,33 @@ def test_find_text_caps_matches(tmp_path):
     assert len(found["matches"]) == 200 and found["totalMatches"] == 250 and found["truncated"] is True
 
 
+def test_stories_of_the_tracked_contract_read_as_accepted(tmp_path):
+    """list_stories and read_story on the project's own document with pending changes in its
+    header and footnote (tests/docx/tracked_contract.py): texts read as accepted, a story-scoped
+    find_text, and a handle that is not there."""
+    from tests.docx.tracked_contract import build_tracked_contract
+
+    path = build_tracked_contract(tmp_path / "tracked.docx")
+    stories = call(path, "list_stories").value["stories"]
+    assert [s["handle"] for s in stories] == [
+        {"type": "main"},
+        {"type": "header", "relationshipId": "rIdHeader1"},
+        {"type": "footer", "relationshipId": "rIdFooter1"},
+        {"type": "footnote", "noteId": 1},
+    ]
+    assert stories[0]["text"].startswith("[6605812C] Software Services Agreement\n")
+    for story in stories[1:]:
+        read = call(path, "read_story", {"handle": story["handle"]}).value
+        assert read["text"] == story["text"] and read["handle"] == story["handle"]
+    assert stories[1]["text"].startswith("Draft: Software Services Agreement")  # the pending insertion
+    assert stories[3]["text"].startswith("The legal rate for late payment")  # "statutory" deleted
+    hit = call(path, "find_text", {"query": "Draft", "scope": {"type": "story", "handle": stories[1]["handle"]}})
+    assert [(m["type"], m["startOffset"], m["endOffset"]) for m in hit.value["matches"]] == [("story", 0, 5)]
+    missing = call(path, "read_story", {"handle": {"type": "header", "relationshipId": "rId999"}})
+    assert not missing.ok and "list_stories" in missing.error
+
+
+@pytest.mark.corpus
 def test_stories_headers_footers_and_notes():
     stories = call(CORPUS / "pandoc" / "notes.docx", "list_stories").value["stories"]
     kinds = [s["handle"]["type"] for s in stories]
@@ -180,9 +210,10 @@ def test_cli_verbs_and_exit_codes(outline_doc, tmp_path):
     assert run_cli("docx", "find-text", str(outline_doc), '{"query": ""}', expect=1).json["ok"] is False
     assert run_cli("docx", "read-document", str(tmp_path / "missing.docx"), expect=2).json["ok"] is False
     assert run_cli("call", "--docx", str(outline_doc), "no_such_tool", expect=2).json["ok"] is False
-    exported = run_cli("docx", "tools", "--format", "openai").json["result"]
+    exported = json.loads(run_cli("docx", "tools", "--format", "openai").stdout)
     assert [t["function"]["name"] for t in exported][:2] == ["read_document", "get_document_outline"]
-    assert run_cli("docx", "tools", "--format", "xml", expect=2).json["ok"] is False
+    refused = run_cli("docx", "tools", "--format", "xml", expect=2)
+    assert refused.stdout == "" and "--format must be one of" in refused.stderr
 
 
 def test_batch_answers_each_line_even_for_a_missing_file(tmp_path):
@@ -203,6 +234,7 @@ def test_the_cached_document_is_refreshed_when_the_file_changes(tmp_path):
     assert second["documentVersion"] != first["documentVersion"]
 
 
+@pytest.mark.corpus
 def test_results_match_the_reference_system_on_its_fixtures():
     sample = call(CORPUS / "folio" / "sample.docx", "read_document", {"maxBlocks": 4}).value["blocks"]
     assert (sample[0]["blockId"], sample[0]["kind"], sample[0]["blockTextHash"]) == ("707312A4", "heading", "h4txu05")

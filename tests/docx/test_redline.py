@@ -16,9 +16,21 @@ from deskcheck.engine.docx.privacy import TRANSFORMS, metadata_report
 from deskcheck.engine.docx.redline import redline_files
 from deskcheck.engine.docx.wml.ns import qn
 from deskcheck.engine.errors import DeskcheckError, InputError
+from tests import corpus
+from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import schema_errors
-from tests.docx.version_pairs import WC, accepted, corpus_pairs, note_texts, pair_id, resolved, texts
+from tests.docx.version_pairs import (
+    WC,
+    accepted,
+    corpus_pairs,
+    note_texts,
+    owned_versions,
+    pair_id,
+    resolved,
+    texts,
+    with_word_metadata,
+)
 from tests.helpers import run_cli
 
 REVISION_TAGS = tuple(qn(f"w:{name}") for name in ("ins", "del", "moveFrom", "moveTo", "rPrChange", "pPrChange"))
@@ -46,7 +58,8 @@ def schema_cache():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("pair", corpus_pairs(), ids=pair_id)
+@pytest.mark.corpus
+@pytest.mark.parametrize("pair", corpus.params(corpus_pairs()), ids=pair_id)
 def test_accepting_gives_the_current_version_and_rejecting_the_previous_one(pair, tmp_path, schema_cache):
     previous, current = pair
     before = digest(previous), digest(current)
@@ -65,7 +78,32 @@ def test_accepting_gives_the_current_version_and_rejecting_the_previous_one(pair
     assert report["output"] == str(out) and report["documentVersion"] == DocxDocument.open(out).version
 
 
-@pytest.mark.parametrize("path", sorted(WC.glob("WC0[0-2]*.docx"))[:12], ids=lambda path: path.stem)
+def header_texts(doc: DocxDocument) -> list[str]:
+    from deskcheck.engine.docx.stories import list_stories, story_text
+
+    return [story_text(doc, story) for story in list_stories(doc) if story.handle["type"] == "header"]
+
+
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_the_owned_versions_redline_into_each_other(tmp_path, direction):
+    """Every kind of change between the project's own two versions (tests/docx/version_pairs.py),
+    both ways: accepting gives the current version, rejecting the previous one, notes and the
+    header included, and the markup stays valid."""
+    first, second = owned_versions(tmp_path)
+    previous, current = (first, second) if direction == "forward" else (second, first)
+    out = tmp_path / "redline.docx"
+    report = redline_files(previous, current, out, date=DATE)
+    for mode, expected in (("accept", accepted(current)), ("reject", accepted(previous))):
+        view = resolved(out, mode)
+        assert texts(view) == texts(expected), mode
+        assert note_texts(view) == note_texts(expected), mode
+        assert header_texts(view) == header_texts(expected), mode
+    assert schema_errors(out) - schema_errors(previous) - schema_errors(current) == set()
+    assert report["summaryCounts"]["moved"] == 1 and report["summaryCounts"]["formatChanged"] == 1
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", corpus.params(sorted(WC.glob("WC0[0-2]*.docx"))[:12]), ids=lambda path: path.stem)
 def test_identical_versions_give_a_redline_without_changes(path, tmp_path):
     out = tmp_path / "same.docx"
     report = redline_files(path, path, out)
@@ -128,6 +166,85 @@ def test_paragraph_properties_changes_are_recorded(tmp_path):
     assert [b.style_id for b in resolved(out, "reject").blocks] == [None, None]
 
 
+def _png() -> bytes:
+    """A 1x1 PNG."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0\xff\x00\x00"))
+        + chunk(b"IEND", b"")
+    )
+
+
+PICTURE_RUN = (
+    '<w:r><w:drawing xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
+    '<wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="914400" cy="914400"/>'
+    '<wp:docPr id="1" name="Picture 1"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+    '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture">'
+    '<pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr>'
+    '<pic:cNvPr id="0" name="seal.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rIdSeal"/>'
+    '<a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/>'
+    '<a:ext cx="914400" cy="914400"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr>'
+    "</pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>"
+)
+PLAIN_STYLES = '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
+STAMP_STYLE = (
+    '<w:style w:type="paragraph" w:styleId="CompanyStamp"><w:name w:val="Company Stamp"/>'
+    '<w:basedOn w:val="Normal"/><w:pPr><w:jc w:val="center"/></w:pPr></w:style>'
+)
+
+
+def _with_picture(path: Path) -> Path:
+    """``path`` with the seal image part, its relationship and the png content type added."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+        b'<Default Extension="xml"', b'<Default Extension="png" ContentType="image/png"/><Default Extension="xml"'
+    )
+    parts["word/_rels/document.xml.rels"] = parts["word/_rels/document.xml.rels"].replace(
+        b"</Relationships>",
+        b'<Relationship Id="rIdSeal" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"'
+        b' Target="media/seal.png"/></Relationships>',
+    )
+    parts["word/media/seal.png"] = _png()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_a_new_style_and_a_new_picture_come_with_the_inserted_paragraphs(tmp_path):
+    """The current version adds a paragraph in a style the previous one lacks and a picture: the
+    redline carries the style definition and the image part, so accepting shows both."""
+    body = p("Signed in London.", para_id="0C000001")
+    previous = make_docx(tmp_path / "v1.docx", body, styles=PLAIN_STYLES)
+    added = p(
+        ppr='<w:pStyle w:val="CompanyStamp"/>', para_id="0C000002", runs=PICTURE_RUN + "<w:r><w:t>Seal</w:t></w:r>"
+    )
+    current = _with_picture(make_docx(tmp_path / "v2.docx", body + added, styles=PLAIN_STYLES + STAMP_STYLE))
+    out = tmp_path / "r.docx"
+    redline_files(previous, current, out)
+    doc = resolved(out, "accept")
+    (stamp,) = [block for block in doc.blocks if block.text == "Seal"]
+    assert stamp.style_id == "CompanyStamp" and doc.styles.has_paragraph_style("CompanyStamp")
+    package = DocxPackage.open(out)
+    embeds = [blip.get(qn("r:embed")) for blip in package.xml(package.main_part).iter(
+        "{http://schemas.openxmlformats.org/drawingml/2006/main}blip")]  # fmt: skip
+    assert len(embeds) == 1
+    target = package.resolve_target(package.main_part, embeds[0])
+    assert package.read_bytes(target) == _png() and package.content_type(target) == "image/png"
+    assert [block.text for block in resolved(out, "reject").blocks] == ["Signed in London."]
+    assert schema_errors(out) - schema_errors(current) == set()
+
+
+@pytest.mark.corpus
 def test_a_style_the_previous_version_lacks_comes_with_the_inserted_paragraph(tmp_path):
     out = tmp_path / "r.docx"
     redline_files(WC / "WC061-Style-Added.docx", WC / "WC061-Style-Added-Mod.docx", out)
@@ -136,6 +253,7 @@ def test_a_style_the_previous_version_lacks_comes_with_the_inserted_paragraph(tm
     assert added.style_id and doc.styles.has_paragraph_style(added.style_id)
 
 
+@pytest.mark.corpus
 def test_pictures_of_inserted_content_are_copied_into_the_package(tmp_path):
     out = tmp_path / "r.docx"
     redline_files(WC / "WC016-Para-Image-Para-w-Deleted-Image.docx", WC / "WC016-Para-Image-Para.docx", out)
@@ -179,6 +297,55 @@ def test_paired_headers_are_redlined(tmp_path):
 # -- metadata ------------------------------------------------------------------------------------------
 
 
+def test_metadata_is_reported_kept_by_default_and_scrubbed_on_request(tmp_path):
+    previous, current = owned_versions(tmp_path)
+    kept = redline_files(previous, current, tmp_path / "r.docx")["privacyReport"]
+    assert kept["appliedTransforms"] == [] and kept["removed"] == []
+    found = {item["item"]: item for item in kept["kept"]}
+    assert found["creator"]["value"] == "deskcheck samples" and found["creator"]["category"] == "remove-attribution"
+    assert metadata_report(DocxPackage.open(tmp_path / "r.docx"))["kept"] == kept["kept"]
+    chosen = redline_files(previous, current, tmp_path / "c.docx", privacy=["remove-timestamps", "remove-attribution"])
+    privacy = chosen["privacyReport"]
+    assert privacy["appliedTransforms"] == ["remove-attribution", "remove-timestamps"]
+    assert [item["item"] for item in privacy["removed"]] == ["creator", "lastModifiedBy", "created", "modified"]
+    assert [item["item"] for item in privacy["kept"]] == ["title", "subject", "revision"]
+    scrubbed = redline_files(previous, current, tmp_path / "s.docx", privacy=list(TRANSFORMS))["privacyReport"]
+    assert scrubbed["kept"] == [] and len(scrubbed["removed"]) == 7
+    core = zipfile.ZipFile(tmp_path / "s.docx").read("docProps/core.xml").decode()
+    assert "deskcheck samples" not in core and "2024-03-04" not in core and "Software Services" not in core
+    assert texts(resolved(tmp_path / "s.docx", "accept")) == texts(accepted(current)), "the text is untouched"
+
+
+def test_what_word_saves_is_reported_and_scrubbed(tmp_path):
+    """Session ids (in the settings and on paragraphs), the document id, the attached template,
+    application properties and custom properties, as Word saves them (version_pairs.WORD_METADATA)."""
+    previous, current = (with_word_metadata(path) for path in owned_versions(tmp_path))
+    kept = redline_files(previous, current, tmp_path / "r.docx")["privacyReport"]["kept"]
+    found = {item["item"]: item for item in kept}
+    assert {name: found[name]["category"] for name in ("rsids", "docId", "rsidAttributes", "attachedTemplate")} == {
+        "rsids": "remove-revision-ids",
+        "docId": "remove-revision-ids",
+        "rsidAttributes": "remove-revision-ids",
+        "attachedTemplate": "remove-template",
+    }
+    assert found["custom:MatterNumber"]["value"] == "HL-2024-017" and found["Company"]["value"] == "Halyard Legal"
+    out = tmp_path / "s.docx"
+    report = redline_files(previous, current, out, privacy=list(TRANSFORMS))["privacyReport"]
+    assert report["kept"] == [] and {item["item"] for item in report["removed"]} == set(found)
+    with zipfile.ZipFile(out) as archive:
+        settings = archive.read("word/settings.xml").decode()
+        settings_rels = archive.read("word/_rels/settings.xml.rels").decode()
+        app = archive.read("docProps/app.xml").decode()
+        custom = archive.read("docProps/custom.xml").decode()
+        document = archive.read("word/document.xml").decode()
+    assert "w:rsids" not in settings and "docId" not in settings and "attachedTemplate" not in settings
+    assert "priya" not in settings_rels and "w:rsid" not in document
+    assert "Halyard Legal" not in app and "TotalTime" not in app and "Contract.dotm" not in app
+    assert "MatterNumber" not in custom
+    assert texts(resolved(out, "accept")) == texts(accepted(current)) and schema_errors(out) == set()
+
+
+@pytest.mark.corpus
 def test_metadata_is_reported_and_kept_by_default(tmp_path):
     report = redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", tmp_path / "r.docx")
     privacy = report["privacyReport"]
@@ -189,6 +356,7 @@ def test_metadata_is_reported_and_kept_by_default(tmp_path):
     assert metadata_report(DocxPackage.open(tmp_path / "r.docx"))["kept"] == privacy["kept"]
 
 
+@pytest.mark.corpus
 def test_scrubbing_removes_names_dates_session_ids_and_the_template_path(tmp_path):
     out = tmp_path / "r.docx"
     report = redline_files(WC / "WC004-Large-Mod.docx", WC / "WC004-Large.docx", out, privacy=list(TRANSFORMS))
@@ -215,6 +383,7 @@ def test_scrubbing_removes_names_dates_session_ids_and_the_template_path(tmp_pat
     assert texts(resolved(out, "accept")) == texts(accepted(WC / "WC004-Large.docx"))
 
 
+@pytest.mark.corpus
 def test_transforms_can_be_chosen_one_by_one(tmp_path):
     report = redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", tmp_path / "r.docx",
                            privacy=["remove-timestamps", "remove-attribution"])  # fmt: skip
@@ -231,7 +400,7 @@ def test_transforms_can_be_chosen_one_by_one(tmp_path):
 
 
 def test_bad_inputs_and_outputs_write_nothing(tmp_path):
-    good = WC / "WC001-Digits.docx"
+    good = REPO / "samples" / "contract.docx"
     with pytest.raises(InputError, match="does not exist"):
         redline_files(tmp_path / "missing.docx", good, tmp_path / "out.docx")
     with pytest.raises(InputError, match="folder"):
@@ -242,35 +411,38 @@ def test_bad_inputs_and_outputs_write_nothing(tmp_path):
 
 
 def test_an_existing_output_is_replaced_whole(tmp_path):
+    folder = tmp_path / "versions"
+    folder.mkdir()
+    previous, current = owned_versions(folder)
     out = tmp_path / "r.docx"
     out.write_bytes(b"old content")
-    redline_files(WC / "WC001-Digits.docx", WC / "WC001-Digits-Mod.docx", out)
-    assert DocxDocument.open(out).blocks and [f.name for f in tmp_path.iterdir()] == ["r.docx"]
+    redline_files(previous, current, out)
+    assert DocxDocument.open(out).blocks and [f.name for f in tmp_path.iterdir()] == ["r.docx", "versions"]
 
 
 # -- the CLI ------------------------------------------------------------------------------------------
 
 
 def test_redline_verb_writes_the_document_and_reports(tmp_path):
+    previous, current = owned_versions(tmp_path)
     out = tmp_path / "redline.docx"
-    run = run_cli("docx", "redline", str(WC / "WC002-Unmodified.docx"), str(WC / "WC002-DiffInMiddle.docx"),
-                  "-o", str(out), "--author", "Legal team")  # fmt: skip
+    run = run_cli("docx", "redline", str(previous), str(current), "-o", str(out), "--author", "Legal team")
     result = run.json["result"]
     assert result["output"] == str(out) and result["author"] == "Legal team"
-    assert result["summaryCounts"]["modified"] == 1
+    assert result["summaryCounts"]["modified"] == 3
     assert {element.get(qn("w:author")) for element in revisions_in(out)} == {"Legal team"}
 
 
 def test_redline_verb_scrubs_metadata_on_request(tmp_path):
+    previous, current = owned_versions(tmp_path)
     out = tmp_path / "redline.docx"
-    run = run_cli("docx", "redline", str(WC / "WC001-Digits.docx"), str(WC / "WC001-Digits-Mod.docx"),
-                  "-o", str(out), "--scrub-metadata")  # fmt: skip
+    run = run_cli("docx", "redline", str(previous), str(current), "-o", str(out), "--scrub-metadata")
     assert run.json["result"]["privacyReport"]["appliedTransforms"] == list(TRANSFORMS)
-    assert "Eric White" not in zipfile.ZipFile(out).read("docProps/core.xml").decode()
+    assert "deskcheck samples" not in zipfile.ZipFile(out).read("docProps/core.xml").decode()
 
 
 def test_redline_verb_exits_2_for_unreadable_inputs_and_unusable_outputs(tmp_path):
-    good = str(WC / "WC001-Digits.docx")
+    good = str(REPO / "samples" / "contract.docx")
     broken = tmp_path / "broken.docx"
     broken.write_text("not a zip")
     run = run_cli("docx", "redline", good, str(broken), "-o", str(tmp_path / "o.docx"), expect=2)

@@ -4,16 +4,20 @@ one author's changes can be resolved alone, and the write rules hold."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
 from deskcheck.engine.docx.changes import read_changes
 from deskcheck.engine.docx.document import DocxDocument
 from tests.conftest import CORPUS
+from tests.docx.builders import encrypted_file
+from tests.docx.tracked_contract import build_tracked_contract
 from tests.docx.views import normalise, paragraph_stream
 from tests.helpers import run_cli
 
-TRACKED = [
+OWNED = "owned/tracked-contract.docx"  # tests/docx/tracked_contract.py
+CORPUS_TRACKED = [
     "folio/docx-editor-demo.docx",
     "folio/podily-bps.docx",
     "pandoc/paragraph_insertion_deletion.docx",
@@ -23,6 +27,12 @@ TRACKED = [
     "powertools-wc/WC053-Text-in-Cell-Mod.docx",
     "powertools-wc/WC057-Table-Merged-Cell-Mod.docx",
 ]
+TRACKED = [OWNED, *(pytest.param(name, marks=pytest.mark.corpus) for name in CORPUS_TRACKED)]
+
+
+def tracked_source(name: str, folder: Path) -> Path:
+    """The document ``name`` of TRACKED: built into ``folder`` for OWNED, else the corpus file."""
+    return build_tracked_contract(folder / "tracked-contract.docx") if name == OWNED else CORPUS / name
 
 
 def stream(path, view):
@@ -32,7 +42,7 @@ def stream(path, view):
 @pytest.mark.parametrize("name", TRACKED)
 @pytest.mark.parametrize("mode", ["accept", "reject"])
 def test_resolving_gives_the_view(tmp_path, name, mode):
-    source = CORPUS / name
+    source = tracked_source(name, tmp_path)
     out = tmp_path / "out.docx"
     result = run_cli("docx", f"{mode}-all", str(source), "-o", str(out)).json["result"]
     assert result["resolved"] > 0 and result["output"] == str(out)
@@ -42,6 +52,15 @@ def test_resolving_gives_the_view(tmp_path, name, mode):
 
 
 def test_one_authors_changes_only(tmp_path):
+    path = build_tracked_contract(tmp_path / "contract.docx")
+    result = run_cli("docx", "accept-all", str(path), "--author", "Ben Counsel").json["result"]
+    left = read_changes(DocxDocument.open(path))
+    assert {c["author"] for c in left} == {"Ann Reviewer"}
+    assert result["resolved"] > 0 and len(left) == 10  # Ann's ten, the footnote's two included
+
+
+@pytest.mark.corpus
+def test_one_authors_changes_only_in_a_real_contract(tmp_path):
     path = tmp_path / "contract.docx"
     shutil.copy(CORPUS / "folio" / "podily-bps.docx", path)
     run_cli("docx", "accept-all", str(path), "--author", "Jan Kubica")
@@ -50,11 +69,10 @@ def test_one_authors_changes_only(tmp_path):
 
 
 def test_dry_run_writes_nothing_and_in_place_is_the_default(tmp_path):
-    path = tmp_path / "doc.docx"
-    shutil.copy(CORPUS / "pandoc" / "track_changes_deletion.docx", path)
+    path = build_tracked_contract(tmp_path / "doc.docx")
     original = path.read_bytes()
     dry = run_cli("docx", "reject-all", str(path), "--dry-run").json["result"]
-    assert dry["dryRun"] is True and dry["output"] is None and dry["resolved"] == 1
+    assert dry["dryRun"] is True and dry["output"] is None and dry["resolved"] == 15
     assert path.read_bytes() == original
     done = run_cli("docx", "reject-all", str(path)).json["result"]
     assert done["output"] == str(path) and done["documentVersion"] == dry["documentVersion"]
@@ -64,9 +82,13 @@ def test_dry_run_writes_nothing_and_in_place_is_the_default(tmp_path):
     assert again["resolved"] == 0 and again["output"] is None
 
 
-def test_bad_input_is_exit_2_and_untouched(tmp_path):
+@pytest.mark.parametrize("source", ["built", pytest.param("corpus", marks=pytest.mark.corpus)])
+def test_bad_input_is_exit_2_and_untouched(tmp_path, source):
     path = tmp_path / "enc.docx"
-    shutil.copy(CORPUS / "folio" / "encrypted-agile-example.docx", path)
+    if source == "corpus":
+        shutil.copy(CORPUS / "folio" / "encrypted-agile-example.docx", path)
+    else:
+        encrypted_file(path)
     original = path.read_bytes()
     assert "encrypted" in run_cli("docx", "accept-all", str(path), expect=2).json["error"]
     assert path.read_bytes() == original
@@ -81,7 +103,7 @@ def test_blocks_keep_their_ids_through_accept_all_and_reject_all(tmp_path, name,
     survives keeps the id a read of the file gave it (in memory and in the written file)."""
     from deskcheck.engine.docx.revisions import resolve_all
 
-    source = CORPUS / name
+    source = tracked_source(name, tmp_path)
     before = [block.id for block in DocxDocument.open(source).blocks]
     doc = DocxDocument.open(source)
     resolve_all(doc, mode)
@@ -90,3 +112,21 @@ def test_blocks_keep_their_ids_through_accept_all_and_reject_all(tmp_path, name,
     out = tmp_path / "out.docx"
     run_cli("docx", f"{mode}-all", str(source), "-o", str(out))
     assert [block.id for block in DocxDocument.open(out).blocks] == kept
+
+
+@pytest.mark.slow
+def test_libreoffice_resolves_the_owned_document_as_we_do(tmp_path, needs_libreoffice):
+    """LibreOffice's accept-all and reject-all of the tracked contract read as our views of it, and
+    our accept-all and reject-all outputs open in LibreOffice reading the same."""
+    from deskcheck.engine.docx.revisions import resolve_file
+    from tests.docx.edit_helpers import lo_oracle, lo_texts
+
+    source = build_tracked_contract(tmp_path / "tracked.docx")
+    outputs = {mode: resolve_file(source, mode, output=tmp_path / f"{mode}.docx") and tmp_path / f"{mode}.docx"
+               for mode in ("accept", "reject")}  # fmt: skip
+    opened = lo_oracle("asis", list(outputs.values()))
+    for mode, output in outputs.items():
+        theirs = lo_oracle(mode, [source])[str(source)]
+        assert theirs["ok"] and opened[str(output)]["ok"], (theirs, opened[str(output)])
+        assert lo_texts(theirs) == stream(source, mode), f"LibreOffice's {mode}-all differs from our view"
+        assert lo_texts(opened[str(output)]) == lo_texts(theirs), f"our {mode}-all output reads differently"

@@ -183,6 +183,7 @@ def test_schema_follows_the_options():
     assert subset_violations(full) == []
 
 
+@pytest.mark.corpus
 def test_generated_operations_pass_both_the_schema_and_the_decoder():
     """Valid operations of every type, for several documents, validate against the advertised
     schema and decode; the schema refuses a type the host did not enable, as the executor does."""
@@ -316,21 +317,22 @@ def test_cli_bad_input_exits_2_and_leaves_the_file(rich):
 def test_cli_docx_tools_follow_the_flags():
     run = run_cli("docx", "tools", "--operation-types", "deleteBlock,splitBlock", "--max-operations", "5",
                   "--review-meta", "required", "--require-document-version")  # fmt: skip
-    tool = next(t for t in run.json["result"] if t["name"] == "suggest_changes")
+    exported = json.loads(run.stdout)  # an exporter: the definitions themselves, no envelope
+    tool = next(t for t in exported if t["name"] == "suggest_changes")
     schema = tool["inputSchema"]
     assert schema["properties"]["operations"]["items"]["properties"]["type"]["enum"] == ["deleteBlock", "splitBlock"]
     assert schema["properties"]["operations"]["maxItems"] == 5 and schema["required"] == [
         "operations",
         "documentVersion",
     ]
-    names = [t["name"] for t in run.json["result"]]
+    names = [t["name"] for t in exported]
     assert {"suggest_changes", "add_comment", "reply_comment", "resolve_comment"} <= set(names)
     text = run_cli("docx", "tools", "--capabilities", "--operation-types", "splitBlock").stdout
     assert text.startswith("suggest_changes proposes edits") and "- splitBlock:" in text and "- deleteBlock" not in text
     run_cli(
         "docx", "tools", "--operation-types", "insertTable", expect=2 if not registry.is_available("insertTable") else 0
     )
-    anthropic = run_cli("docx", "tools", "--format", "anthropic", "--mode", "direct").json["result"]
+    anthropic = json.loads(run_cli("docx", "tools", "--format", "anthropic", "--mode", "direct").stdout)
     assert any(t["name"] == "suggest_changes" and "directly" in t["description"] for t in anthropic)
 
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from deskcheck.engine.docx.document import DocxDocument
 from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES, random_batch
-from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors, resolved_texts, suggest
+from tests.docx.edit_helpers import build_document, lo_oracle, lo_texts, new_schema_errors, resolved_texts, suggest
 
 DOCUMENT = CORPUS / "folio" / "contract-stella-style.docx"
 EXAMPLES = 25
@@ -42,9 +42,14 @@ def _apply_both(source, folder, number: int, ops):
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("needs_libreoffice")
-def test_random_batches(tmp_path):
-    source = tmp_path / DOCUMENT.name
-    shutil.copy(DOCUMENT, source)
+@pytest.mark.parametrize("document", ["rich", pytest.param("contract", marks=pytest.mark.corpus)])
+def test_random_batches(tmp_path, document):
+    """On the rich built document, and on a real contract from the corpus."""
+    if document == "rich":
+        source = build_document(tmp_path / "rich.docx")
+    else:
+        source = tmp_path / DOCUMENT.name
+        shutil.copy(DOCUMENT, source)
     original = resolved_texts(source, "reject")
     produced: list[tuple[object, object, list]] = []
 

@@ -25,12 +25,14 @@ def rich(tmp_path):
     return build_document(tmp_path / "rich.docx")
 
 
+@pytest.mark.slow
 def test_resending_a_call_replays_instead_of_applying_twice_across_processes(rich):
     args = json.dumps({"operations": OPS})
-    first = run_process("docx", "suggest-changes", str(rich), args).json["result"]
+    # fix-3 is skipped: done in part, exit 3, the envelope keeps the whole result.
+    first = run_process("docx", "suggest-changes", str(rich), args, expect=3).json["result"]
     assert [a["id"] for a in first["applied"]] == ["fix-1", "fix-2"] and first["skipped"][0]["id"] == "fix-3"
     texts = block_texts(rich)
-    second = run_process("docx", "suggest-changes", str(rich), args).json["result"]
+    second = run_process("docx", "suggest-changes", str(rich), args, expect=3).json["result"]
     assert second["applied"] == [] and [r["id"] for r in second["replayed"]] == ["fix-1", "fix-2"]
     assert second["skipped"][0]["id"] == "fix-3"  # never applied, so tried again (and skipped again)
     assert block_texts(rich) == texts
@@ -91,7 +93,10 @@ def test_queue_parks_and_applies_what_was_approved(tmp_path, rich):
         {"id": "q3", "type": "insertAfterBlock", "blockId": "0A000001", "text": "Parked"},
         {"id": "q4", "type": "deleteBlock", "blockId": "NOPE0000"},
     ]
-    run = run_cli("docx", "suggest-changes", str(rich), json.dumps({"operations": ops}), "--queue", str(queue))
+    # q4 is skipped while the others are parked: done in part (exit 3).
+    run = run_cli(
+        "docx", "suggest-changes", str(rich), json.dumps({"operations": ops}), "--queue", str(queue), expect=3
+    )
     result = run.json["result"]
     assert result["status"] == "queued" and [q["id"] for q in result["queued"]] == ["q1", "q2", "q3"]
     assert [s["id"] for s in result["skipped"]] == ["q4"] and len(result["receipts"]) == 3
@@ -124,7 +129,8 @@ def test_queued_operations_on_a_block_that_changed_are_skipped(tmp_path, rich):
     op = {"id": "late", "type": "replaceInBlock", "blockId": "0A000002", "find": "thirty", "replace": "sixty"}
     run_cli("docx", "suggest-changes", str(rich), json.dumps({"operations": [op]}), "--queue", str(queue))
     suggest(rich, [{"type": "replaceInBlock", "blockId": "0A000002", "find": "goods", "replace": "items"}])
-    result = run_cli("docx", "queue", "apply", str(queue), str(rich)).json["result"]
+    # Every queued operation skipped: nothing applied, exit 1 (the envelope keeps the result).
+    result = run_cli("docx", "queue", "apply", str(queue), str(rich), expect=1).json["result"]
     assert result["applied"] == [] and result["skipped"][0]["code"] == "changedBlock"
     assert "queued" in result["skipped"][0]["reason"]
     assert queue_lines(queue)[0]["results"]["late"]["status"] == "skipped"

@@ -271,6 +271,7 @@ def test_a_row_inserted_through_a_merge_whose_last_row_the_call_deletes_still_co
     assert rows[2] == [(0, 1, None, "n0"), (1, 1, "continue", ""), (2, 1, None, "n2"), (3, 1, None, "n3")]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("delete_first", [False, True])
 def test_a_row_inserted_next_to_a_row_the_call_deletes_copies_the_row_that_stays(tmp_path, delete_first):
     """pandoc/table_header_rowspan.docx: row 1 continues the header's vertical merges and has
@@ -614,6 +615,7 @@ CORPUS_CASES = {
 }
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", sorted(CORPUS_CASES))
 def test_corpus_tables(tmp_path, name):
     source = tmp_path / Path(name).name
@@ -629,6 +631,7 @@ def test_tools_read_the_result(tmp_path, tables):
     assert [b["text"] for b in blocks][:5] == ["Intro", "A1", "B1", "C1", "x"]
 
 
+@pytest.mark.corpus
 def test_a_row_operation_anchored_on_a_paragraph_another_operation_merges_away(tmp_path):
     # Direct mode removes the anchor paragraph when it joins the one before it; the row
     # operation then finds its table through the cell the paragraph was in, as tracked mode does.
@@ -647,6 +650,7 @@ def test_a_row_operation_anchored_on_a_paragraph_another_operation_merges_away(t
     both(tmp_path, source, ops[:2])
 
 
+@pytest.mark.corpus
 def test_deleting_a_table_that_is_the_whole_document_leaves_one_empty_paragraph(tmp_path):
     source = tmp_path / "gridbefore.docx"
     shutil.copy(CORPUS / "pandoc" / "table_gridbefore.docx", source)

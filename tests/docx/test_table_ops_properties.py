@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from deskcheck.engine.docx.document import DocxDocument
 from deskcheck.engine.docx.wml.ns import W_TBL
+from tests import corpus
 from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES as TEXT_TYPES
 from tests.docx.edit_batches import operation_for
@@ -110,7 +111,8 @@ def _run(source, target, ops, mode, table_revisions="cells"):
 def sources(tmp_path_factory):
     folder = tmp_path_factory.mktemp("table-props")
     out = [build_tables(folder / "built.docx")]
-    for name in CORPUS_DOCUMENTS:
+    # Without the corpus, the built tables alone (in CI the corpus tests fail instead).
+    for name in CORPUS_DOCUMENTS if corpus.missing() is None else ():
         target = folder / name.replace("/", "-")
         shutil.copy(CORPUS / name, target)
         out.append(target)
@@ -177,6 +179,21 @@ def _starts_with_table(source) -> bool:
     return first is not None and first.tag == W_TBL
 
 
+def _removes_a_row_holding_a_table(source, ops: list[dict]) -> bool:
+    """Whether a deleteTable or deleteTableRow removes a row with a nested table in a cell: the
+    row LibreOffice keeps, empty, on accepting (pinned in test_libreoffice_limits.py)."""
+    from deskcheck.engine.docx.wml.ns import W_TR
+
+    blocks = {block.id: block for block in DocxDocument.open(source).blocks}
+    for op in ops:
+        if op["type"] in ("deleteTable", "deleteTableRow") and op["blockId"] in blocks:
+            tag = W_TBL if op["type"] == "deleteTable" else W_TR
+            holder = next(blocks[op["blockId"]].element.iterancestors(tag), None)
+            if holder is not None and any(table is not holder for table in holder.iter(W_TBL)):
+                return True
+    return False
+
+
 def _has_comment(ops: list[dict]) -> bool:
     return any("comment" in op for op in ops)
 
@@ -215,8 +232,10 @@ def test_random_table_batches_in_libreoffice(tmp_path, sources):
         texts = [[text.replace("\u200d", "") for text in lo_texts(row)] for row in rows]
         # With comments, LibreOffice moves a blank paragraph in front of a table that starts the
         # document (its own reading, whatever the operations).
-        tolerant = any(op["type"] in blank_tolerant for op in kept) or (
-            _starts_with_table(source) and _has_comment(kept)
+        tolerant = (
+            any(op["type"] in blank_tolerant for op in kept)
+            or (_starts_with_table(source) and _has_comment(kept))
+            or _removes_a_row_holding_a_table(source, kept)
         )
         if tolerant:
             texts = [[t for t in group if t] for group in texts]

@@ -102,6 +102,7 @@ def test_skip_codes(tables, code, mode, op, hint):
     assert block_texts(tables) == [ORIGINAL[0], "Extra.", *ORIGINAL[1:]]
 
 
+@pytest.mark.corpus
 def test_a_merge_that_does_not_fit_a_corpus_table(tmp_path):
     # The header of this table merges cells vertically around a cell spanning three columns.
     source = tmp_path / "rowspan.docx"

@@ -300,6 +300,7 @@ CORPUS_ROWS = [
 ]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(("name", "number"), CORPUS_ROWS)
 def test_corpus_tables(tmp_path, name, number):
     source = tmp_path / Path(name).name
@@ -311,6 +312,7 @@ def test_corpus_tables(tmp_path, name, number):
     assert "del" in marks and "ins" in marks
 
 
+@pytest.mark.corpus
 def test_every_corpus_case_of_the_four_types_is_covered():
     found = [
         (name, number)

@@ -2,7 +2,8 @@
 
 The powertools-wc corpus holds files that share a prefix (``WC001-Digits.docx``,
 ``WC001-Digits-Mod.docx``, ...): versions of one document. ``corpus_pairs()`` gives every ordered
-pair within a group (previous, current), so each edit is seen in both directions.
+pair within a group (previous, current), so each edit is seen in both directions;
+``owned_versions()`` writes the project's own pair, for the tests that must run without the corpus.
 ``texts(doc)`` and ``note_texts(doc)`` read what a version shows (every paragraph of the main
 story, blank ones too, and the text of each non-empty footnote or endnote), the views our own
 accept-all / reject-all of a redline must reproduce.
@@ -22,6 +23,94 @@ from deskcheck.engine.docx.stories import list_stories, story_text
 from tests.conftest import CORPUS
 
 WC = CORPUS / "powertools-wc"
+
+
+def owned_versions(folder: Path) -> tuple[Path, Path]:
+    """The project's own two versions of a document, written into ``folder``: the sample contract
+    before and after two reviewers' changes (reject-all and accept-all of
+    tests/docx/tracked_contract.py). Between them: a replacement, a formatting change, a deleted,
+    an added and a moved paragraph, an added table row, and changes in the header and a footnote."""
+    from deskcheck.engine.docx.revisions import resolve_file
+    from tests.docx.tracked_contract import build_tracked_contract
+
+    tracked = build_tracked_contract(folder / "tracked.docx")
+    before, after = folder / "contract-v1.docx", folder / "contract-v2.docx"
+    resolve_file(tracked, "reject", output=before)
+    resolve_file(tracked, "accept", output=after)
+    return before, after
+
+
+# What Word adds to a file it saves, beyond the text: revision session ids in the settings and on
+# paragraphs, document ids, the attached template, application properties and a custom property.
+WORD_METADATA = {
+    "word/settings.xml": [
+        ("<w:defaultTabStop ", '<w:attachedTemplate r:id="rIdTemplate"/><w:defaultTabStop '),
+        (
+            "<w:themeFontLang ",
+            '<w:rsids><w:rsidRoot w:val="00A1B2C3"/><w:rsid w:val="00A1B2C3"/><w:rsid w:val="00D4E5F6"/></w:rsids>'
+            "<w:themeFontLang ",
+        ),
+        ("</w:settings>", '<w14:docId w14:val="1A2B3C4D"/></w:settings>'),
+    ],
+    "word/document.xml": [
+        ('<w:p w14:paraId="6605812C"', '<w:p w:rsidR="00A1B2C3" w:rsidRDefault="00D4E5F6" w14:paraId="6605812C"')
+    ],
+    "docProps/app.xml": [
+        (
+            "<DocSecurity>",
+            "<Template>Contract.dotm</Template><TotalTime>42</TotalTime><Company>Halyard Legal</Company><DocSecurity>",
+        )
+    ],
+    "[Content_Types].xml": [
+        (
+            "</Types>",
+            '<Override PartName="/docProps/custom.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/></Types>',
+        )
+    ],
+    "_rels/.rels": [
+        (
+            "</Relationships>",
+            '<Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+            'custom-properties" Target="docProps/custom.xml"/></Relationships>',
+        )
+    ],
+}
+WORD_PARTS = {
+    "word/_rels/settings.xml.rels": (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rIdTemplate" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+        'attachedTemplate" Target="file:///C:/Users/priya/Templates/Contract.dotm" TargetMode="External"/>'
+        "</Relationships>"
+    ),
+    "docProps/custom.xml": (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+        '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" '
+        'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">'
+        '<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="MatterNumber">'
+        "<vt:lpwstr>HL-2024-017</vt:lpwstr></property></Properties>"
+    ),
+}
+
+
+def with_word_metadata(path: Path) -> Path:
+    """``path`` rewritten with the metadata Word saves (WORD_METADATA, WORD_PARTS), in place."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        parts = {info.filename: archive.read(info.filename) for info in archive.infolist()}
+    for name, edits in WORD_METADATA.items():
+        text = parts[name].decode("utf-8")
+        for old, new in edits:
+            assert old in text, (name, old)
+            text = text.replace(old, new, 1)
+        parts[name] = text.encode("utf-8")
+    parts.update({name: text.encode("utf-8") for name, text in WORD_PARTS.items()})
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
 
 
 def corpus_groups() -> dict[str, list[Path]]:

@@ -18,29 +18,31 @@ from deskcheck.engine.forms import (
     prepare_schema,
 )
 from deskcheck.engine.forms.compat_v2 import translate_v2
-from tests.conftest import OPENAPI_FIXTURES
+from tests.conftest import REPO
 
 from .support import Form
 
-LINE_SCHEMA = json.loads((OPENAPI_FIXTURES / "dataset-line-schema.json").read_text())
+# A record schema in the vjsf v2 dialect (x-fromUrl lookups, a textarea, an attachment, a computed
+# column), written for these tests.
+LINE_SCHEMA = json.loads((REPO / "tests" / "fixtures" / "forms" / "v2-record-schema.json").read_text())
 
 
 def test_v2_url_lists_become_get_items_and_the_source_is_untouched():
     source = copy.deepcopy(LINE_SCHEMA)
     prepared = prepare_schema(source)
     assert source == LINE_SCHEMA
-    departement = prepared["properties"]["departement"]
-    assert not any(key.startswith("x-") for key in departement)
-    assert departement["layout"] == {
+    region = prepared["properties"]["region"]
+    assert not any(key.startswith("x-") for key in region)
+    assert region["layout"] == {
         "getItems": {
-            "url": {"type": "js-tpl", "expr": "https://example.com/departements", "pure": True},
-            "itemsResults": 'data["results"]',
-            "itemTitle": 'data["nom"]',
-            "itemKey": 'data["code"]',
+            "url": {"type": "js-tpl", "expr": "https://example.org/regions", "pure": True},
+            "itemsResults": 'data["items"]',
+            "itemTitle": 'data["label"]',
+            "itemKey": 'data["id"]',
         }
     }
-    assert prepared["properties"]["note"]["layout"] == {"comp": "textarea"}
-    assert prepared["properties"]["code_commune"] == LINE_SCHEMA["properties"]["code_commune"]
+    assert prepared["properties"]["remarks"]["layout"] == {"comp": "textarea"}
+    assert prepared["properties"]["reference"] == LINE_SCHEMA["properties"]["reference"]
 
 
 def test_v2_search_urls_keep_q_and_interpolate_other_fields():
@@ -104,10 +106,10 @@ def test_a_fragment_with_a_layout_is_left_alone():
     assert translate_v2(schema) == schema
 
 
-def test_the_dataset_line_schema_compiles_into_pickers_and_text_areas():
+def test_the_v2_record_schema_compiles_into_pickers_and_text_areas():
     form = Form(LINE_SCHEMA, {})
-    assert "(select, suggestions)" in form.line("/departement")
-    assert "(textarea)" in form.line("/note")
+    assert "(select, suggestions)" in form.line("/region")
+    assert "(textarea)" in form.line("/remarks")
     assert form.state.valid
 
 
@@ -172,11 +174,16 @@ def test_recursive_schemas_expand_as_deep_as_the_data():
     assert form.data("/children/0/children/0/children/0/name") == "c"
 
 
-def test_broken_and_external_references_are_refused_clearly():
-    with pytest.raises(FormSchemaError, match="leads nowhere"):
-        FormState(compile_form({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}), {})
-    with pytest.raises(FormSchemaError, match="outside this document"):
-        FormState(compile_form({"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}}), {})
+def test_references_that_cannot_be_followed_are_left_out_and_named():
+    missing = Form({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}, {"a": 1})
+    assert missing.state.valid and missing.line("/a").endswith("value=1")
+    assert "- /properties/a: $ref '#/$defs/missing' leads nowhere" in missing.call("describeState")
+    other = Form({"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}}, {"a": 1})
+    assert other.state.valid
+    assert "- /properties/a: $ref 'other.json#/x' is not followed (other.json" in other.call("describeState")
+
+
+def test_a_reference_loop_is_refused_clearly():
     with pytest.raises(FormSchemaError, match="loop"):
         FormState(
             compile_form({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}), {}

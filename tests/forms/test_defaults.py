@@ -23,8 +23,36 @@ SCHEMA = {
 }
 
 
-def test_defaults_fill_what_exists_and_required_containers_start_empty():
-    form = Form(SCHEMA, {})
+def test_a_loaded_record_is_not_changed_and_defaults_are_shown():
+    form = Form(SCHEMA, {"note": None})
+    assert form.data() == {"note": None}
+    assert not form.state.modified, "nothing was written, so nothing is modified"
+    assert form.line("/title") == '- /title (text) label="title" value=unset default="Untitled"'
+    assert "- /settings/size (integer, declared, default=10)" in form.call("describeState", path="/settings")
+
+
+def test_a_constant_is_checked_and_suggested_not_written():
+    form = Form(SCHEMA, {"settings": {}, "agree": True, "items": [], "version": 1})
+    assert form.data()["version"] == 1, "a value is never replaced by the schema's constant"
+    assert form.line("/version") == '- /version (select, error, values=[2]) label="version" value=1 — must be exactly 2'
+    assert "[0] 2" in form.call("getFieldSuggestions", path="/version")
+    missing = Form(SCHEMA, {"settings": {}, "agree": True, "items": []})
+    assert "version" not in missing.data() and missing.state.valid, "an optional constant is not filled in"
+
+
+def test_emptying_a_field_keeps_its_object():
+    form = Form(SCHEMA, {"optional": {"level": 4}})
+    form.call("setFieldValue", path="/optional/level", value=None)
+    assert form.data() == {"optional": {}}, "only the value written changes"
+
+
+# A state that fills defaults (a record being created: `fill_defaults`, the editor group's create
+# mode, `--fill-defaults`) follows the form library: defaults, constants and required containers
+# are written where the data has no value.
+
+
+def test_filling_defaults_writes_them_where_values_are_missing_and_required_containers_start_empty():
+    form = Form(SCHEMA, {}, fill_defaults=True)
     assert form.data() == {
         "title": "Untitled",
         "settings": {"size": 10},
@@ -33,33 +61,36 @@ def test_defaults_fill_what_exists_and_required_containers_start_empty():
         "version": 2,
     }
     assert "optional" not in form.data(), "an optional object stays absent until something is written in it"
-    assert form.line("/optional/level").endswith("value=unset")
+    assert "- /optional/level (integer, declared, default=3)" in form.call("describeState", path="/optional")
     form.call("setFieldValue", path="/optional/level", value=5)
     assert form.data("/optional") == {"level": 5}
 
 
+def test_filling_defaults_never_replaces_a_value():
+    form = Form(SCHEMA, {"title": "", "version": 1, "settings": {}}, fill_defaults=True)
+    assert form.data("/title") == "" and form.data("/version") == 1 and form.data("/settings") == {"size": 10}
+
+
+def test_a_new_document_fills_defaults():
+    assert Form(SCHEMA, None).data()["title"] == "Untitled"
+
+
 def test_a_default_comes_back_when_its_field_is_emptied():
-    form = Form(SCHEMA, {"title": "Mine"})
+    form = Form(SCHEMA, {"title": "Mine"}, fill_defaults=True)
     form.call("setFieldValue", path="/title", value="")
     assert form.data("/title") == "Untitled"
 
 
 def test_emptying_the_last_field_of_an_optional_object_removes_the_object():
-    form = Form(SCHEMA, {"optional": {"level": 4}})
+    form = Form(SCHEMA, {"optional": {"level": 4}}, fill_defaults=True)
     form.call("setFieldValue", path="/optional/level", value=None)
     assert "optional" not in form.data()
 
 
 def test_an_emptied_required_object_stays():
-    form = Form(SCHEMA, {"settings": {"size": 1, "unit": "cm"}})
+    form = Form(SCHEMA, {"settings": {"size": 1, "unit": "cm"}}, fill_defaults=True)
     form.call("setFieldValue", path="/settings/unit", value="")
     assert form.data("/settings") == {"size": 1}
-
-
-def test_constants_always_apply_and_are_not_listed():
-    form = Form(SCHEMA, {"version": 1})
-    assert form.data()["version"] == 2
-    assert "/version" not in form.call("describeState")
 
 
 def test_loaded_values_are_not_cleaned_up():

@@ -100,6 +100,7 @@ def test_failing_expressions_become_notes_on_their_fields():
     assert "could not be computed" in message
 
 
+@pytest.mark.slow
 def test_a_schema_without_expressions_does_not_load_the_engine():
     code = (
         "import sys\n"

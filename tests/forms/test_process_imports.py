@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import REPO
 from tests.helpers import probe_process, top_level_modules
+
+# Each case starts a fresh interpreter: left out of the quick loop (pytest -m "not slow").
+pytestmark = pytest.mark.slow
 
 
 def _set_field_value(schema_file, data_file, args: dict) -> dict:

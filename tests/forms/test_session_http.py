@@ -44,6 +44,7 @@ def run_in_process(api, tool: str, args: dict, token: str | None = None) -> dict
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_record_is_edited_across_processes_and_saved_with_its_etag(fresh_sample_api):
     api = fresh_sample_api
     token = api.write_token
@@ -295,3 +296,16 @@ def test_a_declared_schema_with_references_and_an_adjustment(fresh_sample_api):
     assert tools.call("declared_setFieldValue", {"path": "/nom", "value": "Déclarée"}).ok
     assert tools.call("declared_saveForm", {}).ok
     assert api.get_line("associations", "asso-002")["nom"] == "Déclarée"
+
+
+def test_create_mode_fills_the_schemas_defaults_and_editing_a_record_does_not(fresh_sample_api):
+    api = fresh_sample_api
+    created = record_group(api.base_url, token=api.write_token, create=True)
+    assert data_of(created, id="associations")["statut"] == "active", "a new record starts from the defaults"
+    edited = record_group(api.base_url)
+    record = {"id": "associations", "lineId": "asso-004"}
+    before = httpx.get(f"{api.base_url}/datasets/associations/lines/asso-004").json()
+    assert call(edited, "setFieldValue", **record, path="/statut", value=None).ok
+    assert "statut" not in data_of(edited, **record), "a default does not come back into an existing record"
+    assert 'default="active"' in call(edited, "describeState", **record, path="/statut").value
+    assert data_of(edited, **record) == {k: v for k, v in before.items() if k != "statut"}, "nothing else changed"

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from deskcheck.engine import jsonpointer
 from deskcheck.engine.forms.rebase import changed_pointers, rebase
-from deskcheck.engine.forms.sources import _json_layout
 from deskcheck.engine.forms.values import UNSET, json_equal
+from deskcheck.engine.textdoc import write_document
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(["a", "b", ""]))
 values = st.recursive(
@@ -88,5 +88,8 @@ def test_a_field_changed_on_both_sides_is_a_conflict():
 def test_a_json_file_keeps_its_layout(doc, indent, newline):
     nested = {"outer": doc or {"k": 1}}
     text = json.dumps(nested, indent=indent) + ("\n" if newline else "")
-    assert _json_layout(text.encode()) == (indent, newline)
-    assert _json_layout(json.dumps(nested).encode()) == (None, False)
+    grown = {**nested, "added": doc}
+    assert (
+        write_document(text.encode(), grown, "json")
+        == (json.dumps(grown, indent=indent) + ("\n" if newline else "")).encode()
+    )

@@ -96,7 +96,7 @@ def test_a_foreign_host_is_refused_unless_allowed(sample_api, make_form):
     refused = tools.call("form_getFieldSuggestions", {"path": "/dep"})
     assert not refused.ok
     assert "https://lists.example.invalid" in refused.error and "not this API's origin" in refused.error
-    assert "--allow-host lists.example.invalid" in refused.error
+    assert "--allow-host lists.example.invalid:443 " in refused.error, "the exact host and port"
     assert client.sent == []
 
 
@@ -129,7 +129,12 @@ def test_an_api_error_on_the_options_url_is_reported(sample_api, make_form):
     "entry, url, allowed",
     [
         ("api.test", "https://api.test/x", True),
-        ("api.test", "http://api.test:8080/x", True),
+        ("api.test", "http://api.test/x", True),
+        ("api.test", "http://api.test:80/x", True),
+        ("api.test", "http://api.test:8080/x", False),  # a host alone is its default port only
+        ("api.test", "https://api.test:8443/x", False),
+        ("[::1]:8080", "http://[::1]:8080/x", True),
+        ("[::1]:8080", "http://[::1]:8081/x", False),
         ("api.test:8080", "http://api.test:8080/x", True),
         ("api.test:8080", "http://api.test/x", False),
         ("https://api.test", "http://api.test/x", False),
@@ -149,7 +154,7 @@ def test_allowed_host_entries(entry, url, allowed):
         assert "deskcheck" in exc.message
         result = False
     assert result is allowed
-    assert parse_allowed_host(entry)[1] == entry.split("://")[-1].split(":")[0].lower()
+    assert parse_allowed_host(entry)[1] == entry.split("://")[-1].rsplit(":", 1)[0].strip("[]").lower()
 
 
 def test_the_fetcher_resolves_relative_urls_against_the_base_url():

@@ -222,3 +222,22 @@ def test_a_list_has_no_options_of_its_own():
     schema = {"type": "object", "properties": {"rows": {"type": "array", "items": {"type": "object"}}}}
     message = Form(schema, {}).error("getFieldSuggestions", path="/rows")
     assert "is a list" in message and "editArray" in message
+
+
+def test_a_list_waiting_for_the_context_does_not_name_a_field():
+    schema = {
+        "type": "object",
+        "properties": {
+            "owner": {
+                "type": "string",
+                "layout": {"getItems": {"url": {"type": "js-tpl", "expr": "/api/${context.owner.type}/members"}}},
+            }
+        },
+    }
+    form = Form(schema, {}, fetcher=lambda request: [])
+    assert "suggestions once the context has context.owner.type" in form.line("/owner")
+    answer = form.call("getFieldSuggestions", path="/owner")
+    assert "context.owner.type: a value of the context this session was opened with, not a field" in answer
+    assert "Set that field" not in answer
+    with_context = Form(schema, {}, fetcher=lambda request: [{"value": "ann"}], context={"owner": {"type": "org"}})
+    assert "[0] ann" in with_context.call("getFieldSuggestions", path="/owner")

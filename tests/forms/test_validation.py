@@ -184,7 +184,7 @@ def test_a_broken_keyword_is_left_out_and_named_while_the_rest_is_checked():
     form = Form(schema, {"name": "x", "age": 3, "zip": "abc"})
     assert {e.path: e.message for e in form.state.errors} == {"/zip": "must match the pattern ^[0-9]{5}$"}
     text = form.call("describeState")
-    assert "Not checked (the schema is not valid JSON Schema there):" in text
+    assert "Not checked (a part of the schema deskcheck cannot use):" in text
     assert '- /properties/name/minLength: "2" is not valid JSON Schema there, so it is not checked' in text
     assert '- /properties/age/type: "strnig" is not valid JSON Schema there, so it is not checked' in text
     assert "$ref '#/$defs/missing' leads nowhere" in text
@@ -196,7 +196,10 @@ def test_a_reference_to_another_document_is_never_fetched():
     schema = {"type": "object", "properties": {"a": {"not": {"$ref": "https://example.invalid/schema.json"}}}}
     form = Form(schema, {"a": 1})
     assert form.state.valid, "a `not` whose schema cannot be read refuses nothing"
-    assert "https://example.invalid/schema.json' leads nowhere" in form.call("describeState")
+    assert (
+        "- /properties/a/not: $ref 'https://example.invalid/schema.json' is not followed "
+        "(https://example.invalid/schema.json is another document, and this schema is read on its own)"
+    ) in form.call("describeState")
 
 
 def test_yaml_dates_are_validated_as_their_iso_text():

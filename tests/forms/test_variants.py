@@ -53,12 +53,18 @@ STRICT_SHAPES = {
 }
 
 
-def test_first_matching_variant_is_active_and_its_constant_injected():
+def test_first_matching_variant_is_active_and_its_constant_shown_not_written():
     form = Form(SHAPES, {"shape": {}})
-    assert form.data() == {"shape": {"kind": "circle"}}
+    assert form.data() == {"shape": {}}, "a loaded record is not changed"
     text = form.call("describeState")
     assert "variant 0: Circle (active)" in text
     assert "variant 1: Rect" in text and "variant 1: Rect (active)" not in text
+    assert '- /shape/$oneOf/0/kind (select, values=["circle"]) label="kind" value=unset' in text
+
+
+def test_a_state_that_fills_defaults_writes_the_active_variants_constant():
+    form = Form(SHAPES, {"shape": {}}, fill_defaults=True)
+    assert form.data() == {"shape": {"kind": "circle"}}
 
 
 def test_switching_lists_the_fields_of_the_chosen_variant():
@@ -82,7 +88,7 @@ def test_bad_variant_indices_are_refused_and_nothing_changes(index):
     form = Form(SHAPES, {"shape": {}})
     message = form.error("setFieldValue", path="/shape/$oneOf", value=index)
     assert "variant" in message and "variant 0: Circle, variant 1: Rect" in message
-    assert form.data() == {"shape": {"kind": "circle"}}
+    assert form.data() == {"shape": {}}
 
 
 def test_an_ordinary_write_lists_no_variant_fields():
@@ -172,3 +178,29 @@ def test_a_discriminator_picks_the_variant_and_is_printed():
     form = Form(schema, {"pet": {"kind": "dog"}})
     text = form.call("describeState")
     assert '- variant 1: Dog (kind="dog") (active)' in text
+
+
+def test_a_header_of_one_of_items_is_not_a_variant():
+    schema = {
+        "type": "object",
+        "properties": {
+            "shape": {
+                "type": "object",
+                "oneOfLayout": {
+                    "oneOfItems": [
+                        {"header": True, "title": "Round shapes"},
+                        {"key": 0, "title": "A circle"},
+                        {"header": True, "title": "Square shapes"},
+                        {"key": 1, "title": "A rectangle"},
+                    ]
+                },
+                "oneOf": SHAPES["properties"]["shape"]["oneOf"],
+            }
+        },
+    }
+    form = Form(schema, {"shape": {"kind": "rect"}})
+    text = form.call("describeState")
+    assert "- variant 0: A circle\n" in text and "- variant 1: A rectangle (active)" in text
+    assert "Round shapes" not in text and "Square shapes" not in text
+    listed = form.call("getFieldSuggestions", path="/shape/$oneOf")
+    assert "[0] A circle" in listed and "[1] A rectangle" in listed and "shapes" not in listed

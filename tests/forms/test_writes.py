@@ -63,11 +63,16 @@ def test_set_data_names_keys_that_match_no_field_without_false_alarms():
     assert "match no field" not in clean
 
 
-def test_set_data_drops_keys_a_closed_schema_refuses():
+def test_set_data_keeps_keys_a_closed_schema_refuses_as_errors_on_their_fields():
     schema = {"type": "object", "additionalProperties": False, "properties": {"name": {"type": "string"}}}
     form = Form(schema, {})
     answer = form.call("setData", data={"name": "A", "nmae": "typo"})
-    assert "dropped 1 key(s) this form does not accept: /nmae" in answer
+    assert "1 key(s) this form does not accept: /nmae (kept in the data as errors" in answer
+    assert form.data() == {"name": "A", "nmae": "typo"} and not form.state.valid
+    assert [(e.path, e.message.split(":")[0]) for e in form.state.errors] == [
+        ("/nmae", "a key this form does not accept")
+    ]
+    form.call("setFieldValue", path="/nmae", value=None)
     assert form.data() == {"name": "A"} and form.state.valid
 
 
@@ -122,8 +127,16 @@ def test_null_clears_a_field_and_keeps_null_for_nullable_ones():
     form.call("setFieldValue", path="/nick", value=None)
     assert form.data() == {"name": "Alice", "nick": None}
     form.call("setFieldValue", path="/name", value="")
+    assert form.data()["name"] == "", "in an existing document an empty string is a value"
+    form.call("setFieldValue", path="/name", value=None)
     assert "name" not in form.data()
     assert form.state.errors[0].message == "required: give this field a value"
+
+
+def test_filling_defaults_an_emptied_field_goes():
+    form = Form(SIMPLE, {"name": "Alice"}, fill_defaults=True)
+    form.call("setFieldValue", path="/name", value="")
+    assert "name" not in form.data()
 
 
 def test_structural_keys_in_values_are_refused():
@@ -170,7 +183,16 @@ def test_schema_conditions_reveal_the_branch_field_by_its_full_path():
     assert form.state.valid
     gone = form.call("setFieldValue", path="/billing", value="free")
     assert "now hidden: /$allOf-0/$then/card" in gone
-    assert form.data() == {"billing": "free"}, "the branch's key leaves when the branch stops applying"
+    assert form.data() == {"billing": "free", "card": "4242"}, "only the value written changes"
+    assert form.line("/card") == '- /card (json, extra key) key="card" value="4242"', "a key no field names now"
+
+
+def test_filling_defaults_a_branch_takes_its_keys_when_it_stops_applying():
+    form = Form(REVEALS, {}, fill_defaults=True)
+    form.call("setFieldValue", path="/billing", value="paid")
+    form.call("setFieldValue", path="/card", value="4242")
+    form.call("setFieldValue", path="/billing", value="free")
+    assert form.data() == {"billing": "free"}, "the form library's behaviour, for a record being created"
 
 
 def test_a_variant_switch_reports_its_fields_once():
@@ -257,6 +279,14 @@ def test_coercion_when_the_form_asks_for_it():
     assert form.state.valid
     form.call("setFieldValue", path="/age", value="4.5")
     assert form.data("/age") == "4.5", "a lossy conversion is not made"
+
+
+def test_coercion_converts_what_is_written_not_what_was_loaded():
+    loaded = {"name": "A", "age": "42"}
+    form = Form(SIMPLE, loaded, base=loaded, coerce_types=True)
+    assert form.data() == loaded and not form.state.modified and not form.state.valid
+    form.call("setFieldValue", path="/tags", value="single")
+    assert form.data() == {"name": "A", "age": "42", "tags": ["single"]}
 
 
 def test_edit_counter_counts_tool_writes_only():

@@ -40,6 +40,7 @@ def data_of(api, args: dict = LINE, group: str = "sample_dataset_line") -> dict:
     return json.loads(call(api, f"{group}_getData", args)["result"])["data"]
 
 
+@pytest.mark.slow
 def test_describe_suggest_set_and_save_from_separate_processes(fresh_sample_api):
     api = fresh_sample_api
     described = call(api, "sample_dataset_line_describeState", LINE, process=True)["result"]
@@ -77,6 +78,7 @@ def test_describe_suggest_set_and_save_from_separate_processes(fresh_sample_api)
     assert "Voiles de Gironde" in call(api, "sample_dataset_line_describeState", {**LINE, "path": "/nom"})["result"]
 
 
+@pytest.mark.slow
 def test_a_concurrent_change_makes_the_save_stale_then_reload_and_reapply_succeeds(fresh_sample_api):
     api = fresh_sample_api
     token = api.write_token
@@ -108,6 +110,7 @@ NEW_RECORD = {
 }
 
 
+@pytest.mark.slow
 def test_create_mode_posts_a_new_record_and_a_second_add_resumes_the_first_draft(fresh_sample_api):
     api = fresh_sample_api
     first = call(api, "sample_dataset_new_line_setData", {**DATASET, "data": {"nom": "Club de Plouzané"}}, process=True)

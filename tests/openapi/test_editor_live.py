@@ -21,7 +21,7 @@ def live(api, *params: str, expect: int | None = 0, fmt: str = "json", extra: tu
     for param in params:
         args += ["--param", param]
     run = run_cli(*args, expect=expect)
-    return json.loads(run.stdout)["findings"] if fmt == "json" else run.stdout
+    return json.loads(run.stdout)["result"]["findings"] if fmt == "json" else run.stdout
 
 
 def by_rule(findings, rule):
@@ -50,14 +50,26 @@ def test_a_schema_request_that_fails_is_an_error_with_the_servers_message(sample
     assert 'answered 404: There is no dataset "nope"' in unknown[0]["message"]
 
 
-def test_a_schema_the_form_engine_refuses_is_an_error(fresh_sample_api):
+def test_a_reference_that_leads_nowhere_is_a_warning(fresh_sample_api):
     api = fresh_sample_api
     schema = api.dataset_schema("associations")
     schema["properties"]["bureau"]["items"] = {"$ref": "#/definitions/member"}
     api.set_schema("associations", schema)
+    findings = live(api, "id=associations", expect=1, extra=("--strict",))
+    assert [(f["rule"], f["severity"]) for f in findings] == [("editor-live-schema-unchecked", "warning")] * 2
+    assert "the form opens, but this part of its schema is not checked" in findings[0]["message"]
+    assert "#/definitions/member" in findings[0]["message"]
+
+
+def test_a_schema_the_form_engine_refuses_is_an_error(fresh_sample_api):
+    api = fresh_sample_api
+    schema = api.dataset_schema("associations")
+    schema["definitions"] = {"a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}
+    schema["properties"]["bureau"]["items"] = {"$ref": "#/definitions/a"}
+    api.set_schema("associations", schema)
     findings = live(api, "id=associations", expect=1)
     assert [f["rule"] for f in findings] == ["editor-live-schema-unusable"] * 2
-    assert "every form tool would fail" in findings[0]["message"] and "#/definitions/member" in findings[0]["message"]
+    assert "every form tool would fail" in findings[0]["message"] and "loop" in findings[0]["message"]
 
 
 def test_a_required_hidden_column_blocks_creation_and_warns_for_edits(fresh_sample_api):
@@ -70,7 +82,8 @@ def test_a_required_hidden_column_blocks_creation_and_warns_for_edits(fresh_samp
     assert created["rule"] == "editor-live-field-unfixable" and created["severity"] == "error"
     assert "a new record can never be saved by an agent: /statuts: required, without a value" in created["message"]
     [edited] = [f for f in findings if f["pointer"] == LINE_EDITOR]
-    assert edited["severity"] == "warning" and "the required column(s) statuts are hidden" in edited["message"]
+    assert edited["rule"] == "editor-live-field-required-hidden" and edited["severity"] == "warning"
+    assert "the required column(s) statuts are hidden" in edited["message"]
     # With the record named, the check reads it: asso-001 has its statutes, so only creation fails.
     with_record = live(api, "id=associations", "lineId=asso-001", expect=1)
     assert [f["pointer"] for f in with_record] == [NEW_LINE_EDITOR]
@@ -106,7 +119,7 @@ def test_options_from_another_host_are_a_warning(fresh_sample_api):
     assert "--allow-host" in findings[0]["message"]
     sarif = json.loads(live(api, "id=associations", fmt="sarif"))
     [rule] = sarif["runs"][0]["tool"]["driver"]["rules"]
-    assert rule["id"] == "editor-live-options-host" and "host other than the API" in rule["shortDescription"]["text"]
+    assert rule["id"] == "editor-live-options-host" and "another host than the API" in rule["shortDescription"]["text"]
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from deskcheck.engine.openapi.editor_source import (
 from deskcheck.engine.openapi.http import ApiCaller
 from deskcheck.engine.openapi.load import load_openapi
 from deskcheck.samples.records_api import openapi_path
-from tests.conftest import OPENAPI_FIXTURES
+from tests.conftest import OPENAPI_FIXTURES, REPO
 from tests.forms.http_sessions import RecordingClient
 
 DATASET_LINE_SCHEMA = OPENAPI_FIXTURES / "dataset-line-schema.json"
@@ -46,22 +46,44 @@ def source_of(name: str, values: dict, *, base_url: str | None = API, client=Non
 # -- prepareSchema -------------------------------------------------------------------------------
 
 
-def test_the_reference_fixture_is_prepared_as_the_reference_prepares_it():
-    schema = json.loads(DATASET_LINE_SCHEMA.read_text(encoding="utf-8"))
+# The reference's own fixture (corpus) and one written for these tests, with the columns that
+# play each part: (file, lookup, its URL, items property, item key, textarea, attachment, computed, plain).
+V2_SCHEMAS = [
+    pytest.param(
+        DATASET_LINE_SCHEMA,
+        ("departement", "https://example.com/departements", "results", "code"),
+        ("note", "piece_jointe", "population_calculee", "code_commune"),
+        marks=pytest.mark.corpus("openapi"),
+        id="reference-fixture",
+    ),
+    pytest.param(
+        REPO / "tests" / "fixtures" / "forms" / "v2-record-schema.json",
+        ("region", "https://example.org/regions", "items", "id"),
+        ("remarks", "scan", "area_computed", "reference"),
+        id="v2-record",
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "lookup", "columns"), V2_SCHEMAS)
+def test_a_v2_schema_is_prepared_as_the_reference_prepares_it(path, lookup, columns):
+    lookup_column, url, items_prop, key = lookup
+    textarea, attachment, computed, plain = columns
+    schema = json.loads(path.read_text(encoding="utf-8"))
     before = copy.deepcopy(schema)
     prepared = prepare_editor_schema(schema)
     assert schema == before, "the input is never modified"
     columns = prepared["properties"]
     # The lookup became a picker: x-fromUrl translated into layout.getItems.
-    assert "x-fromUrl" not in columns["departement"]
-    items = columns["departement"]["layout"]["getItems"]
-    assert items["url"]["expr"] == "https://example.com/departements"
-    assert items["itemsResults"] == 'data["results"]' and items["itemKey"] == 'data["code"]'
-    assert columns["note"]["layout"] == {"comp": "textarea"}
-    assert columns["piece_jointe"]["layout"]["comp"] == "none"
-    assert columns["population_calculee"]["layout"]["comp"] == "none"
-    assert columns["code_commune"] == schema["properties"]["code_commune"]
-    assert hidden_columns(prepared) == ["piece_jointe", "population_calculee"]
+    assert "x-fromUrl" not in columns[lookup_column]
+    items = columns[lookup_column]["layout"]["getItems"]
+    assert items["url"]["expr"] == url
+    assert items["itemsResults"] == f'data["{items_prop}"]' and items["itemKey"] == f'data["{key}"]'
+    assert columns[textarea]["layout"] == {"comp": "textarea"}
+    assert columns[attachment]["layout"]["comp"] == "none"
+    assert columns[computed]["layout"]["comp"] == "none"
+    assert columns[plain] == schema["properties"][plain]
+    assert hidden_columns(prepared) == [attachment, computed]
     # The forms engine accepts the result, and the smallest schema too.
     compile_prepared(prepared, "test:reference-fixture").warm()
     compile_prepared(prepare_editor_schema({"type": "object"}), "test:empty-object").warm()

@@ -46,7 +46,11 @@ def test_loading_sends_nothing_compiles_nothing_and_opens_no_store(isolated_stat
     assert client.sent == []
     assert compile_stats()["compiles"] == 0 and compile_stats()["restored"] == 0
     assert not any(isolated_state.iterdir()), "the session store is created by the first session, not the load"
-    # The data-fair document's groups load the same way.
+
+
+@pytest.mark.corpus("openapi")
+def test_the_data_fair_groups_load_without_requests():
+    client = RecordingClient()
     data_fair = load_openapi(str(DATA_FAIR_ANNOTATED), profiles=["write"], client=client)
     assert len(data_fair.editor_sessions) == 2 and client.sent == []
 

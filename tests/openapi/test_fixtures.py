@@ -1,4 +1,4 @@
-"""The shared fixtures load with the profiles they declare, and petstore gives the reference
+"""The reference's fixtures (test corpus) load with the profiles they declare, and petstore gives the reference
 tool names, input schemas, descriptions, annotations and instructions."""
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from deskcheck.engine.openapi.problems import SpecUsageError
 from deskcheck.engine.providers import SHAPES, export_tools, subset_violations
 
 from .conftest import DATA_FAIR, DATA_FAIR_ANNOTATED, PETSTORE, VETSTORE, VIEWS
+
+# The reference's own fixtures and its answers on them: the whole module reads the corpus.
+pytestmark = pytest.mark.corpus("openapi")
 
 DECLARED = [
     (PETSTORE, None, ["pets_list_pets", "pets_get_pet"], []),

@@ -5,54 +5,78 @@ and through `deskcheck call --spec`."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from deskcheck.engine.openapi.http import Credentials
 from deskcheck.engine.openapi.load import load_openapi
+from tests.conftest import REPO
 from tests.helpers import run_cli
 
-from .conftest import PET_LIST, PETSTORE, RENDER_GOLDENS, VIEWS
+# Annotated documents written for these tests: a library's catalogue (renamed, fixed, capped and
+# excluded parameters, rendered rows, a markdown answer, a profile-gated create) and a notice
+# board whose one PATCH operation is two views.
+SHELF = REPO / "tests" / "fixtures" / "openapi" / "shelf.json"
+NOTICES = REPO / "tests" / "fixtures" / "openapi" / "notices.json"
+BOOK_LIST = {
+    "count": 2,
+    "items": [
+        {"id": "b1", "title": "Dune", "topics": ["sf", "desert"], "borrower": {"name": "Ann", "phone": "555"},
+         "shelfMark": "SF-1"},
+        {"id": "b2", "title": "Red | Black", "borrower": {"name": "Bob", "phone": "556"}, "shelfMark": "NV-2"},
+    ],
+    "next": "https://library.test/api/books?after=2",
+    "meta": {"hints": ["search with whole words"]},
+}  # fmt: skip
 
 
-def petstore(server, **options):
-    return load_openapi(str(PETSTORE), base_url=server.url, **options).toolset
+def shelf(server, **options):
+    return load_openapi(str(SHELF), base_url=server.url, **options).toolset
 
 
 def test_list_request_and_rendering(scripted_server):
-    scripted_server.answer(200, PET_LIST)
-    result = petstore(scripted_server).call("pets_list_pets", {"query": "rex"})
+    scripted_server.answer(200, BOOK_LIST)
+    result = shelf(scripted_server).call("shelf_list_books", {"search": "dune"})
     assert result.ok, result.error
-    assert result.value == (RENDER_GOLDENS / "list-concise.md").read_text(encoding="utf-8")
+    # Concise columns, the pipe escaped, excluded fields gone, the field hint and the API's hint.
+    assert result.value == (
+        "- **count**: 2\n- **next**: https://library.test/api/books?after=2\n\n"
+        "| id | title |\n| --- | --- |\n| b1 | Dune |\n| b2 | Red \\| Black |\n"
+        "> id: catalogue number, not for readers\n\n> Hint: search with whole words"
+    )
     [request] = scripted_server.received
     assert request.method == "GET"
-    assert request.path == "/api/pets?q=rex&size=10&select=id%2Cname"
+    assert request.path == "/api/books?q=dune&limit=10&select=id%2Ctitle"
     assert request.headers["accept"] == "application/json"
 
 
 def test_fields_replace_the_fixed_selection_and_filters_spread(scripted_server):
-    scripted_server.answer(200, PET_LIST)
-    args = {"query": "", "filters": {"name_eq": "Rex", "age_gte": "3"}, "fields": ["name", "tags"]}
-    result = petstore(scripted_server).call("pets_list_pets", args)
+    scripted_server.answer(200, BOOK_LIST)
+    args = {"search": "", "filters": {"title_eq": "Dune", "year_gte": "9"}, "fields": ["title", "topics"]}
+    result = shelf(scripted_server).call("shelf_list_books", args)
     assert result.ok
-    assert scripted_server.received[0].path == "/api/pets?q=&size=10&name_eq=Rex&age_gte=3&select=name%2Ctags"
+    assert scripted_server.received[0].path == "/api/books?q=&limit=10&title_eq=Dune&year_gte=9&select=title%2Ctopics"
+    assert "| title | topics |" in result.value and "| id |" not in result.value
 
 
 def test_path_values_are_encoded_and_markdown_passes_through(scripted_server):
-    scripted_server.answer(200, "# Rex\n\nA good dog.", content_type="text/markdown")
-    result = petstore(scripted_server).call("pets_get_pet", {"id": "a/b c"})
-    assert result.ok and result.value == "# Rex\n\nA good dog."
-    assert scripted_server.received[0].path == "/api/pets/a%2Fb%20c"
+    scripted_server.answer(200, "# Dune\n\nA desert planet.", content_type="text/markdown")
+    result = shelf(scripted_server).call("shelf_get_book", {"id": "a/b c"})
+    assert result.ok and result.value == "# Dune\n\nA desert planet."
+    assert scripted_server.received[0].path == "/api/books/a%2Fb%20c"
     assert scripted_server.received[0].headers["accept"] == "text/markdown"
 
 
 def test_invalid_arguments_send_no_request(scripted_server):
-    tools = petstore(scripted_server)
-    too_big = tools.call("pets_list_pets", {"size": 500})
-    assert not too_big.ok and too_big.error.startswith("Invalid parameters: /size must be <= 100")
-    unknown = tools.call("pets_list_pets", {"colour": "red"})
+    tools = shelf(scripted_server)
+    too_big = tools.call("shelf_list_books", {"limit": 500})
+    assert not too_big.ok and too_big.error.startswith("Invalid parameters: /limit must be <= 50")
+    unknown = tools.call("shelf_list_books", {"colour": "red"})
     assert not unknown.ok and "params must NOT have additional properties (colour)" in unknown.error
-    missing = tools.call("pets_get_pet", {})
+    excluded = tools.call("shelf_list_books", {"trace": True})
+    assert not excluded.ok and "(trace)" in excluded.error, "an excluded parameter cannot be sent"
+    missing = tools.call("shelf_get_book", {})
     assert not missing.ok and "must have required property 'id'" in missing.error
     assert scripted_server.received == []
 
@@ -62,10 +86,10 @@ def test_invalid_arguments_send_no_request(scripted_server):
     [
         (
             400,
-            '{"error": "size must be a number"}',
+            '{"error": "limit must be a number"}',
             "application/json",
             False,
-            'HTTP 400: {"error": "size must be a number"}',
+            'HTTP 400: {"error": "limit must be a number"}',
         ),
         (404, "", "text/plain", False, "HTTP 404 (no message)."),
         (204, "", "application/json", True, "OK"),
@@ -75,71 +99,74 @@ def test_invalid_arguments_send_no_request(scripted_server):
 )
 def test_statuses_and_bodies(scripted_server, status, body, content_type, ok, text):
     scripted_server.answer(status, body, content_type)
-    result = petstore(scripted_server).call("pets_get_pet", {"id": "p1"})
+    result = shelf(scripted_server).call("shelf_get_book", {"id": "b1"})
     assert result.ok is ok
     assert (result.value if ok else result.error).startswith(text)
 
 
+RECORD = {"datasetId": "d1", "lineId": "r1"}
+
+
 def test_long_error_bodies_are_cut(scripted_server):
     scripted_server.answer(400, "x" * 50, "text/plain")
-    result = load_openapi(str(PETSTORE), base_url=scripted_server.url, max_error_length=10).toolset.call(
-        "pets_get_pet", {"id": "p1"}
+    result = load_openapi(sample_spec(), base_url=scripted_server.url, max_error_length=10).toolset.call(
+        "sample_get_record", RECORD
     )
     assert result.error == "HTTP 400: xxxxxxxxxx…"
 
 
 def test_an_unreachable_api_is_a_failed_request():
-    tools = load_openapi(str(PETSTORE), base_url="http://127.0.0.1:9/api", timeout=2).toolset
-    result = tools.call("pets_get_pet", {"id": "p1"})
-    assert not result.ok and result.error.startswith("Request failed: GET http://127.0.0.1:9/api/pets/p1")
+    tools = load_openapi(sample_spec(), base_url="http://127.0.0.1:9/api", timeout=2).toolset
+    result = tools.call("sample_get_record", RECORD)
+    assert not result.ok and result.error.startswith("Request failed: GET http://127.0.0.1:9/api/datasets/d1/lines/r1")
 
 
 def test_a_json_body_with_credentials_only_for_the_api(scripted_server):
-    scripted_server.answer(201, {"id": "p3", "name": "Max"})
+    scripted_server.answer(201, {"id": "b3", "title": "Emma"})
     credentials = Credentials.from_options(["X-Api-Key: secret-key"], "tok-123")
     assert "secret" not in repr(credentials) and "tok-123" not in repr(credentials)
-    tools = petstore(scripted_server, profiles=["edit"], credentials=credentials)
-    result = tools.call("pets_create_pet", {"name": "Max", "tags": ["cat"]})
-    assert result.ok and result.value == "- **id**: p3 _(opaque, never shown to users)_\n- **name**: Max"
+    tools = shelf(scripted_server, profiles=["lend"], credentials=credentials)
+    result = tools.call("shelf_add_book", {"title": "Emma", "topics": ["novel"]})
+    assert result.ok and result.value == "- **id**: b3 _(catalogue number, not for readers)_\n- **title**: Emma"
     [request] = scripted_server.received
-    assert request.method == "POST" and request.path == "/api/pets"
-    assert json.loads(request.body) == {"name": "Max", "tags": ["cat"]}
+    assert request.method == "POST" and request.path == "/api/books"
+    assert json.loads(request.body) == {"title": "Emma", "topics": ["novel"]}
     assert request.headers["content-type"] == "application/json"
     assert request.headers["x-api-key"] == "secret-key"
     assert request.headers["authorization"] == "Bearer tok-123"
 
 
 def test_views_refuse_fields_outside_their_body_fields(scripted_server):
-    tools = load_openapi(str(VIEWS), profiles=["manage"], base_url=scripted_server.url).toolset
-    refused = tools.call("t_publish_thing", {"id": "t1", "title": "x"})
+    tools = load_openapi(str(NOTICES), profiles=["publisher"], base_url=scripted_server.url).toolset
+    refused = tools.call("nb_schedule_notice", {"id": "n1", "heading": "x"})
     assert not refused.ok and refused.error.startswith("Invalid parameters")
     assert scripted_server.received == []
-    scripted_server.answer(200, {"id": "t1"})
-    done = tools.call("t_publish_thing", {"id": "t1", "publicationSites": ["portal"]})
-    assert done.ok and done.value == "- **id**: t1"
+    scripted_server.answer(200, {"id": "n1"})
+    done = tools.call("nb_schedule_notice", {"id": "n1", "boards": ["hall"]})
+    assert done.ok and done.value == "- **id**: n1"
     [request] = scripted_server.received
-    assert (request.method, request.path) == ("PATCH", "/api/things/t1")
-    assert json.loads(request.body) == {"publicationSites": ["portal"]}
+    assert (request.method, request.path) == ("PATCH", "/api/notices/n1")
+    assert json.loads(request.body) == {"boards": ["hall"]}
 
 
 def test_compact_bodies_are_checked_against_the_real_schema(scripted_server):
-    doc = json.loads(VIEWS.read_text(encoding="utf-8"))
-    doc["paths"]["/things/{id}"]["patch"]["x-agent"][0]["body"] = "compact"
-    tools = load_openapi(doc, profiles=["write"], base_url=scripted_server.url).toolset
-    tool = tools.get("t_update_thing")
+    doc = json.loads(NOTICES.read_text(encoding="utf-8"))
+    doc["paths"]["/notices/{id}"]["patch"]["x-agent"][0]["body"] = "compact"
+    tools = load_openapi(doc, profiles=["editor"], base_url=scripted_server.url).toolset
+    tool = tools.get("nb_edit_notice")
     assert list(tool.input_schema["properties"]) == ["id", "body"]
-    assert "title: string" in tool.input_schema["properties"]["body"]["description"]
-    refused = tools.call("t_update_thing", {"id": "t1", "body": {"title": 3}})
-    assert refused.error.startswith("Invalid body: /title must be string")
-    extra = tools.call("t_update_thing", {"id": "t1", "body": {"title": "a", "publicationSites": []}})
-    assert extra.error.startswith("Invalid body: body must NOT have additional properties (publicationSites)")
+    assert "heading: string" in tool.input_schema["properties"]["body"]["description"]
+    refused = tools.call("nb_edit_notice", {"id": "n1", "body": {"heading": 3}})
+    assert refused.error.startswith("Invalid body: /heading must be string")
+    extra = tools.call("nb_edit_notice", {"id": "n1", "body": {"heading": "a", "boards": []}})
+    assert extra.error.startswith("Invalid body: body must NOT have additional properties (boards)")
     assert scripted_server.received == []
 
 
 def test_no_base_url_is_explained():
-    doc = json.loads(PETSTORE.read_text(encoding="utf-8"))
+    doc = json.loads(Path(sample_spec()).read_text(encoding="utf-8"))
     del doc["servers"]
-    result = load_openapi(doc).toolset.call("pets_get_pet", {"id": "p1"})
+    result = load_openapi(doc).toolset.call("sample_get_record", RECORD)
     assert not result.ok and "declares no server; pass --base-url" in result.error
 
 
@@ -217,9 +244,9 @@ def test_an_editor_tool_runs_and_reports_a_missing_record(sample_api):
 
 def test_a_document_that_cannot_load_is_bad_input(tmp_path):
     bad = tmp_path / "bad.json"
-    doc = json.loads(PETSTORE.read_text(encoding="utf-8"))
-    doc["paths"]["/pets"]["get"]["x-agent"]["template"] = "x"
+    doc = json.loads(Path(sample_spec()).read_text(encoding="utf-8"))
+    doc["paths"]["/datasets"]["get"]["x-agent"]["template"] = "x"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    run = run_cli("call", "--spec", str(bad), "pets_list_pets", "{}", expect=2)
-    assert "x-agent invalid at /paths/~1pets/get" in run.json["error"]
+    run = run_cli("call", "--spec", str(bad), "sample_list_datasets", "{}", expect=2)
+    assert "x-agent invalid at /paths/~1datasets/get" in run.json["error"]
     assert "deskcheck openapi check" in run.json["error"]

@@ -20,6 +20,7 @@ def golden(name: str) -> str:
     return (RENDER_GOLDENS / name).read_text(encoding="utf-8")
 
 
+@pytest.mark.corpus("openapi")
 @pytest.mark.parametrize(
     ("golden_name", "options"),
     [
@@ -34,11 +35,13 @@ def test_list_goldens(petstore, golden_name, options):
     assert text == golden(golden_name)
 
 
+@pytest.mark.corpus("openapi")
 def test_object_golden(petstore):
     operation = petstore["getPet"]
     assert render(PET_P1, schema=operation.response_schema) == golden("object.md")
 
 
+@pytest.mark.corpus("openapi")
 def test_excluded_properties_are_stripped_at_every_depth(petstore):
     schema = petstore["getPet"].response_schema
     expected = {"id": "p1", "name": "Rex", "tags": ["dog", "big"], "owner": {"name": "Ann"}}

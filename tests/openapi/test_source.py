@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 from deskcheck.engine import jsonpointer
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.openapi.source import parse_text, read_source
+from deskcheck.samples.records_api import openapi_path
 
-from .conftest import DATA_FAIR, PETSTORE
+from .conftest import DATA_FAIR
+
+SAMPLE_SPEC = openapi_path()
 
 keys = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=6)
 leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8))
@@ -54,6 +57,7 @@ def test_every_json_pointer_is_located_at_its_key_or_value(doc, indent):
             assert at.startswith(json.dumps(value, ensure_ascii=bool(indent == 2))[:1]), (pointer, at)
 
 
+@pytest.mark.corpus("openapi")
 def test_positions_in_a_minified_document():
     source = read_source(str(DATA_FAIR))
     line, column = source.positions.locate("/paths/~1datasets~1{id}~1lines/get/operationId")
@@ -94,14 +98,14 @@ def test_files_are_checked_before_reading(tmp_path):
     with pytest.raises(InputError, match="not UTF-8"):
         read_source(str(latin))
     yaml_file = tmp_path / "doc.yml"
-    yaml_file.write_text(json.dumps(json.loads(PETSTORE.read_text(encoding="utf-8"))), encoding="utf-8")
+    yaml_file.write_text(json.dumps(json.loads(SAMPLE_SPEC.read_text(encoding="utf-8"))), encoding="utf-8")
     assert read_source(str(yaml_file)).format == "yaml"
 
 
 def test_urls_are_fetched_once_without_following_redirects(scripted_server):
-    scripted_server.answer(200, PETSTORE.read_text(encoding="utf-8"))
+    scripted_server.answer(200, SAMPLE_SPEC.read_text(encoding="utf-8"))
     source = read_source(scripted_server.url + "/openapi.json")
-    assert source.url and source.data["info"]["title"] == "Pets"
+    assert source.url and source.data["info"]["title"] == "deskcheck sample dataset-records API"
     scripted_server.answer(404, "gone", "text/plain")
     with pytest.raises(InputError, match="failed: HTTP 404"):
         read_source(scripted_server.url + "/missing.json")

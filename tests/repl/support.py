@@ -4,6 +4,7 @@ draws on a ``DummyOutput``, and what the commands print is captured (colours off
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -75,3 +76,23 @@ def drive(
 def lines(*commands: str, end: str = "\x04") -> str:
     """Commands as typed keys, each ended by Enter, then Ctrl-D."""
     return "".join(f"{command}\n" for command in commands) + end
+
+
+def has_row(text: str, *cells: str) -> bool:
+    """Whether one line of ``text`` holds ``cells`` in this order (a row of a drawn table, other
+    columns in between allowed)."""
+    pattern = ".*".join(re.escape(cell) for cell in cells)
+    return re.search(pattern, text) is not None
+
+
+def section(text: str, heading: str) -> str:
+    """The lines after the line starting with ``heading`` that are indented under it (a group
+    of a table drawn per author)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(heading))
+    body = []
+    for line in lines[start + 1 :]:
+        if not line.startswith(" "):
+            break
+        body.append(line)
+    return "\n".join(body)

@@ -63,6 +63,7 @@ def test_a_full_form_session(form):
             'add /speakers {"name": "Ada"}',
             "set /speakers/0/minutes 20",
             "variant /venue 1",
+            "show /venue",
             "set /venue/$oneOf/1/room Blue room",
             "show /speakers",
             "status",
@@ -78,7 +79,8 @@ def test_a_full_form_session(form):
     assert '     Name  /name  text, required  = "Kick-off"' in out
     assert 'Notes  /notes  text  = "long text long text' in out and "(302 chars)" in out
     assert "Colour  /colour  select, suggestions  = unset" in out
-    assert "● variant 0: Online (active)" in out
+    assert "Venue  /venue  section  = unset" in out, "an object the record does not have yet"
+    assert "● variant 1: Hall (active)" in run.after("/venue/$oneOf (variant-selector) = 1")
     # An invalid value is written, marked, and listed by errors.
     assert "/seats: must be 1 or more" in run.after("/seats (number) = 0")
     assert " !   Seats  /seats" not in out.split("/seats (number) = 0")[0], "no error before the write"
@@ -221,8 +223,8 @@ def test_on_a_terminal_json_and_marks_are_coloured(form):
 
 def test_f1_explains_the_command_being_typed_and_keeps_the_line(form):
     context, _ = form
-    # F1 on "suggest /co", then the up arrow twice brings the line back ("help suggest" is the
-    # last history entry, the typed line the one before).
-    run = drive(context, ["suggest /co", "\x1bOP", "\x1b[A\x1b[A", "lour\n", "\x04"])
+    # F1 on "suggest /co" prints the help above the prompt; the line is still there to finish.
+    run = drive(context, ["suggest /co", "\x1bOP", "lour\n", "\x04"])
     assert "suggest PATH [QUERY]\nList the options of a field" in run.output
-    assert "- [0] red" in run.output
+    assert "- [0] red" in run.output, "the line typed before F1 ran once finished"
+    assert run.output.index("List the options of a field") < run.output.index("- [0] red")

@@ -1,4 +1,5 @@
-"""A whole review at the prompt on a copy of a corpus document: find, queue a replacement and a
+"""A whole review at the prompt on the project's own document with other reviewers' pending
+changes and a client's comments (tests/docx/tracked_contract.py): find, queue a replacement and a
 comment, apply them as one batch, leave and come back (the working copy is resumed), accept one
 of the new changes, reply to and resolve a comment, save; then the saved file is checked with the
 docx tools, against the OOXML schema and by LibreOffice. Also: nothing touches the file before
@@ -14,20 +15,26 @@ import pytest
 
 from deskcheck.cli.context import ContextOptions
 from deskcheck.engine.docx.document import DocxDocument
-from tests.conftest import CORPUS
+from tests.conftest import REPO
 from tests.docx.edit_helpers import lo_oracle, lo_texts, new_schema_errors
+from tests.docx.tracked_contract import build_review_document
 from tests.helpers import run_cli
-from tests.repl.support import drive, lines
+from tests.repl.support import drive, has_row, lines, section
 
-SOURCE = CORPUS / "folio" / "docx-editor-demo.docx"
-BLOCK = "1C271E96"  # "An open-source WYSIWYG .docx editor for React. ..."
-ANCHORED_COMMENT = "1772738031338"  # a comment of the document anchored in its text
+BLOCK = "4D9EF6F2"  # "Subject to clause 9.1, each party's total liability ... limited to the Charges paid ..."
+ANCHORED_COMMENT = "1"  # the client's comment on "statutory rate" in clause 5.3 (09B3BCA4)
+OTHER = REPO / "samples" / "contract.docx"  # another version of the file, saved meanwhile
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    return build_review_document(tmp_path_factory.mktemp("review") / "source.docx")
 
 
 @pytest.fixture
-def review(tmp_path):
-    path = tmp_path / "charter.docx"
-    shutil.copy(SOURCE, path)
+def review(tmp_path, source):
+    path = tmp_path / "agreement.docx"
+    shutil.copy(source, path)
     return ContextOptions(docx=path, author="Reviewer"), path
 
 
@@ -36,15 +43,15 @@ def read(path, tool):
 
 
 @pytest.mark.slow
-def test_a_full_review(review, needs_libreoffice):
+def test_a_full_review(review, source, needs_libreoffice):
     context, path = review
     original = path.read_bytes()
     first = drive(
         context,
         lines(
-            "find WYSIWYG",
-            f"replace {BLOCK} React => Vue",
-            f"comment {BLOCK} open-source => Is this still true?",
+            "find total liability",
+            f"replace {BLOCK} Charges => fees",
+            f"comment {BLOCK} contract year => Calendar year instead?",
             "ops",
             "apply",
             "changes",
@@ -53,17 +60,17 @@ def test_a_full_review(review, needs_libreoffice):
     )
     out = first.output
     assert first.code == 0, out
-    assert "Reviewing" in out and "107 block(s), 5 comment thread(s), 6 pending tracked change(s)" in out
-    assert f"#7 {BLOCK}" in out and "1 match(es)" in out
-    assert "1. replace in 1C271E96: 'React' => 'Vue'" in out
-    assert "2. comment 1C271E96 on 'open-source': 'Is this still true?'" in out
-    assert "applied  1. replace in 1C271E96" in out and "applied  2. comment 1C271E96" in out
-    assert "review charter.docx · documentVersion" in out and "0 pending operation(s)" in out
+    assert "Reviewing" in out and "100 block(s), 2 comment thread(s), 19 pending tracked change(s)" in out
+    assert has_row(out, "#84", BLOCK, "36-51", "total liability") and "1 match of 'total liability'" in out
+    assert f"1. replace in {BLOCK}: 'Charges' => 'fees'" in out
+    assert f"2. comment {BLOCK} on 'contract year': 'Calendar year instead?'" in out
+    assert has_row(out, "✓ op-", f"1. replace in {BLOCK}") and has_row(out, "✓ op-", f"2. comment {BLOCK}")
+    assert "review agreement.docx · documentVersion" in out and "0 pending operation(s)" in out
     assert "changes not saved" in out
     assert path.read_bytes() == original, "nothing reaches the file before save"
     assert "The working copy keeps changes not saved to" in out
-    ours = re.findall(r"\[(\d+)\] (deletion|insertion) by Reviewer in 1C271E96: (React|Vue)", out)
-    assert {(kind, text) for _, kind, text in ours} == {("deletion", "React"), ("insertion", "Vue")}
+    ours = re.findall(rf"(\d+)\s+(deletion|insertion)\s+{BLOCK}\s+\S+ \S+\s+(Charges|fees)", section(out, "Reviewer"))
+    assert {(kind, text) for _, kind, text in ours} == {("deletion", "Charges"), ("insertion", "fees")}
     deletion = next(change_id for change_id, kind, _ in ours if kind == "deletion")
     insertion = next(change_id for change_id, kind, _ in ours if kind == "insertion")
 
@@ -80,31 +87,32 @@ def test_a_full_review(review, needs_libreoffice):
     out = second.output
     assert second.code == 0, out
     assert "Resuming your earlier review" in out
-    assert f"accepted [{deletion}] deletion: React" in out and "7 tracked change(s) still pending." in out
+    assert "Accepted 1 tracked change: 1 deletion" in out and has_row(out, deletion, "deletion", BLOCK, "Charges")
+    assert "20 tracked changes still pending." in out
     assert f"Replied to comment {ANCHORED_COMMENT}" in out and f"Comment {ANCHORED_COMMENT} is resolved." in out
     assert f"Saved the review to {path}" in out and "nothing unsaved" in out
 
     # The saved file, read back with the docx tools.
     blocks = {b["blockId"]: b["text"] for b in read(path, "read_document")["blocks"]}
-    assert "editor for Vue." in blocks[BLOCK] and "React" not in blocks[BLOCK]
+    assert "limited to the fees paid" in blocks[BLOCK] and "Charges" not in blocks[BLOCK]
     changes = read(path, "read_changes")["changes"]
     assert deletion not in {c["id"] for c in changes}
-    assert any(c["id"] == insertion and c["text"] == "Vue" and c["author"] == "Reviewer" for c in changes)
+    assert any(c["id"] == insertion and c["text"] == "fees" and c["author"] == "Reviewer" for c in changes)
     threads = read(path, "read_comments")["comments"]
-    ours = [t for t in threads if t["text"] == "Is this still true?"]
+    ours = [t for t in threads if t["text"] == "Calendar year instead?"]
     assert (
-        ours and ours[0]["blockId"] == BLOCK and ours[0]["quote"] == "open-source" and ours[0]["author"] == "Reviewer"
+        ours and ours[0]["blockId"] == BLOCK and ours[0]["quote"] == "contract year" and ours[0]["author"] == "Reviewer"
     )
     anchored = next(t for t in threads if t["id"] == ANCHORED_COMMENT)
     assert anchored["resolved"] is True and [r["text"] for r in anchored["replies"]] == ["Agreed, it reads well."]
-    assert not new_schema_errors(SOURCE, path)
+    assert not new_schema_errors(source, path)
 
     # LibreOffice opens it and sees the edit: the pending insertion, and the deletion accepted.
     rows = lo_oracle("accept", [path])
     row = rows[str(path)]
     assert row["ok"], row
-    assert any("editor for Vue." in text for text in lo_texts(row))
-    assert not any("editor for React" in text for text in lo_texts(row))
+    assert any("limited to the fees paid" in text for text in lo_texts(row))
+    assert not any("limited to the Charges" in text for text in lo_texts(row))
 
 
 def test_ctrl_d_asks_before_dropping_a_pending_batch(review):
@@ -119,7 +127,7 @@ def test_ctrl_d_asks_before_dropping_a_pending_batch(review):
     out = run.output
     assert out.count("Drop the 1 pending operation(s)") == 0, "the question goes to the prompt, not the output"
     assert "Staying: `apply` sends them, `drop all` removes them." in out
-    assert "1. delete 1C271E96" in run.after("Staying")
+    assert f"1. delete {BLOCK}" in run.after("Staying")
     assert path.read_bytes() == original
     again = drive(context, lines("ops", "status"))
     assert "No pending operations." in again.output and "Resuming" not in again.output
@@ -131,7 +139,7 @@ def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
         context,
         lines(
             f"replace {BLOCK} no such words => x",
-            f"replace {BLOCK} React => Vue",
+            f"replace {BLOCK} Charges => fees",
             "apply",
             "ops",
             "drop 1",
@@ -139,18 +147,17 @@ def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
         ),
     )
     out = run.output
-    assert "applied  2. replace in 1C271E96: 'React' => 'Vue'" in out
-    assert "skipped  1. replace in 1C271E96: 'no such words' => 'x':" in out and "[missingFind]" in out
+    assert has_row(out, "✓ op-", f"2. replace in {BLOCK}: 'Charges' => 'fees'")
+    assert has_row(out, "✗ op-", f"1. replace in {BLOCK}: 'no such words' => 'x'") and "[missingFind]" in out
     assert "1 skipped operation(s) stay in the batch" in out
-    assert "1. replace in 1C271E96: 'no such words' => 'x'" in run.after("stay in the batch")
-    assert "Dropped replace in 1C271E96" in out and "Nothing to apply" in out
+    assert f"1. replace in {BLOCK}: 'no such words' => 'x'" in run.after("stay in the batch")
+    assert f"Dropped replace in {BLOCK}" in out and "Nothing to apply" in out
 
 
 def test_a_file_changed_on_disk_is_not_overwritten_without_force(review, tmp_path):
     context, path = review
     drive(context, lines(f"comment {BLOCK} Check this.", "apply"))
-    other = CORPUS / "pandoc" / "comments.docx"
-    shutil.copy(other, path)  # someone saves another version meanwhile
+    shutil.copy(OTHER, path)  # someone saves another version meanwhile
     elsewhere = tmp_path / "review-copy.docx"
     run = drive(context, lines("status", "save", f"save {elsewhere}", "save --force"))
     out = run.output
@@ -173,26 +180,26 @@ def test_revert_starts_again_from_the_file(review):
     assert "Resuming" not in drive(context, lines("status")).output
 
 
-def test_output_option_saves_elsewhere_and_reading_commands(review, tmp_path):
+def test_output_option_saves_elsewhere_and_reading_commands(review, source, tmp_path):
     context, path = review
     out_file = tmp_path / "out.docx"
     context = ContextOptions(docx=path, output=out_file)
     run = drive(
         context,
-        lines("blocks 6 2", "blocks 1C271E96 1", "comments", "changes", "insert before 7 Intro.", "apply", "save"),
+        lines("blocks 6 2", f"blocks {BLOCK} 1", "comments", "changes", "insert before 7 Intro.", "apply", "save"),
     )
     out = run.output
-    assert "#6    54896101  paragraph  1.  What this is" in out and "#7    1C271E96" in out
-    assert "100 more block(s): blocks 8" in out
-    assert f'[{ANCHORED_COMMENT}] User (open) in 2B739EB2 on "add a comment anchored to that selection"' in out
-    assert "[10] deletion by sara.k in 1C271E96: zero backend required" in out
+    assert has_row(out, "6", "19031502", "heading", "Background") and has_row(out, "7", "3CDF2B03", "list item")
+    assert "93 more block(s): blocks 8" in out and has_row(out, "84", BLOCK)
+    assert has_row(section(out, "Cleo Client"), ANCHORED_COMMENT, "open", "09B3BCA4", "“statutory rate”")
+    assert has_row(section(out, "Ann Reviewer"), "201", "deletion", "2B165965", "thirty (30)")
     assert f"Saved the review to {out_file}" in out
     texts = [b["text"] for b in read(out_file, "read_document")["blocks"]]
     assert (
         texts[6] == "Intro."
         and read(path, "read_document")["documentVersion"] != read(out_file, "read_document")["documentVersion"]
     )
-    assert DocxDocument.open(path).version == DocxDocument.open(SOURCE).version, "the file itself is untouched"
+    assert DocxDocument.open(path).version == DocxDocument.open(source).version, "the file itself is untouched"
 
 
 def test_one_review_per_file_at_a_time_and_saved_elsewhere_is_not_unsaved(review, isolated_state, tmp_path):
@@ -206,13 +213,13 @@ def test_one_review_per_file_at_a_time_and_saved_elsewhere_is_not_unsaved(review
         intruder = WorkingCopy(path, isolated_state)
         with pytest.raises(UsageError, match="another deskcheck repl is reviewing"):
             intruder.open()
-        shutil.copy(CORPUS / "pandoc" / "comments.docx", first.path)
+        shutil.copy(OTHER, first.path)
         intruder.close()
         assert first.path.exists(), "a REPL that could not open the review leaves the other's copy alone"
         shutil.copy(path, first.path)
         first.path.write_bytes(first.path.read_bytes() + b"")  # unchanged content
         assert not first.unsaved
-        shutil.copy(CORPUS / "pandoc" / "comments.docx", first.path)  # the copy changes
+        shutil.copy(OTHER, first.path)  # the copy changes
         assert first.unsaved and not first.source_changed
         first.save(tmp_path / "elsewhere.docx")
         assert not first.unsaved, "saved elsewhere: nothing would be lost"
@@ -233,8 +240,9 @@ def test_comments_can_be_filtered(review):
     context, _ = review
     run = drive(context, lines(f"resolve {ANCHORED_COMMENT}", "comments resolved", "comments open", "comments maybe"))
     listings = run.after(f"Comment {ANCHORED_COMMENT} is resolved.")
-    resolved_line = f"[{ANCHORED_COMMENT}] User (resolved)"
-    assert resolved_line in listings
-    open_listing = listings.split(resolved_line, 1)[1].split("error:")[0]
-    assert "(open)" in open_listing and f"[{ANCHORED_COMMENT}]" not in open_listing, "open threads only"
+    resolved, open_listing = listings.split("comment thread (open)", 1)
+    assert "1 comment thread (resolved)" in resolved and has_row(resolved, ANCHORED_COMMENT, "resolved")
+    open_listing = open_listing.split("error:")[0]
+    assert has_row(open_listing, "2", "open", "2B165965"), "the other thread is open"
+    assert not re.search(rf"^\s+{ANCHORED_COMMENT}\s", open_listing, flags=re.M), "open threads only"
     assert "error: usage: comments [open|resolved]" in run.output

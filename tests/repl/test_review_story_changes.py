@@ -18,7 +18,7 @@ from tests.docx.test_story_changes import (
     ins,
     second_footnote,
 )
-from tests.repl.support import drive, lines
+from tests.repl.support import drive, has_row, lines, section
 
 
 def test_changes_of_notes_and_headers_are_named_and_resolved_by_story(tmp_path):
@@ -35,13 +35,14 @@ def test_changes_of_notes_and_headers_are_named_and_resolved_by_story(tmp_path):
     )  # fmt: skip
     out = run.output
     assert run.code == 0, out
-    assert "[header:rIdHeader1/8] insertion by Ann Reviewer in header:rIdHeader1: Draft:" in out
-    assert "[footnote:1/7] insertion by Ann Reviewer in footnote:1:  New:" in out
-    assert "[footnote:2/7] insertion by Ann Reviewer in footnote:2: added" in out
+    changes = section(out, "Ann Reviewer")
+    assert has_row(changes, "header:rIdHeader1/8", "insertion", "header:rIdHeader1", "Draft:")
+    assert has_row(changes, "footnote:1/7", "insertion", "footnote:1", " New:")
+    assert has_row(changes, "footnote:2/7", "insertion", "footnote:2", "added")
     assert "is pending in more than one story" in out
     assert "changes of one story at a time" in out
-    assert "rejected [footnote:2/7] insertion: added" in out
-    assert "accepted [header:rIdHeader1/8] insertion: Draft:" in out
+    assert has_row(run.after("Rejected 1 tracked change"), "footnote:2/7", "insertion", "added")
+    assert has_row(run.after("Accepted 1 tracked change: 1 insertion"), "header:rIdHeader1/8", "insertion", "Draft:")
     left = call(path, "read_changes").value["changes"]
     assert [(c["id"], c.get("story")) for c in left] == [("7", None), ("7", {"type": "footnote", "noteId": 1})]
 
@@ -49,8 +50,8 @@ def test_changes_of_notes_and_headers_are_named_and_resolved_by_story(tmp_path):
 def test_comments_name_the_story_they_are_anchored_in(tmp_path):
     path = comments_document(tmp_path / "comments.docx")
     out = drive(ContextOptions(docx=path), lines("comments")).output
-    assert '(open) in footnote:1 on "noted words"' in out
-    assert '(open) in header:rId3 on "Header line"' in out
+    assert has_row(out, "open", "footnote:1", "“noted words”")
+    assert has_row(out, "open", "header:rId3", "“Header line”")
 
 
 STORIES = st.one_of(

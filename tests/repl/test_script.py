@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from tests.conftest import CORPUS, REPO
+from tests.conftest import REPO
+from tests.docx.tracked_contract import build_review_document
 from tests.helpers import run_cli, run_process
 from tests.repl.test_form_repl import SCHEMA
 
@@ -59,15 +60,14 @@ def test_the_first_failing_command_stops_the_script_with_its_code(form_args, tmp
 
 
 def test_a_review_script_fails_on_skips_and_on_a_batch_left_pending(tmp_path):
-    path = tmp_path / "demo.docx"
-    shutil.copy(CORPUS / "folio" / "docx-editor-demo.docx", path)
+    path = build_review_document(tmp_path / "agreement.docx")
     original = path.read_bytes()
-    skipped = run_cli("repl", "--docx", str(path), stdin="replace 1C271E96 no such text => x\napply\nsave\n", expect=1)
+    skipped = run_cli("repl", "--docx", str(path), stdin="replace 4D9EF6F2 no such text => x\napply\nsave\n", expect=1)
     assert "[missingFind]" in skipped.stdout and "line 2 failed: apply" in skipped.stderr
-    pending = run_cli("repl", "--docx", str(path), stdin="drop all\ndelete 1C271E96\n", expect=1)
+    pending = run_cli("repl", "--docx", str(path), stdin="drop all\ndelete 4D9EF6F2\n", expect=1)
     assert "the script ended with 1 operation(s) not applied" in pending.stderr
     assert path.read_bytes() == original
-    done = run_cli("repl", "--docx", str(path), stdin="revert\ndelete 1C271E96\napply\nsave\n")
+    done = run_cli("repl", "--docx", str(path), stdin="revert\ndelete 4D9EF6F2\napply\nsave\n")
     assert f"Saved the review to {path}" in done.stdout
     blocks = run_cli("docx", "read-changes", str(path)).json["result"]["changes"]
     assert any(c["type"] == "paragraphMarkDeleted" and c["author"] == "deskcheck" for c in blocks)
@@ -91,7 +91,7 @@ def test_a_review_script_fails_on_skips_and_on_a_batch_left_pending(tmp_path):
 )
 def test_bad_usage_exits_2_before_anything_runs(tmp_path, isolated_state, args, message):
     docx = tmp_path / "doc.docx"
-    shutil.copy(CORPUS / "pandoc" / "comments.docx", docx)
+    shutil.copy(REPO / "samples" / "contract.docx", docx)
     not_docx = tmp_path / "notes.docx"
     not_docx.write_text("plain text, not a zip")
     schema = tmp_path / "s.json"

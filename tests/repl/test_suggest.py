@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from deskcheck.cli.repl import commands, form_view, review_view
 from deskcheck.cli.repl.suggest import Candidate, Catalog, match, suggest
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
-from tests.conftest import CORPUS
+from tests.docx.tracked_contract import build_review_document
 from tests.helpers import run_cli
 from tests.repl.test_form_repl import SCHEMA
 
@@ -33,13 +33,13 @@ def form_catalog() -> Catalog:
     )
     values, dependent = form_view.field_candidates(state)
     listing = form_toolset(state, title="event").call("form_getFieldSuggestions", {"path": "/colour"}).value
-    values["pick"] = form_view.suggestion_options(listing)
+    values["pick"] = form_view.suggestion_listing(listing).options
     return Catalog(FORM_COMMANDS, values, dependent)
 
 
 @pytest.fixture(scope="module")
-def review_catalog() -> Catalog:
-    path = CORPUS / "folio" / "docx-editor-demo.docx"
+def review_catalog(tmp_path_factory) -> Catalog:
+    path = build_review_document(tmp_path_factory.mktemp("review") / "agreement.docx")
     blocks = run_cli("docx", "read-document", str(path)).json["result"]["blocks"]
     comments = run_cli("docx", "read-comments", str(path)).json["result"]["comments"]
     changes = run_cli("docx", "read-changes", str(path)).json["result"]["changes"]
@@ -83,7 +83,14 @@ def test_field_paths_with_array_indices_and_variant_paths(form_catalog):
         name.text == "/speakers/1/name" and name.meta == 'name (text) = "Grace"' and name.start == -len("/speakers/1/n")
     )
     venue = texts(suggest("show /venue", form_catalog))
-    assert venue == ["/venue", "/venue/$oneOf", "/venue/$oneOf/1/room", "/venue/room"], "layout and data paths"
+    assert venue == [
+        "/venue",
+        "/venue/$oneOf",
+        "/venue/$oneOf/1/kind",
+        "/venue/kind",
+        "/venue/$oneOf/1/room",
+        "/venue/room",
+    ], "layout and data paths (a variant's constant is a field: checked, offered, written when chosen)"
     assert texts(suggest("variant /ve", form_catalog)) == ["/venue/$oneOf"], "variant offers selectors only"
     assert [(s.text, s.meta) for s in suggest("variant /venue/$oneOf ", form_catalog)] == [
         ("0", "Online"),
@@ -112,18 +119,24 @@ def test_pick_offers_the_last_suggestions_with_their_titles(form_catalog):
 
 
 def test_block_ids_with_their_text_comment_and_change_ids(review_catalog):
-    [block] = suggest("replace 1C27", review_catalog)
-    assert block.text == "1C271E96" and block.meta.startswith("#7 An open-source WYSIWYG .docx editor for React.")
-    assert texts(suggest("replace wysiwyg", review_catalog)) == ["1C271E96"], "words of a block find its id"
+    [block] = suggest("replace 4D9E", review_catalog)
+    assert block.text == "4D9EF6F2" and block.meta.startswith("#84 9.3 Subject to clause 9.1, each party's total")
+    assert texts(suggest("replace subcontractors", review_catalog)) == ["5F151F28"], "words of a block find its id"
     assert texts(suggest("insert ", review_catalog)) == ["after", "before"]
-    assert texts(suggest("insert after 1C27", review_catalog)) == ["1C271E96"]
-    assert suggest("insert after 1C271E96 ", review_catalog) == [], "the text is free"
-    assert [s.text for s in suggest("reply 17727", review_catalog)] == ["1772738031338"]
+    assert texts(suggest("insert after 4D9E", review_catalog)) == ["4D9EF6F2"]
+    assert suggest("insert after 4D9EF6F2 ", review_catalog) == [], "the text is free"
+    assert [(s.text, s.meta) for s in suggest("reply ", review_catalog)] == [
+        ("1", "Cleo Client: Which rate is meant?"),
+        ("2", "Cleo Client: Agreed with finance?"),
+    ]
     changes = texts(suggest("accept ", review_catalog))
-    assert changes == ["all", "10", "11", "12", "13", "14", "15"]
-    assert texts(suggest("accept 10 1", review_catalog)) == ["10", "11", "12", "13", "14", "15"], "ids repeat"
-    [deletion] = suggest("reject 10", review_catalog)
-    assert deletion.meta == "deletion: zero backend required"
+    assert changes[:3] == ["all", "216", "215"] and len(changes) == 20
+    assert changes[-3:] == ["header:rIdHeader1/222", "footnote:1/220", "footnote:1/221"], "other stories qualified"
+    assert texts(suggest("accept 20", review_catalog)) == ["204", "205", "206", "207", "208", "201", "202", "203"]
+    assert texts(suggest("accept 201 20", review_catalog)) == ["204", "205", "206", "207", "208", "201", "202", "203"]
+    [deletion] = suggest("reject 201", review_catalog)
+    assert deletion.meta == "deletion: thirty (30)"
+    assert texts(suggest("accept foot", review_catalog)) == ["footnote:1/220", "footnote:1/221"]
     assert texts(suggest("call find", review_catalog)) == ["find_text"]
 
 
@@ -158,7 +171,9 @@ def test_tab_at_the_prompt_completes_a_command(tmp_path):
     schema, data = tmp_path / "s.json", tmp_path / "d.json"
     schema.write_text(json.dumps(SCHEMA))
     data.write_text('{"name": "Kick-off"}')
-    # Keys come as a person types them: the Tab after the word, Enter after the completion.
-    run = drive(ContextOptions(schema=schema, data=data), ["stat", "\t", "\n", "get /na", "\t", "\n\x04"])
+    # Keys come as a person types them: the Tab after the word; Enter takes the completion chosen
+    # in the menu, a second Enter runs the line.
+    keys = ["stat", "\t", "\n", "\n", "get /na", "\t", "\n", "\n\x04"]
+    run = drive(ContextOptions(schema=schema, data=data), keys)
     assert 'form "d.json" · ready · valid' in run.output, "stat + Tab ran status"
     assert '"Kick-off"' in run.output, "get /na + Tab read /name"

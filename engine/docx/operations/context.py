@@ -9,8 +9,22 @@ from ..blocks import Block
 from ..hashing import block_text_hash, text_hash
 from ..offsets import from_utf16, splits_cluster, to_utf16
 from ..para_ids import ParaIdAllocator
-from ..wml.ns import W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_P, W_RPR, W_SECTPR, qn
+from ..scan import shows_placeholder
+from ..wml.ns import (
+    W14_PARAID,
+    W14_TEXTID,
+    W_DEL,
+    W_INS,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_P,
+    W_RPR,
+    W_SDTCONTENT,
+    W_SECTPR,
+    qn,
+)
 from ..wml.properties import paragraph_properties
+from ..wml.revisions import restamp_copies, strip_annotations
 from .spec import Skip
 from .textmap import Edit, ParagraphText
 
@@ -111,6 +125,42 @@ class ResolveContext:
         return out
 
 
+def check_placeholder(block: Block, start: int | None = None, end: int | None = None) -> None:
+    """Skip with placeholderText when the change touches text an empty content control shows
+    as its placeholder: the UTF-16 range ``start``..``end`` overlaps it, or (an insertion point,
+    ``start == end``) sits in it or at its edge, where new text would land inside the control.
+    Without offsets, the whole block is the change."""
+    for first, last in block.placeholders:
+        first16, last16 = to_utf16(block.text, first), to_utf16(block.text, last)
+        if start is None or end is None:
+            touched = True
+        elif start == end:
+            touched = first16 <= start <= last16
+        else:
+            touched = start < last16 and first16 < end
+        if touched:
+            raise Skip("placeholderText", blockId=block.id, placeholder=repr(block.text[first:last]))
+
+
+def in_placeholder_control(p: Any) -> bool:
+    """Whether paragraph ``p`` sits in a block-level content control showing its placeholder."""
+    return any(
+        ancestor.tag == W_SDTCONTENT and shows_placeholder(ancestor.getparent()) for ancestor in p.iterancestors()
+    )
+
+
+def outside_placeholder_controls(anchor: Any) -> Any:
+    """What new content placed next to ``anchor`` goes next to: the anchor, or the outermost
+    block-level content control around it that shows its placeholder. Content put inside such a
+    control would become part of the placeholder (the control is empty: all it holds is the
+    prompt)."""
+    place = anchor
+    for ancestor in anchor.iterancestors(qn("w:sdt")):
+        if shows_placeholder(ancestor):
+            place = ancestor
+    return place
+
+
 def check_precondition(op, block: Block) -> None:
     """The caller's precondition, then the hash stamped when the batch was resolved earlier."""
     precondition = op.get("precondition")
@@ -168,10 +218,13 @@ class ApplyContext:
         """A fresh paragraph id: 8 hex digits, below 0x80000000, unused in the document."""
         return self.para_ids.new(seed)
 
-    def new_paragraph(self, like: Any | None, seed: str) -> Any:
+    def new_paragraph(self, like: Any | None, seed: str, *, history: bool = False) -> Any:
         """An empty paragraph with a fresh id and, when ``like`` is given, a copy of its
-        paragraph properties (without its section break, revision marks or property-change
-        record: the new paragraph starts clean)."""
+        paragraph properties without its section break. The copy's mark is new: it carries no
+        revision mark (inserted, deleted, moved). Other revision records (a property change,
+        a formatting change of the mark, numbering changes) are dropped, so the new paragraph
+        starts clean; with ``history`` (a part split off ``like``, which shares its past) they
+        are kept with fresh ids, so rejecting them restores both parts alike."""
         from copy import deepcopy
 
         p = like.makeelement(W_P, {}) if like is not None else _element(W_P)
@@ -181,16 +234,19 @@ class ApplyContext:
         ppr = paragraph_properties(like) if like is not None else None
         if ppr is not None:
             copy = deepcopy(ppr)
-            for child in list(copy):
-                if child.tag in (W_SECTPR, qn("w:pPrChange")):
-                    copy.remove(child)
+            for child in copy.findall(W_SECTPR):
+                copy.remove(child)
             mark = copy.find(W_RPR)
             if mark is not None:
                 for child in list(mark):
-                    if child.tag in (W_INS, W_DEL, W_MOVEFROM, W_MOVETO, qn("w:rPrChange")):
+                    if child.tag in (W_INS, W_DEL, W_MOVEFROM, W_MOVETO):
                         mark.remove(child)
-                if len(mark) == 0:
-                    copy.remove(mark)
+            if history:
+                restamp_copies(copy, self.ids)
+            else:
+                strip_annotations(copy)
+            if mark is not None and len(mark) == 0:
+                copy.remove(mark)
             if len(copy):
                 p.append(copy)
         return p

@@ -204,7 +204,7 @@ def _apply(
         plan.data["deletes_mark"] for plan in plans if plan.data.get("deletes_mark") is not None
     )
     ctx.rows_deleted = frozenset(plan.data["deletes_row"] for plan in plans if "deletes_row" in plan.data)
-    writer = CommentWriter(doc, author, outcome.date, ctx.para_ids)
+    writer = CommentWriter(doc, author, outcome.date, ctx.para_ids, ids)
     ctx.comments = writer
     row_replacement.begin(ctx, plans)
     ordered = sorted(plans, key=lambda plan: (plan.order, plan.op.index if plan.reverse_ties else -plan.op.index))

@@ -35,9 +35,11 @@ SKIP_CODES: dict[str, str] = {
         "operation {earlier} of this call already changes this {what}; send this operation again on its own "
         "after re-reading the document."
     ),
-    "pendingDeletion": (
-        "block {blockId} is pending deletion (a tracked change removes it); reject that deletion first, or "
-        "insert a new block next to it."
+    "pendingDeletion": "block {blockId} is pending deletion ({what}); reject that deletion first, or {instead}.",
+    "placeholderText": (
+        "block {blockId} shows the placeholder of an empty content control ({placeholder}) where this "
+        "operation would change text; that prompt is not document content, so it is left alone. Change the "
+        "text around it, insert a new block next to it, or fill the control in a word processor."
     ),
     "missingStyle": (
         "{styleId} is not a paragraph style of this document; use one of its paragraph styles ({styles}), "
@@ -64,6 +66,12 @@ SKIP_CODES: dict[str, str] = {
 FINAL_CODES = frozenset({"noopOperation", "invalidResult"})
 
 
+# Details a code's reason falls back on when the skip does not give them.
+SKIP_DEFAULTS: dict[str, dict[str, str]] = {
+    "pendingDeletion": {"what": "a tracked change removes it", "instead": "insert a new block next to it"},
+}
+
+
 class _Defaults(dict):
     def __missing__(self, key: str) -> str:
         return "?"
@@ -73,5 +81,5 @@ def explain(code: str, details: dict[str, Any] | None = None) -> str:
     template = SKIP_CODES.get(code)
     if template is None:
         return code
-    values = _Defaults(details or {})
+    values = _Defaults({**SKIP_DEFAULTS.get(code, {}), **(details or {})})
     return template.format_map(values)

@@ -1,6 +1,7 @@
 """insertAfterBlock and insertBeforeBlock: a new paragraph next to a block.
 
-The new paragraph sits in the same container as the anchor (the body, a table cell, a text box),
+The new paragraph sits in the same container as the anchor (the body, a table cell, a text box;
+outside a content control that shows its placeholder, which the paragraph would otherwise join),
 copies the anchor's paragraph properties (style, list membership, alignment, ...; not its
 section break) unless ``styleId`` is given, and gets a fresh paragraph id, reported in the
 receipt. Text may be empty: a blank paragraph is a real edit. Tabs and line feeds in the text
@@ -16,16 +17,17 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
+from ..scan import DEL
 from ..wml.ns import W14_PARAID, W_P, W_PPR, qn
 from ..wml.properties import PPR_BASE, PPR_ORDER, get_or_add, insert_ordered, paragraph_properties, remove_child
 from ..wml.revisions import (
+    has_annotations,
     insert_runs,
     make_run,
     mark_paragraph,
-    paragraph_mark_state,
     record_paragraph_properties,
 )
-from .context import ApplyContext, ResolveContext
+from .context import ApplyContext, ResolveContext, outside_placeholder_controls
 from .delete_block import carries_section_break
 from .fields import DecodeError, Decoding, Field, block_id_field, kind_of, string_field
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -68,6 +70,12 @@ def set_style(ppr, style_id: str | None) -> None:
 
 
 def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
+    if block.row_flags & DEL:
+        # The new paragraph would sit in the same row or cell, and go with it when accepted.
+        raise Skip(
+            "pendingDeletion", blockId=block.id, what="its table row or cell is deleted",
+            instead="anchor the new paragraph on a block outside it",
+        )  # fmt: skip
     if "styleId" in op.fields:
         check_style(ctx, op.get("styleId"))
     after = op.type == "insertAfterBlock"
@@ -97,10 +105,11 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
     text = op.get("text")
     runs = [make_run(text)] if text else []
     position = "after" if op.type == "insertAfterBlock" else "before"
+    place = outside_placeholder_controls(anchor)
     if position == "after":
-        anchor.addnext(p)
+        place.addnext(p)
     else:
-        anchor.addprevious(p)
+        place.addprevious(p)
     if ctx.tracked:
         if runs:
             p.append(insert_runs(runs, ctx.revisions))
@@ -135,15 +144,21 @@ def mark_new_paragraph(ctx: ApplyContext, p: Any) -> None:
     paragraph's mark is the inserted one, and the new paragraph carries the original mark (with
     a ``w:pPrChange`` when its properties differ, so that rejecting restores them). LibreOffice
     reads this form correctly in every case; the other form (the new paragraph's own mark
-    inserted) it mishandles when the paragraph before ends with an insertion. The other form is
-    used only when there is no suitable paragraph before (the start of a container, a section
-    break, a mark already deleted or that this call deletes: a mark both inserted and deleted
-    LibreOffice reads as deleted only, so rejecting would leave an empty paragraph behind)."""
+    inserted) it mishandles when the paragraph before ends with an insertion (see
+    ``touching_insertions``, which the executor runs afterwards). The other form is used when
+    there is no suitable paragraph before: the start of a container, a section break, a mark
+    that this call deletes (a mark both inserted and deleted LibreOffice reads as deleted only,
+    so rejecting would leave an empty paragraph behind), and a paragraph whose properties carry
+    any revision of their own (a mark someone inserted, deleted or moved, a property or mark
+    formatting change). The original mark of such a paragraph belongs to that revision: moved
+    onto the new paragraph it would make the new paragraph part of someone else's change (a
+    copied ``w:ins`` under their id and name: rejecting their changes would glue this paragraph
+    to its neighbours, and rejecting ours would leave it behind empty)."""
     previous = _previous_paragraph(p)
     if (
         previous is None
         or carries_section_break(previous)
-        or paragraph_mark_state(previous) & {"del", "moveFrom"}
+        or has_annotations(paragraph_properties(previous))
         or previous in ctx.marks_deleted
     ):
         mark_paragraph(p, "ins", ctx.revisions)

@@ -17,6 +17,9 @@ RULES = (
     "at most one operation that deletes, rewrites, splits or merges it; a later operation on something an "
     "earlier one already changes is skipped (overlappingOperation).",
     "Offsets count UTF-16 code units of a block's text and must fall between two characters.",
+    'Text read_document marks as placeholder (the prompt an empty content control shows, such as "Choose an '
+    'item.") is not content: an operation that would change it is skipped (placeholderText); a new block '
+    "next to such a control goes outside it.",
     "A skipped operation changes nothing and the others still apply; each skip has a code and a reason "
     "saying what to do (usually: re-read and retry with fresh ids).",
     "An operation id names one operation for the whole document: resending a call whose operations already "

@@ -1,9 +1,11 @@
 """splitBlock and mergeBlockWithNext: change where one paragraph ends and the next begins.
 
 **splitBlock** ``{blockId, offset}`` cuts a block in two at a UTF-16 offset of its text. The
-first part becomes a new paragraph (fresh id, the same paragraph properties) placed before the
-block; the block keeps its id and the rest of the text. Tracked mode marks the new paragraph's
-mark inserted, which is how Word records pressing Enter: rejecting joins the parts again.
+first part becomes a new paragraph (fresh id, the same paragraph properties, with someone's
+pending change of them under a fresh revision id, so rejecting it restores both parts) placed
+before the block; the block keeps its id, its paragraph mark and the rest of the text. Tracked
+mode marks the new paragraph's mark inserted, which is how Word records pressing Enter:
+rejecting joins the parts again.
 Offset 0 or the text's length gives a blank paragraph before or after the text.
 
 **mergeBlockWithNext** ``{blockId}`` joins a block with the paragraph right after it in the same
@@ -32,7 +34,7 @@ from ..wml.ns import (
     W_SMARTTAG,
 )
 from ..wml.revisions import mark_paragraph, paragraph_mark_state, split_wrapper
-from .context import ApplyContext, ResolveContext, block_json_target
+from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder, in_placeholder_control
 from .delete_block import carries_section_break
 from .fields import block_id_field, integer_field
 from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -51,6 +53,9 @@ def _resolve_split(ctx: ResolveContext, op: Operation, block) -> Plan:
     offset = op.get("offset")
     ctx.check_offset(block, offset, text_change=True)
     p = block.element
+    if in_placeholder_control(p):
+        check_placeholder(block)
+    check_placeholder(block, offset, offset)
     return Plan(
         op, (block.index, STRUCTURE, offset), [Claim(("text", p)), Claim(("para", p))], block=block, touches=[p]
     )
@@ -94,7 +99,7 @@ def _apply_split(ctx: ApplyContext, plan: Plan) -> Applied:
     if text.text != block.text:
         raise Skip("invalidResult", what="the block's text did not read as expected when the split was applied")
     boundary = _boundary(text, offset, ctx.ids)
-    head = ctx.new_paragraph(p, f"split:{plan.op.id}")
+    head = ctx.new_paragraph(p, f"split:{plan.op.id}", history=True)
     children = [child for child in p if child.tag != W_PPR]
     if boundary is None:
         moving = children
@@ -154,6 +159,10 @@ def _resolve_merge(ctx: ResolveContext, op: Operation, block) -> Plan:
         raise Skip("unsupportedBlock", what=f"the paragraph after block {block.id} is not a block of this document.")
     if next_block.pending_deletion:
         raise Skip("pendingDeletion", blockId=next_block.id)
+    for joined in (block, next_block):
+        # Joining paragraphs of a control that shows its placeholder changes that placeholder.
+        if in_placeholder_control(joined.element):
+            check_placeholder(joined)
     claims = [
         Claim(("text", p)), Claim(("para", p)), Claim(("text", following)), Claim(("para", following)),
         Claim(("gap", p, "after")), Claim(("gap", following, "before")),

@@ -35,7 +35,7 @@ from ..wml.ns import W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTENT, qn
 from ..wml.properties import paragraph_properties, row_properties
 from ..wml.revisions import mark_paragraph, mark_row
 from ..wml.text import unstorable_character
-from .context import ApplyContext, ResolveContext
+from .context import ApplyContext, ResolveContext, outside_placeholder_controls
 from .fields import COMMENT_FIELD, DecodeError, Decoding, Field, block_id_field, enum_field, kind_of
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .table_grid import (
@@ -233,6 +233,7 @@ def place_table(ctx: ApplyContext, anchor: Any, tbl: Any, position: str, seed: s
     would otherwise touch it (see the module docstring). Returns the new paragraphs."""
     if anchor.getparent() is None:
         raise Skip("invalidResult", what="the anchor block was removed by another operation of this call")
+    anchor = outside_placeholder_controls(anchor)
     separators = []
     if position == "after":
         following = _block_sibling(anchor, forward=True)

@@ -9,7 +9,11 @@ part roots, so a new id never collides with any of them across the whole documen
 story part: main document, headers, footers, notes, comments). ``take()`` hands out ids above
 the largest one in use; they always fit a signed 32-bit integer (OOXML's ``ST_DecimalNumber`` as
 Word reads it): when the largest id in use is already at the top of that range, the lowest free
-ids are used instead.
+ids are used instead. Anything copied from an existing element (properties for a new paragraph,
+half of a split run or wrapper) must not carry the original's ids: ``restamp_copies(copy, ids)``
+renews them, ``strip_annotations(copy)`` drops the revision records altogether (a new paragraph
+has no history; someone else's revision copied onto it would be attributed to them and resolved
+with theirs), and ``has_annotations(element)`` tells whether there is anything to renew.
 
 **Stamping.** ``Revisions(ids, author, date)`` is the context of one batch of edits: every
 revision element it makes (``revisions.element("w:ins")``) carries a fresh id, the author and
@@ -264,13 +268,28 @@ def _set_text(element: Any, text: str) -> None:
         element.set(XML_SPACE, "preserve")
 
 
-def _restamp_copies(element: Any, ids: IdAllocator | None) -> None:
+def restamp_copies(element: Any, ids: IdAllocator | None) -> None:
     """Give annotation elements inside a copied subtree fresh ids (ids are document-unique)."""
     if ids is None:
         return
     for inner in element.iter(*ANNOTATION_ID_TAGS):
         if inner.get(W_ID) is not None:
             inner.set(W_ID, str(ids.take()))
+
+
+def has_annotations(element: Any | None) -> bool:
+    """Whether ``element`` holds (or is) an element of the annotation id space: a revision
+    mark, a property-change record, a range marker."""
+    return element is not None and next(element.iter(*ANNOTATION_ID_TAGS), None) is not None
+
+
+def strip_annotations(element: Any) -> Any:
+    """Remove every annotation element below ``element`` (revision marks and property-change
+    records that belong to the element it was copied from); returns ``element``."""
+    for inner in list(element.iter(*ANNOTATION_ID_TAGS)):
+        if inner is not element and inner.getparent() is not None:
+            inner.getparent().remove(inner)
+    return element
 
 
 def split_run(r: Any, offset: int, ids: IdAllocator | None, *, zero_width: str = "left") -> tuple[Any, Any]:
@@ -327,7 +346,7 @@ def _empty_twin(r: Any, ids: IdAllocator | None) -> Any:
         from copy import deepcopy
 
         rpr_copy = deepcopy(rpr)
-        _restamp_copies(rpr_copy, ids)
+        restamp_copies(rpr_copy, ids)
         twin.append(rpr_copy)
     return twin
 

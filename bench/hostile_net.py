@@ -1,0 +1,155 @@
+"""What hostile patterns, expressions and servers cost (issue 15, items 2, 5, 6, 11).
+
+Measures, in one process (CPU time unless said otherwise):
+- a tool argument against ``^(a+)+$`` with ``'a' * n + '!'``: Python's ``re`` (what argument
+  validation used) for small n, where it doubles with each ``a``, against deskcheck's validator
+  for the issue's n = 28 and for n = 100,000;
+- a value that needs more than the backtracking limit (``^(a+)\\1*b$``), per field: what a form
+  pays for a field it reports as "could not be checked";
+- the expression sandbox: locking down a context (once per thread), one evaluation, and the
+  first evaluation after the root document changed, for an expression that does not read it and
+  for one that does (the shared scope is parsed and frozen);
+- a request to a server that trickles one byte every 0.2 s: wall time until ``--timeout 2``
+  stops it (the server is a local socket; no sample API needed).
+
+Run: ``python bench/hostile_net.py`` (``--json`` prints the figures as JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import statistics
+import sys
+import threading
+import time
+
+
+def cpu_ms(call, repeat: int = 1) -> float:
+    """The median CPU time of ``call()`` over ``repeat`` runs, in milliseconds."""
+    samples = []
+    for _ in range(repeat):
+        started = time.process_time()
+        call()
+        samples.append((time.process_time() - started) * 1000)
+    return statistics.median(samples)
+
+
+def argument_figures() -> dict:
+    import re
+
+    from deskcheck.engine.openapi.arguments import argument_errors
+
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}}
+    python_re = {n: cpu_ms(lambda n=n: re.search("^(a+)+$", "a" * n + "!")) for n in (16, 18, 20, 22)}
+    argument_errors(schema, {"code": "a"}, root="params")  # the validator, built once per schema
+    ours = {
+        n: cpu_ms(lambda n=n: argument_errors(schema, {"code": "a" * n + "!"}, root="params"), 5) for n in (28, 100_000)
+    }
+    slow = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)\\1*b$"}}}
+    argument_errors(slow, {"code": "a"}, root="params")
+    undecided = cpu_ms(lambda: argument_errors(slow, {"code": "a" * 5000 + "c"}, root="params"), 5)
+    return {
+        "python_re_ms_by_n": {str(n): round(v, 1) for n, v in python_re.items()},
+        "deskcheck_ms_n28": round(ours[28], 3),
+        "deskcheck_ms_n100000": round(ours[100_000], 3),
+        "over_the_limit_field_ms": round(undecided, 2),
+    }
+
+
+def form_figures() -> dict:
+    from deskcheck.engine.forms.validation import SchemaValidator
+
+    fields = {f"f{i}": {"type": "string", "pattern": "^(a*)*\\1$"} for i in range(20)}
+    validator = SchemaValidator({"type": "object", "properties": fields})
+    data = {name: "a" * 5000 + "c" for name in fields}
+    validator.iter_errors({"f0": "a"})
+    found: list = []
+    ms = cpu_ms(lambda: found.append(validator.iter_errors(data)), 3)
+    return {"twenty_unchecked_fields_ms": round(ms, 1), "reported": sum(e.undecided for e in found[-1])}
+
+
+def sandbox_figures() -> dict:
+    from deskcheck.engine.forms import expressions as ex
+
+    ex._sandbox()
+    lockdown = cpu_ms(lambda: ex._sandbox().reset(), 10)
+    local = ex.Expression("js-eval", "data.x > 3 && parent.data.kind !== 'hide'")
+    shared_reader = ex.Expression("js-eval", "rootData.items.length > data.x")
+    root = {"items": [{"label": f"item {i}", "amount": i, "tags": ["a", "b"]} for i in range(60)], "title": "x"}
+    shared = ex.shared_scope(rootData=root, context={})
+    scope = {"data": {"x": 1}, "parent": {"data": {"kind": "a"}}}
+    ex.evaluate(local, scope, shared)
+    one = []
+    for i in range(2000):
+        started = time.process_time()
+        ex.evaluate(local, {"data": {"x": i}, "parent": {"data": {"kind": "a"}}}, shared)
+        one.append((time.process_time() - started) * 1e6)
+    changed: dict[str, list[float]] = {"local": [], "reads_root": []}
+    for i in range(300):
+        root["title"] = f"v{i}"
+        text = ex.shared_scope(rootData=root, context={})
+        for name, expression in (("local", local), ("reads_root", shared_reader)):
+            started = time.process_time()
+            ex.evaluate(expression, {"data": {"x": 10_000 + i}, "parent": {"data": {"kind": "a"}}}, text)
+            changed[name].append((time.process_time() - started) * 1e6)
+    return {
+        "lockdown_ms": round(lockdown, 2),
+        "evaluation_us": round(statistics.median(one), 1),
+        "after_root_change_local_us": round(statistics.median(changed["local"]), 1),
+        "after_root_change_reading_root_us": round(statistics.median(changed["reads_root"]), 1),
+        "root_document_chars": len(text),
+    }
+
+
+def trickle_figures() -> dict:
+    from deskcheck.engine.openapi.http import HttpRequest, HttpxClient, RequestFailed
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        conn.recv(65536)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
+        while not stop.wait(0.2):
+            try:
+                conn.sendall(b" ")
+            except OSError:
+                break
+        conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    import httpx  # noqa: F401 - imported before the clock starts, as in a process that has sent a request
+
+    client = HttpxClient(timeout=2)
+    started = time.perf_counter()
+    try:
+        client.send(HttpRequest("GET", f"http://127.0.0.1:{listener.getsockname()[1]}/slow"))
+        outcome = "answered"
+    except RequestFailed:
+        outcome = "timed out"
+    wall = time.perf_counter() - started
+    stop.set()
+    listener.close()
+    client.close()
+    return {"trickle_timeout_2s_wall_s": round(wall, 2), "outcome": outcome}
+
+
+def main() -> dict:
+    return {
+        "arguments": argument_figures(),
+        "form": form_figures(),
+        "sandbox": sandbox_figures(),
+        "server": trickle_figures(),
+    }
+
+
+if __name__ == "__main__":
+    figures = main()
+    if "--json" in sys.argv:
+        print(json.dumps(figures))
+    else:
+        for group, values in figures.items():
+            for name, value in values.items():
+                print(f"{group:10} {name:36} {value}")

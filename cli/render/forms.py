@@ -1,0 +1,119 @@
+"""Readable views of the form family: the sessions and drafts the store keeps. The form tools
+themselves answer text written for people and agents alike, which is shown as it is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .draw import Column, Line, Table, View, note, plural
+
+STATUS_STYLES = {"ready": "green", "stale": "yellow", "error": "red", "saving": "yellow", "closed": "dim"}
+
+
+def duration(seconds: Any) -> str:
+    """``42 s``, ``12 min``, ``3 h``, ``2 d``."""
+    if not isinstance(seconds, (int, float)):
+        return "?"
+    seconds = abs(seconds)
+    for limit, unit, size in ((120, "s", 1), (7200, "min", 60), (172800, "h", 3600)):
+        if seconds < limit:
+            return f"{int(seconds // size)} {unit}"
+    return f"{int(seconds // 86400)} d"
+
+
+def _record(key: dict[str, Any]) -> str:
+    params = key.get("params") or {}
+    # Which record: its path parameters (the API's address is the group's business), or a file.
+    words = " ".join(f"{name}={value}" for name, value in params.items() if name not in ("schema", "data", "api"))
+    if "data" in params:  # a file-backed form: its data file says which record
+        words = f"{params['data']} {words}".strip()
+    return words or "-"
+
+
+def sessions(value: Any, args: dict[str, Any]) -> View:
+    items = [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+    if not items:
+        return [note("No open form sessions.")]
+    rows = []
+    for item in items:
+        key = item.get("key") or {}
+        status = str(item.get("status", ""))
+        valid = ("valid", "green") if item.get("valid") else (f"{item.get('errors', '?')} error(s)", "red")
+        rows.append(
+            [
+                str(key.get("group", "")),
+                _record(key),
+                str(key.get("identity") or "-"),
+                (status, STATUS_STYLES.get(status, "")),
+                ("unsaved edits", "yellow") if item.get("modified") else ("saved", "dim"),
+                valid,
+                duration(item.get("idleSeconds")),
+                duration(item.get("expiresInSeconds")),
+                (str(item.get("message") or item.get("title") or ""), ""),
+            ]
+        )
+    columns = [
+        Column("group", style="bold cyan"),
+        Column("record", flex=True, keep_end=True),
+        Column("identity", style="dim", max_width=16),
+        Column("status"),
+        Column("edits"),
+        Column("valid"),
+        Column("idle", align="right"),
+        Column("expires in", align="right"),
+        Column("title", max_width=20),
+    ]
+    return [Line((plural(len(rows), "open session"), "bold")), Table(columns, rows)]
+
+
+def drafts(value: Any, args: dict[str, Any]) -> View:
+    items = [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+    if not items:
+        return [note("No drafts: no session expired with unsaved edits.")]
+    rows = [
+        [
+            str(item.get("draft", "")),
+            str((item.get("key") or {}).get("group", "")),
+            _record(item.get("key") or {}),
+            ("valid", "green") if item.get("valid") else ("not valid", "red"),
+            duration(item.get("expiredSecondsAgo")) + " ago",
+            ", ".join(map(str, item.get("changed", []))) or "-",
+        ]
+        for item in items
+    ]
+    columns = [
+        Column("draft", style="bold cyan", align="right"),
+        Column("group"),
+        Column("record", keep_end=True),
+        Column("valid"),
+        Column("expired"),
+        Column("changed fields", flex=True),
+    ]
+    return [
+        Line((plural(len(rows), "draft"), "bold")),
+        Table(columns, rows),
+        note("deskcheck form restore --draft N re-applies one; discard --draft N drops it."),
+    ]
+
+
+def get_data(value: Any, args: dict[str, Any]) -> View:
+    """getData answers JSON text (the record or a field, whether it is valid): shown as keys and
+    values, the way other structures are on a terminal."""
+    import json
+
+    from .values import value_view
+
+    try:
+        answer = json.loads(value)
+    except (TypeError, ValueError):
+        return value_view(value)
+    if not isinstance(answer, dict):
+        return value_view(answer)
+    view: View = [note("unset (no value)")] if answer.get("unset") else value_view(answer.get("data"))
+    if "valid" in answer:
+        view.append(Line(("the record is valid", "green")) if answer["valid"] else Line(("not valid", "red")))
+    others = {key: item for key, item in answer.items() if key not in ("data", "valid", "unset")}
+    return view + value_view(others) if others else view
+
+
+VIEWS = {"sessions": sessions, "drafts": drafts, "getData": get_data}

@@ -1,0 +1,52 @@
+"""Tool definitions as a person reads them: each tool's name and what it does, in one line.
+
+Any export shape is read (json, anthropic, openai, mcp: ``export_tools``), so the docx tools, an
+OpenAPI document's tools and the REPL's `tools` list the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .draw import Column, Line, Table, View, note, plural
+
+
+def summary(description: str) -> str:
+    """A description's first sentence."""
+    text = " ".join(str(description or "").split())
+    first = text.partition(". ")[0]
+    return first.rstrip(".") + "." if first else ""
+
+
+def _fields(definition: dict[str, Any]) -> dict[str, Any]:
+    # openai's shape keeps the definition under "function"
+    inner = definition.get("function")
+    return inner if isinstance(inner, dict) else definition
+
+
+def _read_only(definition: dict[str, Any]) -> bool:
+    annotations = definition.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
+
+
+def tools_table(definitions: Iterable[dict[str, Any]], *, indent: int = 0) -> Table:
+    rows = []
+    for definition in definitions:
+        fields = _fields(definition)
+        marks = ("read-only  ", "dim") if _read_only(fields) else ("", "")
+        rows.append([str(fields.get("name", "")), (marks, (summary(fields.get("description", "")), ""))])
+    return Table([Column("tool", style="bold cyan", max_width=48), Column("what it does", flex=True)], rows, indent)
+
+
+def listing(value: Any, args: dict[str, Any]) -> View:
+    """A list of tool definitions (``deskcheck docx tools``, the REPL's `tools`)."""
+    definitions = [d for d in value if isinstance(d, dict)] if isinstance(value, list) else []
+    return [
+        Line((plural(len(definitions), "tool"), "bold")),
+        tools_table(definitions),
+        note("--format json, anthropic, openai or mcp prints the definitions themselves."),
+    ]
+
+
+VIEWS = {"listing": listing}

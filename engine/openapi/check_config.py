@@ -1,0 +1,116 @@
+"""Configuration of ``openapi check``: rule severities (and ``strict``) from a file and the command line.
+
+The file is ``.deskcheck.toml`` (tables at its top level) or ``pyproject.toml`` (the same tables
+under ``[tool.deskcheck]``), found in the working directory or the nearest parent that has one
+(``.deskcheck.toml`` first in each directory), or named with ``--config``::
+
+    [openapi.check]
+    strict = false
+    [openapi.check.severity]
+    default-invalid = "off"
+    openapi-schema = "warning"
+
+``--severity RULE=LEVEL`` on the command line wins over the file. Unknown rules, levels and keys
+are refused, naming the file: a typo must not silently keep a rule as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..files import read_regular_file
+from .rules import RULES, SEVERITIES
+
+CONFIG_FILES = (".deskcheck.toml", "pyproject.toml")
+# A configuration names a few rules; a pyproject.toml holds a project's whole setup.
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+_KEYS = {"severity", "strict"}
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    severity: dict[str, str] = field(default_factory=dict)
+    strict: bool = False
+    path: Path | None = None  # the file it came from
+
+
+def find_config(start: Path) -> Path | None:
+    """The configuration file that applies in ``start`` (a directory): the nearest one, going up.
+    A ``pyproject.toml`` counts only when it has a ``[tool.deskcheck]`` table."""
+    for directory in (start, *start.parents):
+        for name in CONFIG_FILES:
+            candidate = directory / name
+            if candidate.is_file() and (name != "pyproject.toml" or _mentions_deskcheck(candidate)):
+                return candidate
+    return None
+
+
+def load_config(path: Path) -> CheckConfig:
+    """The ``openapi.check`` settings of ``path``; an ``InputError`` names what is wrong."""
+    import tomllib
+
+    raw = read_regular_file(path, MAX_CONFIG_BYTES, subject=f"the configuration file {path}", wanted="a TOML file")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"the configuration file {path} is not valid TOML: {exc}.") from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("deskcheck", {})
+        prefix = "tool.deskcheck."
+    else:
+        prefix = ""
+    section = data.get("openapi", {}).get("check", {}) if isinstance(data.get("openapi", {}), dict) else None
+    where = f"[{prefix}openapi.check] in {path}"
+    if not isinstance(section, dict):
+        raise InputError(f"{where} must be a table.")
+    unknown = sorted(set(section) - _KEYS)
+    if unknown:
+        raise InputError(f"{where} has unknown key(s) {', '.join(unknown)}; it takes {', '.join(sorted(_KEYS))}.")
+    strict = section.get("strict", False)
+    if not isinstance(strict, bool):
+        raise InputError(f"{where}: strict must be true or false, not {strict!r}.")
+    severity = section.get("severity", {})
+    if not isinstance(severity, dict):
+        raise InputError(f"{where}: severity must be a table of rule = level.")
+    return CheckConfig(check_severities(severity.items(), f"{where}, severity"), strict, path)
+
+
+def parse_severity_options(options: Iterable[str]) -> dict[str, str]:
+    """``--severity RULE=LEVEL`` values as a mapping; an ``InputError`` for a malformed one."""
+    pairs = []
+    for option in options:
+        rule, sep, level = option.partition("=")
+        if not sep:
+            raise InputError(f"--severity takes RULE=LEVEL (e.g. default-invalid=off), not {option!r}.")
+        pairs.append((rule.strip(), level.strip()))
+    return check_severities(pairs, "--severity")
+
+
+def check_severities(pairs: Iterable[tuple[Any, Any]], where: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for rule, level in pairs:
+        if rule not in RULES:
+            import difflib
+
+            close = difflib.get_close_matches(str(rule), RULES, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise InputError(
+                f"{where}: unknown rule {rule!r}{hint}; the README's rule table lists them "
+                "(`deskcheck openapi check --help` too)."
+            )
+        if level not in SEVERITIES:
+            raise InputError(f"{where}: {rule} must be one of {', '.join(SEVERITIES)}, not {level!r}.")
+        out[rule] = level
+    return out
+
+
+def _mentions_deskcheck(path: Path) -> bool:
+    try:
+        text = read_regular_file(path, MAX_CONFIG_BYTES, subject=str(path), wanted="a TOML file").decode("utf-8")
+    except (InputError, UnicodeDecodeError):
+        return False
+    return "tool.deskcheck" in text

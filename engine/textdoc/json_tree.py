@@ -1,0 +1,173 @@
+"""JSON text to a tree of nodes with their positions (``nodes``), for edits that keep the rest of
+the text as it was.
+
+Values are read exactly as Python's ``json`` reads them (strings through its own scanner, the
+same number grammar, ``NaN``/``Infinity`` accepted, a repeated key's last occurrence wins), so
+the tree agrees with the data a session loaded with ``json.loads``. Comments (``//``, ``/* */``)
+and trailing commas, which tsconfig-style files carry, are accepted when ``lenient``. The parser
+keeps its own stack: a deeply nested document cannot exhaust Python's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from json.decoder import scanstring  # type: ignore[attr-defined]
+
+from ..errors import InputError
+from .nodes import MAX_DEPTH, Entry, Mapping, Node, Scalar, Sequence
+
+NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
+CONSTANTS = {"true": True, "false": False, "null": None, "NaN": float("nan"), "Infinity": float("inf")}
+WHITESPACE = " \t\n\r"
+BLANKS = re.compile(r"[ \t\n\r]*")
+
+
+class JsonSyntaxError(InputError):
+    def __init__(self, message: str, text: str, pos: int) -> None:
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        super().__init__(f"{message} at line {line}, column {column}")
+        self.line, self.column = line, column
+
+
+def parse_json(text: str, *, lenient: bool = False) -> Node:
+    return _Parser(text, lenient).parse()
+
+
+class _Parser:
+    def __init__(self, text: str, lenient: bool) -> None:
+        self.text, self.lenient = text, lenient
+
+    def fail(self, message: str, pos: int) -> JsonSyntaxError:
+        return JsonSyntaxError(message, self.text, pos)
+
+    def skip(self, pos: int) -> int:
+        text = self.text
+        while pos < len(text):
+            char = text[pos]
+            if char in WHITESPACE:
+                pos = BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+            elif char == "/" and self.lenient and text.startswith("//", pos):
+                end = text.find("\n", pos)
+                pos = len(text) if end < 0 else end
+            elif char == "/" and self.lenient and text.startswith("/*", pos):
+                end = text.find("*/", pos + 2)
+                if end < 0:
+                    raise self.fail("unterminated comment", pos)
+                pos = end + 2
+            else:
+                break
+        return pos
+
+    def parse(self) -> Node:
+        text = self.text
+        # Each open collection: (node, index of the key being read for a mapping).
+        stack: list[Mapping | Sequence] = []
+        pending_key: list[tuple[str, int, int, int] | None] = []
+        pos = self.skip(0)
+        root: Node | None = None
+        while True:
+            # Here a value starts (or a collection closes, handled below).
+            if pos >= len(text):
+                raise self.fail("unexpected end of the document", pos)
+            char = text[pos]
+            node: Node | None = None
+            if char == "{" or char == "[":
+                if len(stack) >= MAX_DEPTH:
+                    raise self.fail(f"the document nests deeper than {MAX_DEPTH} levels", pos)
+                container: Mapping | Sequence = Mapping(pos, True) if char == "{" else Sequence(pos, True)
+                container.open = pos
+                stack.append(container)
+                pending_key.append(None)
+                pos = self.skip(pos + 1)
+                closer = "}" if char == "{" else "]"
+                if pos < len(text) and text[pos] == closer:
+                    node = self.close(stack, pending_key, pos)
+                    pos += 1
+                elif isinstance(container, Mapping):
+                    pos = self.read_key(pending_key, pos)
+                    continue
+                else:
+                    continue
+            else:
+                node, pos = self.scalar(pos)
+            # A value is complete: attach it, then read separators and closers.
+            while True:
+                if not stack:
+                    root = node
+                    end = self.skip(pos)
+                    if end != len(text):
+                        raise self.fail("unexpected text after the document", end)
+                    return root
+                self.attach(stack[-1], pending_key, node)
+                pos = self.skip(pos)
+                if pos >= len(text):
+                    raise self.fail("unexpected end of the document", pos)
+                closer = "}" if isinstance(stack[-1], Mapping) else "]"
+                if text[pos] == ",":
+                    after = self.skip(pos + 1)
+                    if self.lenient and after < len(text) and text[after] == closer:
+                        pos = after
+                    else:
+                        pos = self.read_key(pending_key, after) if closer == "}" else after
+                        break
+                if text[pos] == closer:
+                    node = self.close(stack, pending_key, pos)
+                    pos += 1
+                    continue
+                raise self.fail(f"expected ',' or '{closer}'", pos)
+
+    def read_key(self, pending_key: list[tuple[str, int, int, int] | None], pos: int) -> int:
+        text = self.text
+        if pos >= len(text) or text[pos] != '"':
+            raise self.fail("expected a property name in double quotes", pos)
+        key, end = self.string(pos)
+        colon = self.skip(end)
+        if colon >= len(text) or text[colon] != ":":
+            raise self.fail("expected ':' after the property name", colon)
+        pending_key[-1] = (key, pos, end, colon + 1)
+        return self.skip(colon + 1)
+
+    def attach(self, container: Mapping | Sequence, pending_key: list, node: Node) -> None:
+        if isinstance(container, Sequence):
+            container.items.append(node)
+            return
+        key, start, end, colon = pending_key[-1]
+        entry = Entry(key, start, end, node, '"')
+        entry.colon = colon
+        container.entries.append(entry)
+        pending_key[-1] = None
+
+    def close(self, stack: list, pending_key: list, pos: int) -> Node:
+        container = stack.pop()
+        pending_key.pop()
+        container.close, container.end = pos, pos + 1
+        return container
+
+    def string(self, pos: int) -> tuple[str, int]:
+        try:
+            return scanstring(self.text, pos + 1, True)
+        except json.JSONDecodeError as exc:
+            raise self.fail(exc.msg.lower(), exc.pos) from None
+
+    def scalar(self, pos: int) -> tuple[Scalar, int]:
+        text = self.text
+        char = text[pos]
+        if char == '"':
+            value, end = self.string(pos)
+            return Scalar(pos, end, value, '"'), end
+        match = NUMBER.match(text, pos)
+        if match:
+            integer, fraction, exponent = match.groups()
+            try:
+                number: int | float = float(match.group()) if fraction or exponent else int(integer)
+            except ValueError:  # more digits than Python converts
+                raise self.fail("a number too long to read", pos) from None
+            return Scalar(pos, match.end(), number), match.end()
+        for word, value in CONSTANTS.items():
+            if text.startswith(word, pos):
+                return Scalar(pos, pos + len(word), value), pos + len(word)
+        if text.startswith("-Infinity", pos):
+            return Scalar(pos, pos + 9, float("-inf")), pos + 9
+        raise self.fail("expected a value", pos)

@@ -1,0 +1,160 @@
+"""The parse tree both formats share: every value with the place it occupies in the text.
+
+Offsets are indexes into the decoded text (without a byte order mark). ``start``/``end`` cover a
+node's text, its YAML properties (``&anchor``, ``!tag``) included; a flow collection's ``open``
+and ``close`` are the indexes of its brackets. Block collections (YAML) have no brackets.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Deeper documents are refused: configuration and records nest a few levels, and every layer
+# that walks a document (validation, the form tree, the store's JSON) recurses.
+MAX_DEPTH = 200
+# Values an alias-heavy YAML file may expand to.
+MAX_VALUES = 1_000_000
+
+
+class Scalar:
+    """``source`` is the scalar's text as YAML read it, before it was resolved to a value."""
+
+    __slots__ = ("anchor", "end", "source", "start", "style", "tag", "value")
+
+    def __init__(self, start: int, end: int, value: Any, style: str | None = None) -> None:
+        self.start, self.end, self.value, self.style = start, end, value, style
+        self.anchor: str | None = None
+        self.tag: str | None = None
+        self.source = ""
+
+
+class Entry:
+    """One ``key: value`` of a mapping. ``colon`` is the index just after the ``:`` (None when
+    it could not be placed, as for an explicit ``? key``); ``merge`` marks YAML's ``<<``."""
+
+    __slots__ = ("colon", "key", "key_end", "key_start", "key_style", "merge", "value")
+
+    def __init__(self, key: str, key_start: int, key_end: int, value: Node, key_style: str | None = None) -> None:
+        self.key, self.key_start, self.key_end, self.value, self.key_style = key, key_start, key_end, value, key_style
+        self.colon: int | None = None
+        self.merge = False
+
+
+class Mapping:
+    __slots__ = ("anchor", "close", "end", "entries", "flow", "merges", "open", "start", "tag")
+
+    def __init__(self, start: int, flow: bool) -> None:
+        self.start, self.end, self.flow = start, start, flow
+        self.entries: list[Entry] = []
+        self.merges: list[Mapping] = []  # the mappings ``<<`` merges in, the first winning
+        self.open = self.close = -1
+        self.anchor: str | None = None
+        self.tag: str | None = None
+
+
+class Sequence:
+    __slots__ = ("anchor", "close", "end", "flow", "items", "open", "start", "tag")
+
+    def __init__(self, start: int, flow: bool) -> None:
+        self.start, self.end, self.flow = start, start, flow
+        self.items: list[Node] = []
+        self.open = self.close = -1
+        self.anchor: str | None = None
+        self.tag: str | None = None
+
+
+class Alias:
+    __slots__ = ("end", "name", "start", "target")
+
+    def __init__(self, start: int, end: int, name: str, target: Node) -> None:
+        self.start, self.end, self.name, self.target = start, end, name, target
+
+
+Node = Scalar | Mapping | Sequence | Alias
+
+
+def resolve(node: Node) -> Node:
+    while isinstance(node, Alias):
+        node = node.target
+    return node
+
+
+def effective(mapping: Mapping) -> dict[str, tuple[Node, int | None]]:
+    """The mapping as data sees it: key -> (value node, index of its entry, None for a key that
+    ``<<`` merges in). Own keys come first, in the file's order; a repeated key (JSON) is its
+    last occurrence; merged keys follow, from the first merged mapping on."""
+    own: dict[str, tuple[Node, int | None]] = {}
+    for index, entry in enumerate(mapping.entries):
+        if not entry.merge:
+            own.pop(entry.key, None)
+            own[entry.key] = (entry.value, index)
+    for source in mapping.merges:
+        for key, (node, _) in effective(source).items():
+            own.setdefault(key, (node, None))
+    return own
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON data: a boolean is never a number, 1 and 1.0 are the same number, NaN
+    equals NaN, and a mapping's key order does not matter."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and len(a) == len(b) and all(k in b and same_value(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if a is None or b is None:
+        return a is None and b is None
+    return type(a) is type(b) and a == b
+
+
+def node_equals(node: Node, value: Any) -> bool:
+    """``same_value`` of a node's data and ``value``, without building the node's data."""
+    node = resolve(node)
+    if isinstance(node, Scalar):
+        return same_value(node.value, value)
+    if isinstance(node, Sequence):
+        return (
+            isinstance(value, list)
+            and len(value) == len(node.items)
+            and all(node_equals(item, v) for item, v in zip(node.items, value, strict=True))
+        )
+    if not isinstance(value, dict):
+        return False
+    seen = effective(node)
+    return len(seen) == len(value) and all(k in value and node_equals(n, value[k]) for k, (n, _) in seen.items())
+
+
+class Budget:
+    """Counts the values built from a tree, so that aliases cannot expand without end."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.left, self.limit, self.what = limit, limit, what
+
+    def take(self, count: int = 1) -> None:
+        self.left -= count
+        if self.left < 0:
+            from ..errors import InputError
+
+            raise InputError(
+                f"{self.what} expands to more than {self.limit:,} values through its aliases; "
+                "a form cannot hold it (is it an alias bomb?)."
+            )
+
+
+def to_data(node: Node, budget: Budget, depth: int = 0) -> Any:
+    """The node as plain JSON data, every alias as its own copy."""
+    node = resolve(node)
+    budget.take()
+    if isinstance(node, Scalar):
+        return node.value
+    if depth >= MAX_DEPTH:
+        from ..errors import InputError
+
+        raise InputError(f"{budget.what} nests deeper than {MAX_DEPTH} levels through its aliases.")
+    if isinstance(node, Sequence):
+        return [to_data(item, budget, depth + 1) for item in node.items]
+    return {key: to_data(value, budget, depth + 1) for key, (value, _) in effective(node).items()}
