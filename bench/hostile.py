@@ -303,16 +303,17 @@ def _max_paragraphs(path: Path, seed: int = 0) -> Path:
     return package(path, document(spread(b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>", count, 6, 10 + seed)))
 
 
-@shape("max-runs", "as many one-letter runs as MAX_XML_NODES allows, 12 to a paragraph")
+@shape("max-runs", "as many one-letter runs as MAX_XML_NODES and MAX_RUNS allow, 12 to a paragraph")
 def _max_runs(path: Path, seed: int = 0) -> Path:
-    runs = _margin(_limits().MAX_XML_NODES) * 12 // 26  # a paragraph of 12 runs: 2 + 12 x 2 nodes
+    limits = _limits()  # a paragraph of 12 runs: 2 + 12 x 2 nodes
+    runs = min(_margin(limits.MAX_XML_NODES) * 12 // 26, _margin(limits.MAX_RUNS))
     unit = b"<w:p><w:r><w:t>%s</w:t></w:r>" + b"<w:r><w:t>a</w:t></w:r>" * 11 + b"</w:p>"
     return package(path, document(spread(unit, runs // 12, 3, 20 + seed)))
 
 
-@shape("max-runs-one-paragraph", "as many one-letter runs as MAX_XML_NODES allows, in one paragraph")
+@shape("max-runs-one-paragraph", "as many one-letter runs as MAX_XML_NODES and MAX_RUNS allow, in one paragraph")
 def _max_runs_one_paragraph(path: Path, seed: int = 0) -> Path:
-    runs = _margin(_limits().MAX_XML_NODES) // 2
+    runs = min(_margin(_limits().MAX_XML_NODES) // 2, _margin(_limits().MAX_RUNS))
     return package(path, document(b"<w:p>" + spread(b"<w:r><w:t>%s</w:t></w:r>", runs, 1, 30 + seed) + b"</w:p>"))
 
 
@@ -356,9 +357,12 @@ def _max_tracked(path: Path, seed: int = 0) -> Path:
     return package(path, document(spread(paragraph, changes // 10, 4, 80 + seed)))
 
 
-@shape("max-comments", "comments anchored 10 to a paragraph, as many as MAX_PARAGRAPHS allows")
+@shape("max-comments", "comments anchored 10 to a paragraph, as many as the limits allow")
 def _max_comments(path: Path, seed: int = 0) -> Path:
-    count = _margin(_limits().MAX_PARAGRAPHS) * 10 // 11
+    limits = _limits()  # a comment: 12 nodes, 2 runs, 1.1 paragraphs
+    count = min(
+        _margin(limits.MAX_PARAGRAPHS) * 10 // 11, _margin(limits.MAX_XML_NODES) // 13, limits.MAX_RUNS // 2 - 100
+    )
     anchor = b'<w:commentRangeStart w:id="%d"/><w:r><w:t>x</w:t></w:r><w:commentRangeEnd w:id="%d"/>'
     body = b"".join(
         b"<w:p>" + b"".join(anchor % (n, n) for n in range(i, i + 10)) + b"</w:p>" for i in range(0, count, 10)

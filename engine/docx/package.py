@@ -44,7 +44,7 @@ from deskcheck.engine.files import read_regular_file, write_atomically
 
 from . import limits, strict_ooxml
 from .wml.ns import NS
-from .wml.parser import XmlError, markup_nodes, paragraph_tags, parse_xml, serialize_xml
+from .wml.parser import XmlError, element_tags, markup_nodes, parse_xml, serialize_xml
 
 CONTENT_TYPES_PART = "[Content_Types].xml"
 PACKAGE_RELS_PART = "_rels/.rels"
@@ -493,7 +493,7 @@ class ParseCost:
     each part's bytes before it is parsed, so that an over-budget part is never built."""
 
     def __init__(self) -> None:
-        self.bytes = self.nodes = self.paragraphs = 0
+        self.bytes = self.nodes = self.paragraphs = self.runs = 0
 
     def charge(self, package: str, part: str, data: bytes) -> None:
         self.bytes += len(data)
@@ -503,9 +503,12 @@ class ParseCost:
         if self.nodes > limits.MAX_XML_NODES:
             what = f"more than {limits.MAX_XML_NODES:,} XML elements and attributes"
             raise _too_costly(package, part, what, "MAX_XML_NODES")
-        self.paragraphs += paragraph_tags(data, limits.MAX_PARAGRAPHS - self.paragraphs)
+        self.paragraphs += element_tags(data, "p", limits.MAX_PARAGRAPHS - self.paragraphs)
         if self.paragraphs > limits.MAX_PARAGRAPHS:
             raise _too_costly(package, part, f"more than {limits.MAX_PARAGRAPHS:,} paragraphs", "MAX_PARAGRAPHS")
+        self.runs += element_tags(data, "r", limits.MAX_RUNS - self.runs)
+        if self.runs > limits.MAX_RUNS:
+            raise _too_costly(package, part, f"more than {limits.MAX_RUNS:,} runs of text", "MAX_RUNS")
 
 
 def _too_costly(package: str, part: str, what: str, limit: str) -> InputError:

@@ -62,7 +62,7 @@ def test_the_issue_shape_is_refused_before_its_tree_is_built(tmp_path, monkeypat
 
 # Each shape spells a lot of markup a different way; the budget is lowered so that a small file
 # shows the mechanism (the default values are exercised by the issue shape above and the bench).
-SMALL = {"MAX_XML_NODES": 5_000, "MAX_PARAGRAPHS": 500, "MAX_XML_BYTES": 200_000}
+SMALL = {"MAX_XML_NODES": 5_000, "MAX_PARAGRAPHS": 500, "MAX_RUNS": 2_000, "MAX_XML_BYTES": 200_000}
 
 
 @pytest.mark.parametrize(
@@ -76,6 +76,7 @@ SMALL = {"MAX_XML_NODES": 5_000, "MAX_PARAGRAPHS": 500, "MAX_XML_BYTES": 200_000
         ("namespace declarations", b"<w:p " + b" ".join(b'xmlns:n%d="u"' % n for n in range(5_000)) + b"/>",
          "MAX_XML_NODES"),
         ("runs", b"<w:p>" + b"<w:r><w:t>a</w:t></w:r>" * 2_500 + b"</w:p>", "MAX_XML_NODES"),
+        ("runs within the nodes", b"<w:p>" + b"<w:r><w:t>a</w:t></w:r>" * 2_100 + b"</w:p>", "MAX_RUNS"),
         ("text", b"<w:p><w:r><w:t>" + b"a" * 200_000 + b"</w:t></w:r></w:p>", "MAX_XML_BYTES"),
     ],
 )  # fmt: skip

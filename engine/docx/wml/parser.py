@@ -14,6 +14,7 @@ cost more than its budget (see ``limits``) without first building its tree.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -61,24 +62,25 @@ def markup_nodes(data: bytes) -> int:
     return data.count(b"<") - data.count(b"</") + data.count(b"=")
 
 
-# The start tag of an element named p, in any namespace: w:p, a WordprocessingML paragraph (also
-# spelled with another prefix, or with none under a default namespace), is one of them.
-_P_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?p[\s/>]")
-_P_TAG_TEXT = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?p[\s/>]")
-
-
-def paragraph_tags(data: bytes, stop_after: int) -> int:
-    """An upper bound of the paragraphs ``data`` parses into (elements named ``p``, whatever
-    their prefix), counted on the bytes up to ``stop_after + 1``."""
+def element_tags(data: bytes, local_name: str, stop_after: int) -> int:
+    """An upper bound of the elements named ``local_name`` (``p``, ``r``) that ``data`` parses
+    into, whatever their prefix (a WordprocessingML paragraph may be spelled ``w:p``, ``x:p``,
+    or ``p`` under a default namespace), counted on the bytes up to ``stop_after + 1``."""
     if data.startswith(_UTF16_BOMS) or data[:2] in (b"<\x00", b"\x00<"):
-        matches = _P_TAG_TEXT.finditer(data.decode("utf-16", errors="replace"))
+        matches = _tag_pattern(local_name, text=True).finditer(data.decode("utf-16", errors="replace"))
     else:
-        matches = _P_TAG.finditer(data)
+        matches = _tag_pattern(local_name, text=False).finditer(data)
     count = 0
     for count, _ in enumerate(matches, start=1):
         if count > stop_after:
             break
     return count
+
+
+@functools.cache
+def _tag_pattern(local_name: str, *, text: bool) -> re.Pattern:
+    pattern = r"<(?:[A-Za-z_][\w.-]*:)?" + re.escape(local_name) + r"[\s/>]"
+    return re.compile(pattern if text else pattern.encode())
 
 
 def check_encoding(data: bytes) -> None:
