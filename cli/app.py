@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, dict[str, object]]] = {
     "sample-api": ("deskcheck.cli.commands.sample_api:sample_api", {}),
     "repl": ("deskcheck.cli.commands.repl:repl", {}),
     "demo": ("deskcheck.cli.commands.demo:demo", {}),
+    "mcp": ("deskcheck.cli.commands.mcp:mcp_app", {}),
 }
 
 

@@ -193,7 +193,7 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
     if family == "docx":
         from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
 
-        return docx_toolset(
+        toolset = docx_toolset(
             opts.docx,
             DocxOptions(
                 author=opts.author,
@@ -208,6 +208,11 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
                 queue=opts.queue,
             ),
         )
+        if opts.output is not None or opts.dry_run:
+            return toolset
+        from .review_lock import guard_in_place_writes
+
+        return guard_in_place_writes(toolset, opts.docx)
     if family == "openapi":
         return _openapi_toolset(opts)
     return open_form_group(opts).toolset()

@@ -186,6 +186,11 @@ class ToolSet:
     def names(self) -> list[str]:
         return list(self._tools)
 
+    @property
+    def unsupported(self) -> dict[str, str]:
+        """The callable-but-unsupported names and their explanations (a copy)."""
+        return dict(self._unsupported)
+
     def get(self, name: str) -> Tool:
         """The tool called ``name``; raises ``UnknownToolError`` naming close matches."""
         try:
@@ -194,11 +199,7 @@ class ToolSet:
             raise UnknownToolError(self.unknown_tool_message(name), code="unknownTool") from None
 
     def unknown_tool_message(self, name: str) -> str:
-        if not self._tools:
-            return f"unknown tool {name!r}: the {self.family} context offers no tools."
-        close = difflib.get_close_matches(str(name), self.names, n=3, cutoff=0.6)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
-        return f"unknown tool {name!r} for {self.family}.{hint} Available tools: {', '.join(self.names)}."
+        return unknown_tool_message(name, self.family, self.names)
 
     def call(self, name: str, args: JSON) -> ToolResult:
         """Run one tool by name. An unknown name is an input error; an unsupported one a
@@ -215,6 +216,16 @@ class ToolSet:
 
     def definitions(self) -> list[dict[str, JSON]]:
         return [tool.definition() for tool in self._tools.values()]
+
+
+def unknown_tool_message(name: str, family: str, names: list[str]) -> str:
+    """Why ``name`` cannot be called in a context of ``family`` offering ``names``: the close
+    matches, then every name."""
+    if not names:
+        return f"unknown tool {name!r}: the {family} context offers no tools."
+    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    return f"unknown tool {name!r} for {family}.{hint} Available tools: {', '.join(names)}."
 
 
 def check_arguments(schema: Mapping[str, JSON], args: JSON, *, where: str = "arguments") -> str | None:

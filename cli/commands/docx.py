@@ -22,6 +22,7 @@ from ..context import ContextOptions, check_author_option, preflight
 from ..env import current_env
 from ..options import DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_export_error, emit_result, emit_value
+from ..review_lock import refuse_if_served
 from ..tool_call import call_tool
 
 DOCX_OPTIONS = (
@@ -109,6 +110,8 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
     env = current_env()
     check_author_option(author)
     preflight(ContextOptions(docx=file))
+    if output is None and not dry_run:
+        refuse_if_served(file)
     try:
         with progress.phase(f"{mode}ing every tracked change of {file.name}"):
             result = ok(resolve_file(file, mode, author=author, output=output, dry_run=dry_run))
@@ -334,6 +337,8 @@ def queue_apply(
 
     env = current_env()
     preflight(ContextOptions(docx=file))
+    if output is None and not dry_run:
+        refuse_if_served(file)
     if not queue.exists():
         from ..errors import UsageError
 

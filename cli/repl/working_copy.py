@@ -5,7 +5,8 @@ done and nothing is lost when the REPL is left: the next `deskcheck repl --docx 
 Layout: ``<state dir>/reviews/<key>/`` with ``working.docx`` and ``review.json``: the file it
 belongs to, the SHA-256 of the file's content the copy was last in step with, and of the content
 last saved anywhere (``save OTHER.docx``); a copy whose content is one of these has nothing
-unsaved. A lock file keeps two REPLs from working on the same review at once.
+unsaved. A lock (``cli.review_lock``) keeps two REPLs, or a REPL and ``deskcheck mcp``, from working
+on the same file at once.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..review_lock import review_folder
 
 META = "review.json"
 WORKING = "working.docx"
@@ -47,8 +49,8 @@ class WorkingCopy:
 
     def __init__(self, source: Path, state_dir: Path) -> None:
         self.source = source.resolve()
-        key = hashlib.sha256(str(self.source).encode("utf-8")).hexdigest()[:16]
-        self.folder = state_dir / "reviews" / key
+        self.state_dir = state_dir
+        self.folder = review_folder(self.source, state_dir)
         self.path = self.folder / WORKING
         self._lock: Any = None
         self._opened = False
@@ -81,25 +83,16 @@ class WorkingCopy:
         if not self.unsaved:
             shutil.rmtree(self.folder, ignore_errors=True)
         if self._lock is not None:
-            self._lock.close()
+            self._lock.release()
             self._lock = None
         self._opened = False
 
     def _take_lock(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # no advisory locks on this platform: one REPL per review is up to the user
-            return
-        handle = (self.folder / "lock").open("a+")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise UsageError(
-                f"another deskcheck repl is reviewing {self.source} right now; leave it first "
-                "(two at once would overwrite each other's working copy)."
-            ) from None
-        self._lock = handle
+        from ..review_lock import ReviewLock
+
+        lock = ReviewLock(self.source, self.state_dir)
+        lock.acquire("repl")
+        self._lock = lock
 
     # -- state ----------------------------------------------------------------------------------
 

@@ -107,6 +107,9 @@ ROWS = [
     Row("openapi check --format sarif", ("openapi", "check", "{docx}", "--format", "sarif"), 2, "sarif"),
     Row("openapi check --format github", ("openapi", "check", "{docx}", "--format", "github"), 2, "github"),
     Row("--version", ("--version",), 0, "text"),
+    # the MCP server: stdout is the protocol's, so a refusal leaves it empty
+    Row("mcp, no context", ("mcp",), 2, "nothing"),
+    Row("mcp replay, missing log", ("mcp", "replay", "{out}"), 2, "envelope"),
 ]
 
 

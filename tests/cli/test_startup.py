@@ -13,6 +13,8 @@ from tests.helpers import PROBE, probe_process, top_level_modules  # noqa: F401
 pytestmark = pytest.mark.slow
 
 HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "ruamel", "prompt_toolkit")
+# The MCP SDK and what it brings: only a starting `deskcheck mcp` server imports them.
+MCP_SDK = ("mcp", "mcp_types", "pydantic", "starlette", "uvicorn", "anyio")
 
 
 @pytest.mark.parametrize(
@@ -37,13 +39,15 @@ HEAVY = ("lxml", "docx", "httpx", "jsonschema", "yaml", "ruamel", "prompt_toolki
         ["form", "set-field-value", "--help"],
         ["repl", "--help"],
         ["demo", "--help"],
+        ["mcp", "--help"],
+        ["mcp", "replay", "--help"],
     ],
 )
 def test_no_heavy_imports(argv):
     report = probe_process(*argv)
     assert report["code"] == 0
     loaded = top_level_modules(report)
-    assert not loaded & set(HEAVY), f"{argv} imported {sorted(loaded & set(HEAVY))}"
+    assert not loaded & {*HEAVY, *MCP_SDK}, f"{argv} imported {sorted(loaded & {*HEAVY, *MCP_SDK})}"
 
 
 def test_only_the_invoked_command_is_loaded():
@@ -64,5 +68,6 @@ def test_a_form_verb_runs_without_typer(tmp_path):
     report = probe_process(*argv)
     assert report["code"] == 0
     loaded = top_level_modules(report)
-    assert not loaded & {"typer", "click", "rich", *HEAVY}, sorted(loaded & {"typer", "click", "rich", *HEAVY})
+    unwanted = {"typer", "click", "rich", *HEAVY, *MCP_SDK}
+    assert not loaded & unwanted, sorted(loaded & unwanted)
     assert json.loads(data.read_text()) == {"name": "Ada"}  # edited in the session, not saved yet

@@ -7,10 +7,9 @@ import json
 
 import pytest
 
+from deskcheck.samples.records_api import openapi_path
 from tests.conftest import REPO
 from tests.helpers import run_cli
-
-from deskcheck.samples.records_api import openapi_path
 
 SARIF_SCHEMA = REPO / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 

@@ -1,0 +1,213 @@
+"""The call log of ``deskcheck mcp --log FILE``: JSON Lines, one event per line, appended as it
+happens (a reader can follow it with ``tail -f``), so a developer debugging annotations sees
+exactly what the agent asked and what it got.
+
+    {"event": "start", "at": ..., "deskcheck": "0.1.0", "pid": ..., "transport": "stdio",
+     "contexts": [{"family": "docx", "docx": "/abs/contract.docx", ...}], "tools": [...]}
+    {"event": "call", "seq": 1, "at": ..., "tool": "read_document", "arguments": {...},
+     "ok": true, "result": ..., "ms": 12.3, "waitedMs": 0.0, "client": "claude-code 2.1", "session": null}
+     (the envelope the CLI prints: "result", "error" and "code", or "error" and "result" both
+     for a call that skipped some of its operations)
+    {"event": "stop", "at": ..., "calls": 1}
+
+``ms`` is the tool's own time, ``waitedMs`` the time the call waited for an earlier one (calls run
+one at a time), ``client`` the client's name and version, ``session`` the HTTP session's id
+(none over stdio, or with the 2026 protocol, which has no sessions). Credentials are never written: the values of
+``--token``, ``--header``, ``$DESKCHECK_TOKEN`` and the server's own token are replaced by
+``[redacted]`` wherever they appear, and so is any value under a key that names a credential
+(``authorization``, ``password``, ``apiKey``, ...). The file is created readable by its owner only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from deskcheck.engine.tools import ToolResult
+
+from ..errors import UsageError
+from ..output.emit import outcome
+
+REDACTED = "[redacted]"
+_CREDENTIAL_KEY = re.compile(
+    r"^(?:proxy[-_]?)?authori[sz]ation$|^(?:set[-_]?)?cookie$|^passw(?:or)?d$|secret|^(?:x[-_]?)?api[-_]?key$"
+    r"|^(?:access|refresh|id|bearer|auth|api|session)?[-_]?token$",
+    re.IGNORECASE,
+)
+# Secrets shorter than this are not searched for inside other strings (a one-letter "token"
+# would blank every word containing it); they are still redacted where they are a whole value.
+MIN_SECRET_LENGTH = 4
+
+
+def answer(result: ToolResult) -> dict[str, Any]:
+    """The envelope the CLI prints for ``result`` (and the server answers): ``{"ok", "result"}``,
+    ``{"ok", "error"}``, or both for a call that skipped some of its operations."""
+    return outcome(result, decode_text=False)[0]
+
+
+def now_iso() -> str:
+    """The current time in UTC, to the millisecond (2026-12-01T16:55:49.738Z)."""
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+
+
+class Redactor:
+    """Replaces the ``secrets`` and every value under a credential-like key."""
+
+    def __init__(self, secrets: Iterable[str | None]) -> None:
+        values = {s for s in secrets if s}
+        self._whole = values
+        self._inside = sorted((s for s in values if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True)
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            if value in self._whole:
+                return REDACTED
+            for secret in self._inside:
+                if secret in value:
+                    value = value.replace(secret, REDACTED)
+            return value
+        if isinstance(value, dict):
+            return {key: REDACTED if _credential(key, item) else self(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self(item) for item in value]
+        return value
+
+
+def _credential(key: Any, value: Any) -> bool:
+    """A value under a credential-like key (a flag saying whether one was given is not one)."""
+    return isinstance(key, str) and value not in (None, "", True, False) and bool(_CREDENTIAL_KEY.search(key))
+
+
+def credentials_of(header_lines: Iterable[str], token: str | None) -> list[str]:
+    """The secret values among API options: the token, and each header's value (and the
+    value's last word, the credential of ``Authorization: Bearer X``)."""
+    secrets = [token] if token else []
+    for line in header_lines:
+        value = line.partition(":")[2].strip()
+        if value:
+            secrets.append(value)
+            secrets.append(value.split()[-1])
+    return secrets
+
+
+class CallLog:
+    """Appends events to ``path``; every line is flushed as it is written."""
+
+    def __init__(self, path: Path, redact: Redactor) -> None:
+        self.path = path
+        self.redact = redact
+        self.calls = 0
+        self._lock = threading.Lock()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        except OSError as exc:
+            raise UsageError(f"--log {path} cannot be written ({exc.strerror or exc}).") from None
+        self._stream = os.fdopen(fd, "a", encoding="utf-8")
+
+    def start(self, *, transport: str, contexts: list[dict[str, Any]], tools: list[str]) -> None:
+        from deskcheck.engine import __version__
+
+        self._write(
+            {
+                "event": "start",
+                "at": now_iso(),
+                "deskcheck": __version__,
+                "pid": os.getpid(),
+                "transport": transport,
+                "contexts": contexts,
+                "tools": tools,
+            }
+        )
+
+    def call(
+        self,
+        tool: str,
+        arguments: Any,
+        result: ToolResult,
+        *,
+        at: str,
+        ms: float,
+        waited_ms: float = 0.0,
+        client: str | None = None,
+        session: str | None = None,
+    ) -> None:
+        with self._lock:
+            self.calls += 1
+            seq = self.calls
+        entry: dict[str, Any] = {"event": "call", "seq": seq, "at": at, "tool": tool, "arguments": arguments}
+        entry.update(answer(result))
+        if not result.ok and result.code:
+            entry["code"] = result.code
+        entry.update(ms=round(ms, 3), waitedMs=round(waited_ms, 3), client=client, session=session)
+        self._write(entry)
+
+    def close(self) -> None:
+        if self._stream.closed:
+            return
+        self._write({"event": "stop", "at": now_iso(), "calls": self.calls})
+        self._stream.close()
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        line = json.dumps(self.redact(entry), ensure_ascii=False, default=str)
+        with self._lock:
+            self._stream.write(line + "\n")
+            self._stream.flush()
+
+
+class RecordedCall(NamedTuple):
+    seq: int
+    tool: str
+    arguments: Any
+    envelope: dict[str, Any]  # {"ok", "result" and/or "error"} as recorded
+    ms: float | None
+
+
+def read_log(path: Path) -> tuple[dict[str, Any] | None, list[RecordedCall]]:
+    """The first ``start`` event of the log at ``path`` (None when it has none) and its calls, in
+    order. A last line cut short (a server stopped mid-write) is skipped; any other line that
+    is not an event is a usage error naming it."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise UsageError(f"the log {path} cannot be read ({exc.strerror or exc}).") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"the log {path} is not UTF-8 text; give a file written by deskcheck mcp --log.") from None
+    start: dict[str, Any] | None = None
+    calls: list[RecordedCall] = []
+    last = max((n for n, line in enumerate(lines) if line.strip()), default=-1)
+    for number, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            if number == last:
+                break
+            raise UsageError(
+                f"line {number + 1} of {path} is not JSON; give a file written by deskcheck mcp --log."
+            ) from None
+        if not isinstance(event, dict):
+            raise UsageError(f"line {number + 1} of {path} is not a log event (a JSON object).")
+        if event.get("event") == "start" and start is None:
+            start = event
+        elif event.get("event") == "call":
+            if not isinstance(event.get("tool"), str) or "ok" not in event:
+                raise UsageError(f"line {number + 1} of {path} is a call without its tool or outcome.")
+            envelope = {key: event[key] for key in ("ok", "error", "result") if key in event}
+            calls.append(
+                RecordedCall(
+                    int(event.get("seq") or len(calls) + 1),
+                    event["tool"],
+                    event.get("arguments"),
+                    envelope,
+                    event.get("ms"),
+                )
+            )
+    return start, calls
