@@ -145,6 +145,8 @@ def fifo(tmp_path):
         ["openapi", "tools", "/dev/zero"],
         ["repl", "--docx", "{docx}", "--script", "{fifo}"],
         ["docx", "queue", "apply", "{fifo}", "{docx}"],
+        ["mcp", "replay", "{fifo}"],
+        ["openapi", "check", "{spec}", "--config", "{fifo}"],
     ],
 )
 def test_every_path_that_comes_in_refuses_fifos_and_devices(tmp_path, docx, fifo, argv):
@@ -153,7 +155,9 @@ def test_every_path_that_comes_in_refuses_fifos_and_devices(tmp_path, docx, fifo
     schema.write_text('{"type": "object"}')
     data = tmp_path / "d.json"
     data.write_text("{}")
-    args = fill(argv, docx=docx, fifo=fifo, schema=schema, data=data)
+    spec = tmp_path / "api.json"
+    spec.write_text('{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {}}')
+    args = fill(argv, docx=docx, fifo=fifo, schema=schema, data=data, spec=spec)
     run = run_process(*args, expect=None, timeout=60)
     assert run.exit_code == 2, run.stdout + run.stderr
     assert "not a regular file" in run.stdout + run.stderr
