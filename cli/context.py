@@ -114,6 +114,7 @@ def build_context(
         name, sep, _ = line.partition(":")
         if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
             raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
+    check_author_option(author)
     _check_addresses(base_url, allow_host or ())
     types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
     return ContextOptions(
@@ -140,6 +141,18 @@ def build_context(
         dry_run=dry_run,
         queue=queue,
     )
+
+
+def check_author_option(author: str | None) -> None:
+    """Refuse an --author a .docx cannot store, naming the option (every verb that takes it)."""
+    if author:
+        from deskcheck.engine.docx.wml.text import check_author
+        from deskcheck.engine.errors import InputError
+
+        try:
+            check_author(author, "--author")
+        except InputError as exc:
+            raise UsageError(exc.message) from None
 
 
 def _check_addresses(base_url: str | None, allow_hosts: list[str] | tuple[str, ...]) -> None:

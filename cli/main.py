@@ -51,6 +51,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
 
     set_global_flags(GlobalFlags(**flags))
 
+    from deskcheck.engine.errors import DeskcheckError
+
     from .env import current_env
     from .errors import UsageError
     from .output.emit import emit_usage_error
@@ -81,6 +83,15 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
 
             return int(emit_export_error(current_env(), exc.message))
         return int(emit_usage_error(current_env(), exc.message))
+    except DeskcheckError as exc:  # an engine failure no command turned into a result (a damaged store)
+        from deskcheck.engine.errors import InputError
+        from deskcheck.engine.tools import fail
+
+        from .output.emit import emit_result
+
+        return int(emit_result(current_env(), fail(exc.message, input_error=isinstance(exc, InputError))))
+    except RecursionError:  # a structure nested past what any command recurses through
+        return int(emit_usage_error(current_env(), "the input is nested too deeply to process."))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

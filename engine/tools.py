@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import DeskcheckError, InputError, UnknownToolError
+from .json_text import check_shape
 
 JSON = Any
 
@@ -111,6 +112,7 @@ def run_tool(tool: Tool, args: JSON) -> ToolResult:
             "pass {} when the tool needs no arguments."
         )
     try:
+        check_shape(args, f"{tool.name}'s arguments")
         outcome = tool.execute(args)
     except InputError as exc:
         return fail(exc.message, code=exc.code, input_error=True)

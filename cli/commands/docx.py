@@ -18,7 +18,7 @@ from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..app import help_with_example
 from ..completion import choices
-from ..context import ContextOptions, preflight
+from ..context import ContextOptions, check_author_option, preflight
 from ..env import current_env
 from ..options import ArgsArg, DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_export_error, emit_result, emit_value
@@ -99,6 +99,7 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
+    check_author_option(author)
     preflight(ContextOptions(docx=file))
     if output is None and not dry_run:
         refuse_if_served(file)
@@ -248,6 +249,7 @@ def redline(
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
+    check_author_option(author)
     try:
         privacy = list(TRANSFORMS) if scrub_metadata else None
         with progress.phase(f"redlining {previous.name} into {current.name}"):

@@ -1,6 +1,7 @@
 """``deskcheck form``: the form-session tools by verb (``describe-state``, ``set-field-value``,
 ... , ``save-form``, ``reload-form``), generated from the session group's tool list, plus
-``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions).
+``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions) and
+``recover-store`` (a damaged store: keep what can still be read).
 
     deskcheck form <verb> --schema SCHEMA --data FILE [ARGS]
     deskcheck form <verb> --spec SPEC NAME [ARGS]        (ARGS carries the group's path parameters)
@@ -161,7 +162,7 @@ def discard(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
 def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, context) -> None:
     """Re-apply a draft kept from an expired session (the latest, or --draft N) onto the current
     copy of its record, as unsaved edits. A draft of a file-backed form needs no other option."""
-    from deskcheck.engine.errors import DeskcheckError
+    from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail
 
     env = current_env()
@@ -175,7 +176,8 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     try:
         outcome = session.restore(draft)
     except DeskcheckError as exc:
-        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
+        failed = fail(exc.message, code=exc.code, input_error=isinstance(exc, InputError))
+        raise typer.Exit(emit_result(env, failed)) from None
     text = (
         f"Restored draft {outcome.draft} onto the current copy of {session.key.describe()}: "
         f"{len(outcome.changed)} change(s) to save ({', '.join(outcome.changed) or 'none'})."
@@ -188,9 +190,21 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     raise typer.Exit(emit_value(env, text))
 
 
+def recover_store() -> None:
+    """Repair a damaged session store: move it aside (as sessions.sqlite3.damaged-TIME) and start
+    a fresh one holding every session, draft and prepared schema that can still be read. A store
+    that is not damaged is left alone. Run it when no other deskcheck uses the store."""
+    from deskcheck.engine.forms.store_recovery import recover_store as recover
+
+    env = current_env()
+    report = _store(recover)
+    raise typer.Exit(emit_value(env, report if env.json_output else report["message"]))
+
+
 _COMMANDS["sessions"] = (sessions, {})
 _COMMANDS["discard"] = (discard, {})
 _COMMANDS["restore"] = (restore, {})
+_COMMANDS["recover-store"] = (recover_store, {})
 
 
 def _store(factory):

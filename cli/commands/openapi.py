@@ -203,15 +203,12 @@ def _check_settings(config: str | None, severity: list[str]):
     """The configuration in effect: the file's (named, found, or none), then --severity over it."""
     from pathlib import Path
 
-    from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.check_config import CheckConfig, find_config, load_config, parse_severity_options
 
     if config == "none":
         settings = CheckConfig()
     elif config is not None:
-        if not Path(config).is_file():
-            raise InputError(f"the configuration file {config} does not exist.")
-        settings = load_config(Path(config))
+        settings = load_config(Path(config))  # refuses a missing file, a directory, a FIFO
     else:
         found = find_config(Path.cwd())
         settings = load_config(found) if found is not None else CheckConfig()

@@ -173,14 +173,23 @@ class RecordedCall(NamedTuple):
     ms: float | None
 
 
+# A replayed log is read whole; a long session's log is a few MiB.
+MAX_LOG_BYTES = 256 * 1024 * 1024
+
+
 def read_log(path: Path) -> tuple[dict[str, Any] | None, list[RecordedCall]]:
     """The first ``start`` event of the log at ``path`` (None when it has none) and its calls, in
     order. A last line cut short (a server stopped mid-write) is skipped; any other line that
     is not an event is a usage error naming it."""
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.files import read_regular_file
+
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UsageError(f"the log {path} cannot be read ({exc.strerror or exc}).") from None
+        wanted = "a file written by deskcheck mcp --log"
+        raw = read_regular_file(path, MAX_LOG_BYTES, subject=f"the log {path}", wanted=wanted)
+        lines = raw.decode("utf-8").splitlines()
+    except InputError as exc:
+        raise UsageError(exc.message) from None
     except UnicodeDecodeError:
         raise UsageError(f"the log {path} is not UTF-8 text; give a file written by deskcheck mcp --log.") from None
     start: dict[str, Any] | None = None
@@ -191,7 +200,7 @@ def read_log(path: Path) -> tuple[dict[str, Any] | None, list[RecordedCall]]:
             continue
         try:
             event = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, a number past Python's digits, nested past the stack
             if number == last:
                 break
             raise UsageError(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from deskcheck.engine.errors import DeskcheckError
+from deskcheck.engine.errors import DeskcheckError, InputError
 from deskcheck.engine.tools import ToolResult, ToolSet
 
 from ..errors import UsageError
@@ -70,7 +70,7 @@ class FormMode:
             record = self.session.open()
         except DeskcheckError as exc:
             self.printer.error(f"could not open {self.describe()}: {exc.message}")
-            return ExitCode.TOOL_ERROR
+            return ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.TOOL_ERROR
         self._notices()
         state = "valid" if record.valid else f"not valid ({record.error_count} error(s))"
         self.printer.greet(f"Form {self.describe()}: session {record.status}, {state}.")

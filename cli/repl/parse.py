@@ -97,13 +97,16 @@ def value(text: str) -> Any:
     stripped = text.strip()
     if not stripped:
         raise UsageError('a value is missing: give JSON (12, true, null, ["a"], {"k": 1}) or a plain word.')
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.json_text import parse_json
+
     try:
-        return json.loads(stripped)
-    except json.JSONDecodeError as exc:
+        return parse_json(stripped, "the value")
+    except InputError as exc:
+        if exc.code != "badJson":
+            raise UsageError(exc.message) from None
         if stripped[0] in '{["':
-            raise UsageError(
-                f"the value is not valid JSON ({exc.msg} at column {exc.colno}); fix it, or give a plain word."
-            ) from None
+            raise UsageError(f"{exc.message[:-1]}; fix it, or give a plain word.") from None
     return stripped
 
 
@@ -112,10 +115,13 @@ def json_object(text: str, what: str) -> dict[str, Any]:
     stripped = text.strip()
     if not stripped:
         return {}
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.json_text import parse_json
+
     try:
-        parsed = json.loads(stripped)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{what} is not valid JSON ({exc.msg} at column {exc.colno}).") from None
+        parsed = parse_json(stripped, what)
+    except InputError as exc:
+        raise UsageError(exc.message) from None
     if not isinstance(parsed, dict):
         raise UsageError(f"{what} must be a JSON object, for example {{}}.")
     return parsed

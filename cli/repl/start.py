@@ -4,7 +4,6 @@ prompt or a script."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -40,9 +39,12 @@ def parse_params(group, pairs: Sequence[str]) -> dict[str, Any]:
 def _typed(raw: str, schema: dict[str, Any]) -> Any:
     kind = schema.get("type") if isinstance(schema, dict) else None
     if kind in ("integer", "number", "boolean"):
+        from deskcheck.engine.errors import InputError
+        from deskcheck.engine.json_text import parse_json
+
         try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
+            value = parse_json(raw, "the parameter")
+        except InputError:
             return raw
         return value if not isinstance(value, (dict, list, str)) else raw
     return raw
@@ -71,20 +73,29 @@ def build_mode(context: ContextOptions, positionals: Sequence[str], printer: Pri
     return FormMode(context, group, parse_params(group, pairs), printer, allow_invalid=allow_invalid)
 
 
+# A script of REPL commands, one per line: a few hundred lines is a long one.
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+
+
 def script_lines(script: str | None, env: Env) -> list[str] | None:
     """The script's lines (``--script FILE``, ``--script -``, or stdin when it is not a
     terminal), or None for an interactive prompt."""
-    if script is None:
-        return None if env.stdin_is_tty else env.stdin.read().splitlines()
-    if script == "-":
-        return env.stdin.read().splitlines()
+    if script is None and env.stdin_is_tty:
+        return None
+    if script is None or script == "-":
+        text = env.stdin.read(MAX_SCRIPT_BYTES + 1)
+        if len(text) > MAX_SCRIPT_BYTES:
+            raise UsageError(f"the script on stdin is longer than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB.")
+        return text.splitlines()
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.files import read_regular_file
+
     path = Path(script)
     try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise UsageError(f"the script {path} does not exist.") from None
-    except IsADirectoryError:
-        raise UsageError(f"the script {path} is a directory; give a text file of commands.") from None
+        data = read_regular_file(path, MAX_SCRIPT_BYTES, subject=f"the script {path}", wanted="a text file of commands")
+        return data.decode("utf-8").splitlines()
+    except InputError as exc:
+        raise UsageError(exc.message) from None
     except UnicodeDecodeError:
         raise UsageError(f"the script {path} is not UTF-8 text.") from None
 

@@ -25,15 +25,23 @@ META = "review.json"
 WORKING = "working.docx"
 
 
-def _sha256(path: Path) -> str | None:
+def _read_docx(path: Path) -> bytes | None:
+    """The bytes of the .docx at ``path`` (None when it is missing), read as every docx is."""
+    from deskcheck.engine.docx.limits import MAX_PACKAGE_BYTES
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.files import read_regular_file
+
     try:
-        digest = hashlib.sha256()
-        with path.open("rb") as stream:
-            for chunk in iter(lambda: stream.read(1 << 20), b""):
-                digest.update(chunk)
-        return digest.hexdigest()
-    except FileNotFoundError:
-        return None
+        return read_regular_file(path, MAX_PACKAGE_BYTES, subject=str(path), wanted="a .docx file")
+    except InputError as exc:
+        if exc.code == "missingFile":
+            return None
+        raise UsageError(exc.message) from None
+
+
+def _sha256(path: Path) -> str | None:
+    data = _read_docx(path)
+    return None if data is None else hashlib.sha256(data).hexdigest()
 
 
 class WorkingCopy:
@@ -126,13 +134,12 @@ class WorkingCopy:
     def _copy_from_source(self) -> None:
         from deskcheck.engine.files import write_atomically
 
-        try:
-            data = self.source.read_bytes()
-        except FileNotFoundError:
+        data = _read_docx(self.source)
+        if data is None:
             raise UsageError(
                 f"{self.source} no longer exists, so there is nothing to start again from; "
                 "`save` writes the review there again."
-            ) from None
+            )
         write_atomically(self.path, data)
         self.synced_sha = self.saved_sha = hashlib.sha256(data).hexdigest()
         self._write_meta()

@@ -290,7 +290,7 @@ def _replaces(a: Any, b: Any, positional: bool) -> bool:
 
 
 def _gap_pairs(
-    previous: list[Any], current: list[Any], equal: list[tuple[int, int]], positional: bool = False
+    previous: list[Any], current: list[Any], equal: list[tuple[int, int]], budget: Budget, positional: bool = False
 ) -> list[tuple[int, int]]:
     """Anchors plus similarity pairs found in the gaps between them."""
     out: list[tuple[int, int]] = []
@@ -304,7 +304,10 @@ def _gap_pairs(
             else:
                 base_i, base_j = i0, j0
                 found = pair_by_similarity(
-                    left, right, lambda i, j, bi=base_i, bj=base_j: _pair_score(previous[bi + i], current[bj + j])
+                    left,
+                    right,
+                    lambda i, j, bi=base_i, bj=base_j: _pair_score(previous[bi + i], current[bj + j]),
+                    budget=budget,
                 )
                 out.extend((base_i + i, base_j + j) for i, j in found)
         if ai < len(previous):
@@ -394,7 +397,7 @@ def align_containers(
     equal = align([item.key for item in previous], [item.key for item in current], budget)
     if not positional and len(equal) < min(len(previous), len(current)):
         equal = _reanchor(previous, current, equal)
-    pairs = _gap_pairs(previous, current, equal, positional)
+    pairs = _gap_pairs(previous, current, equal, budget, positional)
     return _merge_events(previous, current, pairs, lambda a, b: _pair_items(a, b, budget))
 
 
@@ -415,7 +418,7 @@ def rows_compatible(a: Row, b: Row) -> bool:
 
 def align_rows(a: Table, b: Table, budget: Budget) -> list[AlignedRow]:
     equal = align([row.key for row in a.rows], [row.key for row in b.rows], budget)
-    pairs = _gap_pairs(a.rows, b.rows, equal)
+    pairs = _gap_pairs(a.rows, b.rows, equal, budget)
     out: list[AlignedRow] = []
     for event in _merge_events(a.rows, b.rows, pairs, lambda x, y: Aligned(x, y)):
         prev_row, cur_row = event.previous, event.current

@@ -36,6 +36,10 @@ MAX_EDIT_STEPS = 1_000
 # Gaps between aligned blocks are paired by similarity within this band around the diagonal, so
 # a long gap costs (length x band) similarity checks instead of (length x length).
 SIMILARITY_BAND = 24
+# Similarity scores one comparison may compute in its gaps (a few seconds of work): two rewritten
+# versions of 150,000 paragraphs would otherwise score 7 million pairs. Past it, the band of the
+# remaining gaps narrows, and a gap that cannot afford one score per block is left unpaired.
+MAX_SIMILARITY_SCORES = 150_000
 # Two blocks of a gap pair up as "modified" from this similarity on.
 PAIR_THRESHOLD = 0.4
 
@@ -142,12 +146,14 @@ def _myers(a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int) -> list
 
 
 class Budget:
-    """A number of LCS cells (pairs of elements) shared by several alignments of one comparison."""
+    """A number of LCS cells (pairs of elements) shared by several alignments of one comparison,
+    and of similarity scores (each costs tens of microseconds) shared by its gaps."""
 
-    __slots__ = ("cells",)
+    __slots__ = ("cells", "scores")
 
-    def __init__(self, cells: int = MAX_DIFF_CELLS) -> None:
+    def __init__(self, cells: int = MAX_DIFF_CELLS, scores: int | None = None) -> None:
         self.cells = cells
+        self.scores = MAX_SIMILARITY_SCORES if scores is None else scores
 
     def spend(self, cells: int) -> bool:
         if cells > self.cells:
@@ -400,12 +406,21 @@ def pair_by_similarity(
     score: Callable[[int, int], float],
     threshold: float = PAIR_THRESHOLD,
     band: int = SIMILARITY_BAND,
+    budget: Budget | None = None,
 ) -> list[tuple[int, int]]:
     """Pairs ``(i, j)`` (increasing in both) of the ``left`` x ``right`` elements of a gap that
     maximise the summed ``score`` of pairs scoring at least ``threshold``. Only pairs near the
-    gap's diagonal (within ``band``) are considered, so long gaps stay linear."""
+    gap's diagonal (within ``band``, narrowed to what ``budget`` still affords) are scored, and a
+    gap past ``MAX_DIFF_CELLS`` chooses among them without a dense table, so long gaps stay
+    linear."""
     if not left or not right:
         return []
+    if budget is not None:
+        affordable = budget.scores // left
+        if affordable < 1:
+            return []
+        band = min(band, (affordable - 1) // 2)
+        budget.scores -= left * (2 * band + 1)
     ratio = right / left
     allowed: dict[tuple[int, int], float] = {}
     for i in range(left):
@@ -418,6 +433,8 @@ def pair_by_similarity(
                 allowed[(i, j)] = value
     if not allowed:
         return []
+    if left * right > MAX_DIFF_CELLS:
+        return heaviest_increasing([(i, j, value) for (i, j), value in sorted(allowed.items())])
     # best[i][j]: best total for left[:i], right[:j]; only rows touching allowed pairs matter,
     # but the table is small (left x right within the band), so keep it simple and dense per row.
     previous = [0.0] * (right + 1)

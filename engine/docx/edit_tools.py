@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from deskcheck.engine import progress
-from deskcheck.engine.files import write_atomically
+from deskcheck.engine.files import read_regular_file, write_atomically
 from deskcheck.engine.tools import ToolResult, fail
 
 from .operations.decode import decode_batch, new_operation_id
@@ -55,7 +55,12 @@ def _write(session, doc, changed: bool, *, stamped: bool = False) -> str | None:
     if not changed and options.output is None:
         return None
     if not changed:
-        write_atomically(target, session.path.read_bytes())  # an unchanged copy
+        from . import limits
+
+        unchanged = read_regular_file(
+            session.path, limits.MAX_PACKAGE_BYTES, subject=str(session.path), wanted="a .docx file"
+        )
+        write_atomically(target, unchanged)
     else:
         from .package import DocxPackage
 

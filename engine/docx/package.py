@@ -14,10 +14,11 @@ mutations (tracked changes, comments) and package generation (redlines):
     pkg.set_bytes(name, data)               # replace a part's bytes (drops a parsed tree)
     pkg.related_parts(source, rel_type)     # part names a source part points to with that type
     pkg.relationships(source)               # [Relationship(id, type, target, external)]
+    pkg.relationship(source, rel_id)        # the first Relationship with that id (or None)
     pkg.resolve_target(source, rel_id)      # part name of one relationship's target
     pkg.add_part(name, content_type, data=None, root=None,
                  source=pkg.main_part, rel_type=RT.COMMENTS)  # -> relationship id (or None)
-    pkg.add_relationship(source, rel_type, target_part)        # -> new rId
+    pkg.add_relationship(source, rel_type, target_part)        # -> new rId (url=: an external one)
     pkg.content_type(name)
     pkg.version                             # short token; changes whenever any part changes
     pkg.to_bytes(); pkg.save(path=None)     # save() writes atomically: temp file + rename
@@ -39,11 +40,11 @@ from typing import Any, NamedTuple
 
 from deskcheck.engine import progress
 from deskcheck.engine.errors import InputError
-from deskcheck.engine.files import write_atomically
+from deskcheck.engine.files import read_regular_file, write_atomically
 
 from . import limits, strict_ooxml
 from .wml.ns import NS
-from .wml.parser import XmlError, parse_xml, serialize_xml
+from .wml.parser import XmlError, element_tags, markup_nodes, parse_xml, serialize_xml
 
 CONTENT_TYPES_PART = "[Content_Types].xml"
 PACKAGE_RELS_PART = "_rels/.rels"
@@ -123,6 +124,8 @@ class DocxPackage:
         self._replaced: dict[str, bytes] = {}
         self._removed: set[str] = set()
         self._version: str | None = None
+        self._cost = ParseCost()
+        self._rel_indexes: dict[str, _RelationshipIndex] = {}
         # Strict Open XML is read through the transitional names (see strict_ooxml).
         self.strict = strict_ooxml.is_strict(self)
         self.main_part = self._find_main_part()
@@ -135,22 +138,11 @@ class DocxPackage:
         path = Path(path)
         shown = str(path)
         try:
-            size = path.stat().st_size
-        except FileNotFoundError:
-            raise InputError(f"{shown} does not exist; check the path.", code="missingFile") from None
-        except OSError as exc:
-            raise InputError(f"cannot read {shown}: {exc.strerror or exc}.", code="unreadableFile") from None
-        if path.is_dir():
-            raise InputError(f"{shown} is a directory, not a .docx file.", code="notDocx")
-        if size > limits.MAX_PACKAGE_BYTES:
-            raise InputError(
-                f"{shown} is {size:,} bytes, over the {limits.MAX_PACKAGE_BYTES:,}-byte limit for a .docx.",
-                code="tooLarge",
-            )
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read {shown}: {exc.strerror or exc}.", code="unreadableFile") from None
+            data = read_regular_file(path, limits.MAX_PACKAGE_BYTES, subject=shown, wanted="a .docx file")
+        except InputError as exc:
+            if exc.code == "notAFile":  # a directory, a FIFO, a device: for callers, not a .docx
+                exc.code = "notDocx"
+            raise
         return cls(data, shown, source=path)
 
     @classmethod
@@ -204,6 +196,7 @@ class DocxPackage:
         if tree is None:
             data = self.read_bytes(name)
             try:
+                self._cost.charge(self.name, name, data)
                 tree = parse_xml(data)
             except XmlError as exc:
                 raise InputError(
@@ -215,6 +208,11 @@ class DocxPackage:
                 strict_ooxml.to_transitional(tree)
             self._trees[name] = tree
         return tree
+
+    def charge(self, name: str, data: bytes) -> None:
+        """Count ``data`` (part ``name``, about to be parsed outside ``xml``) against the
+        package's parse budget (``ParseCost``); ``InputError`` when it would go over."""
+        self._cost.charge(self.name, name, data)
 
     def xml_if_present(self, name: str | None) -> Any | None:
         if name is None or not self.has_part(name):
@@ -237,20 +235,31 @@ class DocxPackage:
 
     def relationships(self, source: str) -> list[Relationship]:
         """The relationships of ``source`` ("" for the package), in document order."""
+        return list(self._relationship_index(source).all)
+
+    def relationship(self, source: str, rel_id: str) -> Relationship | None:
+        """The first relationship of ``source`` with id ``rel_id``."""
+        return self._relationship_index(source).first.get(rel_id)
+
+    def _relationship_index(self, source: str) -> _RelationshipIndex:
+        """The relationships of ``source``, read once and kept until their part changes: a
+        part with 400,000 relationships is looked up by id, not scanned for every reference."""
         rels_name = rels_part_for(source)
-        if not self.has_part(rels_name):
-            return []
-        out = []
-        for rel in self.xml(rels_name).iter(_PR + "Relationship"):
-            out.append(
-                Relationship(
-                    id=rel.get("Id") or "",
-                    type=rel.get("Type") or "",
-                    target=rel.get("Target") or "",
-                    external=(rel.get("TargetMode") or "").lower() == "external",
-                )
-            )
-        return out
+        index = self._rel_indexes.get(rels_name)
+        if index is None:
+            index = _RelationshipIndex([], {}, {})
+            if self.has_part(rels_name):
+                for rel in self.xml(rels_name).iter(_PR + "Relationship"):
+                    index.add(
+                        Relationship(
+                            id=rel.get("Id") or "",
+                            type=rel.get("Type") or "",
+                            target=rel.get("Target") or "",
+                            external=(rel.get("TargetMode") or "").lower() == "external",
+                        )
+                    )
+            self._rel_indexes[rels_name] = index
+        return index
 
     def related_parts(self, source: str, rel_type: str) -> list[str]:
         """Existing internal parts ``source`` points to with relationships of ``rel_type``."""
@@ -267,10 +276,8 @@ class DocxPackage:
         return parts[0] if parts else None
 
     def resolve_target(self, source: str, rel_id: str) -> str | None:
-        for rel in self.relationships(source):
-            if rel.id == rel_id and not rel.external:
-                return resolve_part_name(source, rel.target)
-        return None
+        rel = self._relationship_index(source).first_internal.get(rel_id)
+        return resolve_part_name(source, rel.target) if rel is not None else None
 
     @property
     def version(self) -> str:
@@ -300,11 +307,13 @@ class DocxPackage:
         """Record that the tree returned by ``xml(name)`` was edited."""
         if name not in self._trees:
             raise KeyError(f"{name} was not parsed; edit the tree returned by xml() before marking it")
+        self._rel_indexes.pop(name, None)
         self._dirty.add(name)
         self._version = None
 
     def set_bytes(self, name: str, data: bytes) -> None:
         """Replace (or create, without content type or relationship) part ``name``."""
+        self._rel_indexes.pop(name, None)
         self._replaced[name] = data
         self._trees.pop(name, None)
         self._dirty.discard(name)
@@ -315,6 +324,7 @@ class DocxPackage:
 
     def set_xml(self, name: str, root: Any) -> None:
         """Use ``root`` as the content of part ``name`` (new or existing)."""
+        self._rel_indexes.pop(name, None)
         self._trees[name] = root
         self._replaced.pop(name, None)
         self._removed.discard(name)
@@ -325,6 +335,7 @@ class DocxPackage:
 
     def remove_part(self, name: str) -> None:
         """Drop a part (its relationships and content-type override are the caller's business)."""
+        self._rel_indexes.pop(name, None)
         self._removed.add(name)
         self._trees.pop(name, None)
         self._dirty.discard(name)
@@ -360,26 +371,43 @@ class DocxPackage:
             return self.add_relationship(source, rel_type, name)
         return None
 
-    def add_relationship(self, source: str, rel_type: str, target_part: str) -> str:
-        """Add an internal relationship from ``source`` to ``target_part``; returns its id."""
+    def add_relationship(
+        self,
+        source: str,
+        rel_type: str,
+        target_part: str | None = None,
+        *,
+        url: str | None = None,
+        wanted: str | None = None,
+    ) -> str:
+        """Add a relationship from ``source`` to ``target_part`` (internal) or to ``url``
+        (external); returns its id: ``wanted`` when it is free, else the first free ``rIdN``."""
         from lxml import etree
 
         rels_name = rels_part_for(source)
+        index = self._relationship_index(source)
         if self.has_part(rels_name):
             root = self.xml(rels_name)
         else:
             root = etree.Element(_PR + "Relationships", nsmap={None: NS["pr"]})
             self.set_xml(rels_name, root)
             self._ensure_default("rels", "application/vnd.openxmlformats-package.relationships+xml")
-        taken = {rel.get("Id") for rel in root}
-        number = len(taken) + 1
-        while f"rId{number}" in taken:
-            number += 1
-        rel_id = f"rId{number}"
-        etree.SubElement(
-            root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=relative_target(source, target_part)
-        )
+        taken = index.first
+        if wanted and wanted not in taken:
+            rel_id = wanted
+        else:
+            number = len(taken) + 1
+            while f"rId{number}" in taken:
+                number += 1
+            rel_id = f"rId{number}"
+        target = url if url is not None else relative_target(source, target_part or "")
+        attributes = {"Id": rel_id, "Type": rel_type, "Target": target}
+        if url is not None:
+            attributes["TargetMode"] = "External"
+        etree.SubElement(root, _PR + "Relationship", attributes)
         self.mark_dirty(rels_name)
+        index.add(Relationship(rel_id, rel_type, target, url is not None))
+        self._rel_indexes[rels_name] = index  # kept up to date rather than read again
         return rel_id
 
     def _set_override(self, name: str, content_type: str) -> None:
@@ -446,6 +474,50 @@ class DocxPackage:
             data = self.to_bytes()
             write_atomically(target, data)
         return target
+
+
+class _RelationshipIndex(NamedTuple):
+    all: list[Relationship]  # in document order
+    first: dict[str, Relationship]  # by id, the first of each
+    first_internal: dict[str, Relationship]  # by id, the first internal one of each
+
+    def add(self, rel: Relationship) -> None:
+        self.all.append(rel)
+        self.first.setdefault(rel.id, rel)
+        if not rel.external:
+            self.first_internal.setdefault(rel.id, rel)
+
+
+class ParseCost:
+    """What the parts parsed so far cost, against the package's budget (``limits``), counted on
+    each part's bytes before it is parsed, so that an over-budget part is never built."""
+
+    def __init__(self) -> None:
+        self.bytes = self.nodes = self.paragraphs = self.runs = 0
+
+    def charge(self, package: str, part: str, data: bytes) -> None:
+        self.bytes += len(data)
+        if self.bytes > limits.MAX_XML_BYTES:
+            raise _too_costly(package, part, f"more than {limits.MAX_XML_BYTES:,} bytes of XML", "MAX_XML_BYTES")
+        self.nodes += markup_nodes(data)
+        if self.nodes > limits.MAX_XML_NODES:
+            what = f"more than {limits.MAX_XML_NODES:,} XML elements and attributes"
+            raise _too_costly(package, part, what, "MAX_XML_NODES")
+        self.paragraphs += element_tags(data, "p", limits.MAX_PARAGRAPHS - self.paragraphs)
+        if self.paragraphs > limits.MAX_PARAGRAPHS:
+            raise _too_costly(package, part, f"more than {limits.MAX_PARAGRAPHS:,} paragraphs", "MAX_PARAGRAPHS")
+        self.runs += element_tags(data, "r", limits.MAX_RUNS - self.runs)
+        if self.runs > limits.MAX_RUNS:
+            raise _too_costly(package, part, f"more than {limits.MAX_RUNS:,} runs of text", "MAX_RUNS")
+
+
+def _too_costly(package: str, part: str, what: str, limit: str) -> InputError:
+    return InputError(
+        f"{package} is too costly to process: it holds {what} (counted up to its part {part}), the most "
+        "deskcheck handles in one document so that a crafted file cannot exhaust memory or time. Split the "
+        f"document, or raise the limit for one run with DESKCHECK_{limit} if you trust the file.",
+        code="tooLarge",
+    )
 
 
 def _not_word(name: str, why: str) -> InputError:

@@ -14,6 +14,7 @@ from .operations.fields import DecodeError, Decoding
 from .operations.limits import MAX_OPERATIONS
 from .operations.options import TABLE_REVISIONS, SuggestOptions
 from .operations.queue import STATUS_QUEUED, pending_operations, read_queue, record_results, write_queue
+from .wml.text import unstorable_character
 
 
 class _Session:
@@ -64,6 +65,8 @@ def apply_queue(
         op.stamped_hash = item.get("stampedBlockTextHash")
         operations.append(op)
     author = authors.pop() if len(authors) == 1 else None
+    if author is not None and (not isinstance(author, str) or unstorable_character(author)):
+        return fail("a queued batch names an author a .docx cannot store.", code="badQueue")
     session = _Session(Path(docx), output, dry_run, author)
     result = run_batch(
         session, operations, mode=mode, author=author or "deskcheck", normalizations=state.normalizations,

@@ -837,7 +837,9 @@ def redline_files(
 
     from .privacy import check_transforms, metadata_report, scrub_metadata
     from .strict_ooxml import refuse_writing
+    from .wml.text import check_author
 
+    check_author(author)
     transforms = check_transforms(privacy)
     target = Path(output)
     # Checked before the work (the atomic save checks again): a typo in -o should not cost a redline.

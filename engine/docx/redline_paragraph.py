@@ -474,18 +474,23 @@ class ParagraphRedliner:
         when it falls within it or came from such a wrapper itself, and outside otherwise; new text
         that came from a hyperlink and lands outside any gets a copy of that hyperlink."""
         anchor, side = insertion.anchor or (p, "append")
-        groups = [(container, runs) for container, runs in self._build(insertion.pieces) if runs]
+        groups = [(container, runs) for container, runs in self._build(insertion.pieces, p) if runs]
         node = anchor
         host = _inline_host(anchor, p) if side != "append" else None
         plain = all(container is None or container is _MATH_GROUP for container, _ in groups)
         if host is not None and plain and _at_edge(anchor, host, side):
             node, host = host, None  # plain text beside a link stays out of the link
         elements = []
+        # The wrappers are placed empty and filled once in the paragraph: lxml moves a large new
+        # subtree into a document in quadratic time (500,000 new runs took a minute), runs one
+        # by one in linear time.
+        fills = []
         for container, runs in groups:
             if container is _MATH_GROUP:
                 elements.extend(runs)
                 continue
-            wrapper = insert_runs(runs, self.revisions)
+            wrapper = insert_runs((), self.revisions)
+            fills.append((wrapper, runs))
             if container is not None and host is None:
                 shell = self.importer.copy(_shallow(container), self.source_part, self.target_part)
                 shell.append(wrapper)
@@ -494,19 +499,22 @@ class ParagraphRedliner:
                 elements.append(wrapper)
         if side == "append":
             p.extend(elements)
-            return
-        while node.getparent() is not None and node.getparent().tag in (W_DEL, W_INS, W_MOVEFROM, W_MOVETO):
-            node = node.getparent()
-        if side == "after":
-            for element in reversed(elements):
-                node.addnext(element)
         else:
-            for element in elements:
-                node.addprevious(element)
+            while node.getparent() is not None and node.getparent().tag in (W_DEL, W_INS, W_MOVEFROM, W_MOVETO):
+                node = node.getparent()
+            if side == "after":
+                for element in reversed(elements):
+                    node.addnext(element)
+            else:
+                for element in elements:
+                    node.addprevious(element)
+        for wrapper, runs in fills:
+            wrapper.extend(runs)
 
-    def _build(self, pieces: list[Piece]) -> list[tuple[Any, list[Any]]]:
+    def _build(self, pieces: list[Piece], p: Any) -> list[tuple[Any, list[Any]]]:
         """New runs (and equations) showing ``pieces`` of the current paragraph, grouped by the
-        hyperlink or field they sit in."""
+        hyperlink or field they sit in. The runs are made in ``p``'s document (``makeelement``):
+        a run made on its own is a document of its own, 2 KB each."""
         from lxml import etree
 
         groups: list[tuple[Any, list[Any]]] = []
@@ -527,7 +535,7 @@ class ParagraphRedliner:
                 continue
             if piece.run is not current_run:
                 current_run = piece.run
-                new_run = etree.Element(W_R)
+                new_run = p.makeelement(W_R)
                 rpr = _run_properties(piece.run)
                 if rpr is not None:
                     clean = self.importer.copy(rpr, self.source_part, self.target_part)

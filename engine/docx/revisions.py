@@ -503,7 +503,9 @@ def resolve_file(
     nothing is written. Raises ``InputError`` for an unusable input or output path."""
     from .document import DocxDocument, forget_document
     from .strict_ooxml import refuse_writing
+    from .wml.text import check_author
 
+    check_author(author)
     source = Path(path)
     doc = DocxDocument.open(source)  # a private copy: the per-process cache stays untouched
     refuse_writing(doc.package)

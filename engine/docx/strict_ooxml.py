@@ -71,6 +71,7 @@ def is_strict(package: DocxPackage) -> bool:
         return False
     from .wml.parser import XmlError, parse_xml
 
+    package.charge(PACKAGE_RELS_PART, data)
     try:
         root = parse_xml(data)
     except XmlError:

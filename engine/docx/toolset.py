@@ -121,8 +121,13 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
 
 
 def docx_toolset(path: str | os.PathLike[str] | None, options: DocxOptions | None = None) -> ToolSet:
-    """The docx tools over the file at ``path`` (``None``: definitions only, for export)."""
-    session = DocxSession(path, options or DocxOptions())
+    """The docx tools over the file at ``path`` (``None``: definitions only, for export). An
+    author a .docx cannot store is refused here, with ``InputError``, before any tool runs."""
+    from .wml.text import check_author
+
+    options = options or DocxOptions()
+    check_author(options.author)
+    session = DocxSession(path, options)
     return ToolSet(
         "docx",
         [_make_tool(spec, session) for spec in DOCX_TOOL_SPECS],

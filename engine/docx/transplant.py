@@ -26,7 +26,7 @@ import posixpath
 from copy import deepcopy
 from typing import Any
 
-from .package import RT, DocxPackage, relative_target, rels_part_for, resolve_part_name
+from .package import RT, DocxPackage, resolve_part_name
 from .wml.edit import remove_keeping_tail
 from .wml.ns import NS, W14_PARAID, W14_TEXTID, W_COMMENTREFERENCE, W_NUMID, W_VAL, qn
 
@@ -67,7 +67,11 @@ class Importer:
         self._rels: dict[tuple[str, str, str], str] = {}
         self._parts: dict[str, str] = {}
         self._styles_done: set[str] = set()
+        self._pending_styles: list[str] = []
+        self._copying_styles = False
+        self._style_indexes: dict[int, tuple[Any, dict[str, Any], str]] = {}
         self._numbers: dict[str, str] = {}
+        self._numbering_indexes: dict[int, _NumberingIndex] = {}
         self._bookmark_names: set[str] | None = None
         self._next_bookmark = 0
         self._para_ids: set[str] | None = None
@@ -114,11 +118,11 @@ class Importer:
         key = (source_part, rel_id, target_part)
         if key in self._rels:
             return self._rels[key]
-        rel = next((r for r in self.source.package.relationships(source_part) if r.id == rel_id), None)
+        rel = self.source.package.relationship(source_part, rel_id)
         if rel is None:
             return None
         if rel.external:
-            new_id = _add_external(self.target.package, target_part, rel.type, rel.target)
+            new_id = self.target.package.add_relationship(target_part, rel.type, url=rel.target)
         else:
             part = resolve_part_name(source_part, rel.target)
             if not self.source.package.has_part(part):
@@ -138,38 +142,68 @@ class Importer:
         target.add_part(new_name, content_type, data=source.read_bytes(name))
         for rel in source.relationships(name):
             if rel.external:
-                _add_external(target, new_name, rel.type, rel.target, rel.id)
+                target.add_relationship(new_name, rel.type, url=rel.target, wanted=rel.id)
             else:
                 inner = resolve_part_name(name, rel.target)
                 if source.has_part(inner):
-                    _add_internal(target, new_name, rel.type, self.part(inner), rel.id)
+                    target.add_relationship(new_name, rel.type, self.part(inner), wanted=rel.id)
         return new_name
 
     # -- styles -----------------------------------------------------------------------------------
 
     def style(self, style_id: str) -> None:
-        """Make sure the target defines ``style_id`` (copying it and its relatives if needed)."""
+        """Make sure the target defines ``style_id`` (copying it and its relatives if needed).
+        Relatives are followed through a work list, not recursion, and styles are looked up by
+        id in an index: a crafted chain of 50,000 styles each based on the next is copied in
+        linear time without exhausting the stack."""
+        self._pending_styles.append(style_id)
+        if self._copying_styles:
+            return  # called back through numbering: the running loop takes it
+        self._copying_styles = True
+        try:
+            while self._pending_styles:
+                self._copy_style(self._pending_styles.pop())
+        finally:
+            self._copying_styles = False
+
+    def _copy_style(self, style_id: str) -> None:
         if style_id in self._styles_done:
             return
         self._styles_done.add(style_id)
-        target_root = self._styles_root(self.target, create=True)
-        if target_root is None or _find_style(target_root, style_id) is not None:
+        target = self._style_index(self.target, create=True)
+        if target is None or style_id in target[1]:
             return
-        source_root = self._styles_root(self.source, create=False)
-        found = _find_style(source_root, style_id) if source_root is not None else None
+        source = self._style_index(self.source, create=False)
+        found = source[1].get(style_id) if source is not None else None
         if found is None:
             return
         copy = deepcopy(found)
-        target_root.append(copy)
-        self.target.package.mark_dirty(self._styles_part(self.target))
+        target[0].append(copy)
+        target[1][style_id] = copy
+        self.target.package.mark_dirty(target[2])
         for link in _STYLE_LINKS:
             element = copy.find(link)
             if element is not None and element.get(W_VAL):
-                self.style(element.get(W_VAL))
+                self._pending_styles.append(element.get(W_VAL))
         for numid in copy.iter(W_NUMID):
             value = numid.get(W_VAL)
             if value and value != "0":
                 numid.set(W_VAL, self.numbering(value))
+
+    def _style_index(self, doc: Any, *, create: bool) -> tuple[Any, dict[str, Any], str] | None:
+        """The styles root of ``doc``, its styles by id (the first of each id, as Word reads
+        them) and the part's name, found once."""
+        cached = self._style_indexes.get(id(doc))
+        if cached is not None:
+            return cached
+        root = self._styles_root(doc, create=create)
+        if root is None:
+            return None
+        index: dict[str, Any] = {}
+        for style in root.iter(_STYLE):
+            index.setdefault(style.get(qn("w:styleId")) or "", style)
+        self._style_indexes[id(doc)] = cached = (root, index, self._styles_part(doc) or "")
+        return cached
 
     def _styles_part(self, doc: Any) -> str | None:
         return doc.package.related_part(doc.main_part, RT.STYLES)
@@ -189,55 +223,56 @@ class Importer:
     # -- numbering --------------------------------------------------------------------------------
 
     def numbering(self, num_id: str) -> str:
-        """The target numbering instance that numbers like the source's ``num_id``."""
+        """The target numbering instance that numbers like the source's ``num_id``. Both parts
+        are indexed once (instances and definitions by id, instances by what they number like),
+        so copying thousands of lists stays linear."""
         if num_id in self._numbers:
             return self._numbers[num_id]
-        source_root = _numbering_root(self.source, create=False)
-        found_num = _find_num(source_root, num_id) if source_root is not None else None
-        if found_num is None:
+        source = self._numbering_index(self.source, create=False)
+        found_num = source.nums.get(num_id) if source is not None else None
+        if source is None or found_num is None:
             self._numbers[num_id] = num_id
             return num_id
-        abstract = _find_abstract(source_root, found_num)
+        abstract = source.abstract_of(found_num)
         signature = _num_signature(found_num, abstract)
-        target_root = _numbering_root(self.target, create=True)
-        same = _find_num(target_root, num_id)
-        if same is not None and _num_signature(same, _find_abstract(target_root, same)) == signature:
+        target = self._numbering_index(self.target, create=True)
+        same = target.nums.get(num_id)
+        if same is not None and target.signature(same) == signature:
             self._numbers[num_id] = num_id
             return num_id
-        for candidate in target_root.iter(_NUM):
-            if _num_signature(candidate, _find_abstract(target_root, candidate)) == signature:
-                mapped = candidate.get(_NUM_ID_ATTR) or num_id
-                self._numbers[num_id] = mapped
-                return mapped
+        mapped = target.numbering_like(signature)
+        if mapped is not None:
+            self._numbers[num_id] = mapped or num_id
+            return mapped or num_id
         # Copy the definition under fresh ids; abstract definitions come before instances.
-        used_abstract = {int(a.get(_ABSTRACT_ID_ATTR) or 0) for a in target_root.iter(_ABSTRACT)}
-        used_num = {int(n.get(_NUM_ID_ATTR) or 0) for n in target_root.iter(_NUM)}
-        new_abstract_id = str(max(used_abstract, default=-1) + 1)
-        new_num_id = str(max(used_num, default=0) + 1)
+        new_abstract_id, new_num_id = target.fresh_ids()
+        abstract_copy = None
         if abstract is not None:
             abstract_copy = deepcopy(abstract)
             abstract_copy.set(_ABSTRACT_ID_ATTR, new_abstract_id)
-            abstracts = list(target_root.iter(_ABSTRACT))
-            if abstracts:
-                abstracts[-1].addnext(abstract_copy)
-            else:
-                target_root.insert(0, abstract_copy)
-            for style_ref in abstract_copy.iter(qn("w:pStyle")):
-                if style_ref.get(W_VAL):
-                    self.style(style_ref.get(W_VAL))
         num_copy = deepcopy(found_num)
         num_copy.set(_NUM_ID_ATTR, new_num_id)
         link = num_copy.find(_ABSTRACT_ID)
         if link is not None and abstract is not None:
             link.set(W_VAL, new_abstract_id)
-        nums = list(target_root.iter(_NUM))
-        if nums:
-            nums[-1].addnext(num_copy)
-        else:
-            target_root.append(num_copy)
-        self.target.package.mark_dirty(self.target.package.related_part(self.target.main_part, RT.NUMBERING))
+        target.add(abstract_copy, num_copy, signature)
+        if abstract_copy is not None:
+            for style_ref in abstract_copy.iter(qn("w:pStyle")):
+                if style_ref.get(W_VAL):
+                    self.style(style_ref.get(W_VAL))
+        self.target.package.mark_dirty(target.part)
         self._numbers[num_id] = new_num_id
         return new_num_id
+
+    def _numbering_index(self, doc: Any, *, create: bool) -> _NumberingIndex | None:
+        cached = self._numbering_indexes.get(id(doc))
+        if cached is None:
+            root = _numbering_root(doc, create=create)
+            if root is None:
+                return None
+            part = doc.package.related_part(doc.main_part, RT.NUMBERING) or ""
+            cached = self._numbering_indexes[id(doc)] = _NumberingIndex(root, part)
+        return cached
 
     # -- ids ----------------------------------------------------------------------------------------
 
@@ -331,55 +366,6 @@ def _free_name(package: DocxPackage, name: str) -> str:
     return posixpath.join(folder, f"{stem}_{number}{extension}")
 
 
-def _rels_root(package: DocxPackage, source: str) -> Any:
-    from lxml import etree
-
-    name = rels_part_for(source)
-    if package.has_part(name):
-        return package.xml(name)
-    root = etree.Element(_PR + "Relationships", nsmap={None: NS["pr"]})
-    package.set_xml(name, root)
-    package._ensure_default("rels", "application/vnd.openxmlformats-package.relationships+xml")
-    return root
-
-
-def _fresh_rel_id(root: Any, wanted: str | None = None) -> str:
-    taken = {rel.get("Id") for rel in root}
-    if wanted and wanted not in taken:
-        return wanted
-    number = len(taken) + 1
-    while f"rId{number}" in taken:
-        number += 1
-    return f"rId{number}"
-
-
-def _add_external(package: DocxPackage, source: str, rel_type: str, target: str, wanted: str | None = None) -> str:
-    from lxml import etree
-
-    root = _rels_root(package, source)
-    rel_id = _fresh_rel_id(root, wanted)
-    etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=target, TargetMode="External")
-    package.mark_dirty(rels_part_for(source))
-    return rel_id
-
-
-def _add_internal(package: DocxPackage, source: str, rel_type: str, part: str, wanted: str) -> str:
-    from lxml import etree
-
-    root = _rels_root(package, source)
-    rel_id = _fresh_rel_id(root, wanted)
-    etree.SubElement(root, _PR + "Relationship", Id=rel_id, Type=rel_type, Target=relative_target(source, part))
-    package.mark_dirty(rels_part_for(source))
-    return rel_id
-
-
-def _find_style(root: Any, style_id: str) -> Any | None:
-    for style in root.iter(_STYLE):
-        if style.get(qn("w:styleId")) == style_id:
-            return style
-    return None
-
-
 def _numbering_root(doc: Any, *, create: bool) -> Any | None:
     part = doc.package.related_part(doc.main_part, RT.NUMBERING)
     if part is not None:
@@ -393,20 +379,70 @@ def _numbering_root(doc: Any, *, create: bool) -> Any | None:
     return root
 
 
-def _find_num(root: Any, num_id: str) -> Any | None:
-    for num in root.iter(_NUM):
-        if num.get(_NUM_ID_ATTR) == num_id:
-            return num
-    return None
+class _NumberingIndex:
+    """A numbering part's instances and definitions by id (the first of each, as Word reads
+    them), and its instances by what they number like, built once and kept up to date as
+    copies are added."""
+
+    def __init__(self, root: Any, part: str) -> None:
+        self.root, self.part = root, part
+        abstracts, nums = list(root.iter(_ABSTRACT)), list(root.iter(_NUM))
+        self.abstracts: dict[str | None, Any] = {}
+        self.nums: dict[str | None, Any] = {}
+        for abstract in abstracts:
+            self.abstracts.setdefault(abstract.get(_ABSTRACT_ID_ATTR), abstract)
+        for num in nums:
+            self.nums.setdefault(num.get(_NUM_ID_ATTR), num)
+        self._last_abstract = abstracts[-1] if abstracts else None
+        self._last_num = nums[-1] if nums else None
+        self._next_abstract = 1 + max((_number(a.get(_ABSTRACT_ID_ATTR)) for a in abstracts), default=-1)
+        self._next_num = 1 + max((_number(n.get(_NUM_ID_ATTR)) for n in nums), default=0)
+        self._by_signature: dict[tuple, str] | None = None
+
+    def abstract_of(self, num: Any) -> Any | None:
+        link = num.find(_ABSTRACT_ID)
+        return self.abstracts.get(link.get(W_VAL) if link is not None else None)
+
+    def signature(self, num: Any) -> tuple:
+        return _num_signature(num, self.abstract_of(num))
+
+    def numbering_like(self, signature: tuple) -> str | None:
+        """The id of the first instance numbering like ``signature`` ("" when it has none)."""
+        if self._by_signature is None:
+            self._by_signature = {}
+            for num in self.root.iter(_NUM):
+                self._by_signature.setdefault(self.signature(num), num.get(_NUM_ID_ATTR) or "")
+        return self._by_signature.get(signature)
+
+    def fresh_ids(self) -> tuple[str, str]:
+        return str(self._next_abstract), str(self._next_num)
+
+    def add(self, abstract: Any | None, num: Any, signature: tuple) -> None:
+        if abstract is not None:
+            if self._last_abstract is not None:
+                self._last_abstract.addnext(abstract)
+            else:
+                self.root.insert(0, abstract)
+            self._last_abstract = abstract
+            self.abstracts.setdefault(abstract.get(_ABSTRACT_ID_ATTR), abstract)
+            self._next_abstract += 1
+        if self._last_num is not None:
+            self._last_num.addnext(num)
+        else:
+            self.root.append(num)
+        self._last_num = num
+        self.nums.setdefault(num.get(_NUM_ID_ATTR), num)
+        self._next_num += 1
+        if self._by_signature is not None:
+            self._by_signature.setdefault(signature, num.get(_NUM_ID_ATTR) or "")
 
 
-def _find_abstract(root: Any, num: Any) -> Any | None:
-    link = num.find(_ABSTRACT_ID)
-    wanted = link.get(W_VAL) if link is not None else None
-    for abstract in root.iter(_ABSTRACT):
-        if abstract.get(_ABSTRACT_ID_ATTR) == wanted:
-            return abstract
-    return None
+def _number(value: str | None) -> int:
+    """A numbering id as a number (0 for one that is not: ids are only compared to pick fresh ones)."""
+    try:
+        return int(value or 0)
+    except ValueError:
+        return 0
 
 
 def _num_signature(num: Any, abstract: Any | None) -> tuple:

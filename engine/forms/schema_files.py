@@ -33,6 +33,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
 from ..errors import InputError
+from ..files import read_regular_file
 from .bundle import RetrievalRefused, meta_schema
 from .sources import MAX_FILE_BYTES
 
@@ -197,12 +198,10 @@ def schema_version(raw: bytes, schema_path: str | Path) -> str:
                     continue
                 if resolved in seen or not resolved.is_relative_to(folder) or not resolved.is_file():
                     continue
-                if resolved.stat().st_size > MAX_FILE_BYTES:
-                    continue  # too large to read as a schema: the bundle refuses it anyway
                 seen.add(resolved)
-                try:
-                    content = resolved.read_bytes()
-                except OSError:
+                try:  # too large, or not a regular file: the bundle refuses it anyway
+                    content = read_regular_file(resolved, MAX_FILE_BYTES, subject=str(resolved), wanted="a schema")
+                except InputError:
                     continue
                 digest.update(b"\0" + str(resolved.relative_to(folder)).encode() + b"\0" + content)
                 pending.append(content)

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ..errors import DeskcheckError, InputError
-from ..files import write_atomically
+from ..files import read_regular_file, write_atomically
+from ..json_text import check_json_size, check_shape
 
 # A form edits one record; a file this large is almost certainly the wrong file.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -222,17 +223,8 @@ ABSENT = "absent"
 
 
 def _read_bytes(path: Path, what: str) -> bytes:
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{what} {path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB.")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{what} {path} does not exist.") from None
-    except IsADirectoryError:
-        raise InputError(f"{what} {path} is a directory, not a file.") from None
-    except OSError as exc:
-        raise InputError(f"{what} {path} cannot be read: {exc.strerror}.") from None
+    wanted = "a YAML file" if path.suffix.lower() in YAML_SUFFIXES else "a JSON file"
+    return read_regular_file(path, MAX_FILE_BYTES, subject=f"{what} {path}", wanted=wanted)
 
 
 def _kind(path: Path) -> str:
@@ -242,7 +234,13 @@ def _kind(path: Path) -> str:
 def _parse(raw: bytes, path: Path, what: str) -> Any:
     from ..textdoc import decode, read_document
 
-    return read_document(decode(raw, f"{what} {path}"), _kind(path), f"{what} {path}")
+    text = decode(raw, f"{what} {path}")
+    if _kind(path) == "json":
+        check_json_size(text, f"{what} {path}")  # before parsing: 30 MB of "[]," is 1.5 GB of lists
+    value = read_document(text, _kind(path), f"{what} {path}")
+    # A form session costs about 1 KB and 20 us per value; YAML aliases count each time they are used.
+    check_shape(value, f"{what} {path}", depth=None)
+    return value
 
 
 # -- plain functions ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import DeskcheckError
+from ..errors import DeskcheckError, InputError
 from ..state_dir import state_dir
 from .sources import DocumentVersion
 
@@ -110,6 +110,82 @@ MIGRATIONS: tuple[str, ...] = (
 
 class StoreError(DeskcheckError):
     """The store cannot be opened or written (a folder that cannot be created, a newer format)."""
+
+
+class StoreDamaged(StoreError, InputError):
+    """The store's file is damaged (not a database, a corrupt page, a row that does not decode).
+    An ``InputError``: nothing that needs the store can run until it is recovered (exit 2)."""
+
+    def __init__(self, path: Path, detail: str) -> None:
+        self.detail = detail
+        super().__init__(
+            f"the session store {path} is damaged ({detail}). `deskcheck form recover-store` moves it aside "
+            "and keeps the sessions and drafts that can still be read; until then nothing can use it.",
+            code="storeDamaged",
+        )
+
+
+# SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
+_DAMAGE_CODES = (11, 26)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` (raised by sqlite3 or while decoding a row) means the file is damaged."""
+    if isinstance(exc, ValueError | TypeError | KeyError):  # a row whose JSON or shape does not decode
+        return True
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _DAMAGE_CODES:
+        return True
+    text = str(exc)
+    return type(exc) is sqlite3.DatabaseError or "no such table" in text or "no such column" in text
+
+
+@contextlib.contextmanager
+def _reporting_damage(path: Path) -> Iterator[None]:
+    try:
+        yield
+    except StoreError:
+        raise
+    except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
+        if not is_damage(exc):
+            raise
+        detail = str(exc) if isinstance(exc, sqlite3.DatabaseError) else f"a stored row does not decode: {exc}"
+        raise StoreDamaged(path, detail) from None
+
+
+class _Rows:
+    """A statement's result, fetched at once so that a damaged page is reported here."""
+
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self.rows = cursor.fetchall()
+        self.rowcount = cursor.rowcount
+        self.lastrowid = cursor.lastrowid
+
+    def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.rows)
+
+
+class _Connection:
+    """The store's connection: any sign of a damaged file, wherever it surfaces (preparing,
+    stepping, fetching), becomes ``StoreDamaged``; a busy database stays an OperationalError."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self._db, self._path = db, path
+
+    def execute(self, sql: str, parameters: Any = ()) -> _Rows:
+        with _reporting_damage(self._path):
+            return _Rows(self._db.execute(sql, parameters))
+
+    def close(self) -> None:
+        self._db.close()
 
 
 _RECORD_FIELDS = (
@@ -268,19 +344,19 @@ class SessionStore:
         self.path = Path(path) if path is not None else default_store_path()
         self.ttl = float(ttl) if ttl is not None else ttl_from_environment()
         self.clock = clock
-        self._db: sqlite3.Connection | None = None
+        self._db: _Connection | None = None
 
     # -- connection ---------------------------------------------------------------------------
 
     @property
-    def db(self) -> sqlite3.Connection:
+    def db(self) -> _Connection:
         if self._db is None:
-            self._db = self._open()
+            self._db = _Connection(self._open(), self.path)
         return self._db
 
     def _open(self) -> sqlite3.Connection:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_store_file(self.path)
             db = sqlite3.connect(str(self.path), timeout=BUSY_SECONDS, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(
@@ -294,10 +370,9 @@ class SessionStore:
             self._migrate(db)
         except sqlite3.DatabaseError as exc:
             db.close()
-            raise StoreError(
-                f"the session store {self.path} is not usable ({exc}). Move it aside to start afresh "
-                "(its sessions and drafts would be lost)."
-            ) from None
+            if is_damage(exc):
+                raise StoreDamaged(self.path, str(exc)) from None
+            raise StoreError(f"the session store {self.path} is not usable ({exc}).") from None
         return db
 
     def _migrate(self, db: sqlite3.Connection) -> None:
@@ -348,11 +423,16 @@ class SessionStore:
     def now(self) -> float:
         return float(self.clock())
 
+    def _decoded(self, decode: Any, row: Any) -> Any:
+        """``decode(row)``; a row that does not decode means a damaged store."""
+        with _reporting_damage(self.path):
+            return decode(row)
+
     # -- sessions -----------------------------------------------------------------------------
 
     def get(self, key: str) -> SessionRecord | None:
         row = self.db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE key = ?", (key,)).fetchone()
-        return _record(row) if row else None
+        return self._decoded(_record, row) if row else None
 
     def put(self, record: SessionRecord) -> None:
         """Insert or replace ``record`` (inside a transaction); its revision is bumped."""
@@ -400,7 +480,7 @@ class SessionStore:
         if identity is not None:
             sql += " WHERE identity = ?"
             args = (identity,)
-        return [_record(row) for row in self.db.execute(sql + " ORDER BY updated_at DESC", args)]
+        return [self._decoded(_record, row) for row in self.db.execute(sql + " ORDER BY updated_at DESC", args)]
 
     def expire(self) -> list[tuple[str, int | None]]:
         """Move every expired session out (inside a transaction): one with unsaved edits becomes
@@ -409,7 +489,7 @@ class SessionStore:
         rows = self.db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE expires_at < ?", (now,)).fetchall()
         expired = []
         for row in rows:
-            record = _record(row)
+            record = self._decoded(_record, row)
             draft_id = self.add_draft(record, now) if record.modified else None
             self.delete(record.key)
             expired.append((record.key, draft_id))
@@ -448,11 +528,11 @@ class SessionStore:
             args.append(identity)
         if conditions:
             sql += " WHERE " + " AND ".join(conditions)
-        return [_draft(row) for row in self.db.execute(sql + " ORDER BY id DESC", args)]
+        return [self._decoded(_draft, row) for row in self.db.execute(sql + " ORDER BY id DESC", args)]
 
     def draft(self, draft_id: int) -> Draft | None:
         row = self.db.execute(f"SELECT {_DRAFT_COLUMNS} FROM drafts WHERE id = ?", (draft_id,)).fetchone()
-        return _draft(row) if row else None
+        return self._decoded(_draft, row) if row else None
 
     def delete_draft(self, draft_id: int) -> bool:
         return self.db.execute("DELETE FROM drafts WHERE id = ?", (draft_id,)).rowcount > 0
@@ -461,7 +541,7 @@ class SessionStore:
 
     def prepared_schema(self, version: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT prepared FROM schemas WHERE version = ?", (version,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return self._decoded(json.loads, row[0]) if row else None
 
     def has_schema(self, version: str) -> bool:
         return self.db.execute("SELECT 1 FROM schemas WHERE version = ?", (version,)).fetchone() is not None
@@ -512,6 +592,30 @@ class SessionStore:
 
     def integrity(self) -> str:
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def private_store_file(path: Path) -> None:
+    """Make sure the store file exists and only its owner can read it (0600: it holds record
+    data), in a folder only its owner can enter (0700) when deskcheck creates that folder or it
+    is the platform's state directory, which is deskcheck's own. SQLite gives its -wal and -shm
+    files the database file's permissions."""
+    folder = path.parent
+    created = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if created or (os.environ.get("DESKCHECK_STATE_DIR") is None and folder == default_store_path().parent):
+        _tighten(folder, 0o700)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        _tighten(path, 0o600)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """Remove the permissions of ``path`` beyond ``mode`` (left alone when it is not ours)."""
+    with contextlib.suppress(OSError):
+        current = path.stat().st_mode & 0o777
+        if current & ~mode:
+            os.chmod(path, current & mode)
 
 
 def _statements(script: str) -> list[str]:

@@ -22,9 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..files import read_regular_file
 from .rules import RULES, SEVERITIES
 
 CONFIG_FILES = (".deskcheck.toml", "pyproject.toml")
+# A configuration names a few rules; a pyproject.toml holds a project's whole setup.
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
 _KEYS = {"severity", "strict"}
 
 
@@ -50,10 +53,9 @@ def load_config(path: Path) -> CheckConfig:
     """The ``openapi.check`` settings of ``path``; an ``InputError`` names what is wrong."""
     import tomllib
 
+    raw = read_regular_file(path, MAX_CONFIG_BYTES, subject=f"the configuration file {path}", wanted="a TOML file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"the configuration file {path} cannot be read: {exc.strerror}.") from None
+        data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"the configuration file {path} is not valid TOML: {exc}.") from None
     if path.name == "pyproject.toml":
@@ -108,7 +110,7 @@ def check_severities(pairs: Iterable[tuple[Any, Any]], where: str) -> dict[str, 
 
 def _mentions_deskcheck(path: Path) -> bool:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_regular_file(path, MAX_CONFIG_BYTES, subject=str(path), wanted="a TOML file").decode("utf-8")
+    except (InputError, UnicodeDecodeError):
         return False
     return "tool.deskcheck" in text

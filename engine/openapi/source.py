@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..files import read_regular_file
+from ..json_text import check_json_size, check_shape
 from ..urls import check_http_url, redact
 from .positions import PositionIndex
 
@@ -67,29 +69,19 @@ def read_source(
         kind = _format_for(location, content_type, text)
         # Shown in messages and reports: without the password of a user:password@ URL.
         return parse_text(text, location=redact(location), format=kind, url=location)
-    path = Path(location)
+    subject, wanted = f"the OpenAPI document {location}", "the OpenAPI document itself (JSON or YAML)"
+    data = read_regular_file(Path(location), max_bytes, subject=subject, wanted=wanted)
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise InputError(f"the OpenAPI document {location} does not exist.") from None
-    except OSError as exc:
-        raise InputError(f"the OpenAPI document {location} cannot be read: {exc.strerror}.") from None
-    if path.is_dir():
-        raise InputError(f"{location} is a directory; give the OpenAPI document itself (JSON or YAML).")
-    if size > max_bytes:
-        raise InputError(f"the OpenAPI document {location} is {size} bytes, more than the {max_bytes} bytes allowed.")
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"the OpenAPI document {location} is not UTF-8 text (byte {exc.start}).") from None
-    except OSError as exc:
-        raise InputError(f"the OpenAPI document {location} cannot be read: {exc.strerror}.") from None
     return parse_text(text, location=location, format=_format_for(location, None, text))
 
 
 def parse_text(text: str, *, location: str = "<document>", format: str = "json", url: str | None = None) -> Source:
     """Parse ``text`` as JSON or YAML into a ``Source``."""
     if format == "json":
+        check_json_size(text, location, MAX_YAML_NODES)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -100,6 +92,7 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
             ) from None
         except RecursionError:
             raise InputError(f"{location} is nested too deeply to read.") from None
+        check_shape(data, location, depth=None, values=MAX_YAML_NODES)  # the bound YAML documents get
         positions = PositionIndex.for_json(text)
     else:
         from .yaml_source import load_yaml

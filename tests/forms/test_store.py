@@ -115,7 +115,7 @@ def test_a_store_from_a_newer_deskcheck_is_refused(tmp_path):
 def test_a_file_that_is_not_a_database_is_refused_with_advice(tmp_path):
     path = tmp_path / "s.sqlite3"
     path.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="Move it aside"):
+    with pytest.raises(StoreError, match="recover-store"):
         SessionStore(path).sessions()
 
 

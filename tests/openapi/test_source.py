@@ -91,7 +91,7 @@ def test_files_are_checked_before_reading(tmp_path):
         read_source(str(tmp_path))
     big = tmp_path / "big.json"
     big.write_text("{}" + " " * 100, encoding="utf-8")
-    with pytest.raises(InputError, match="more than the 50 bytes allowed"):
+    with pytest.raises(InputError, match="larger than 50 bytes"):
         read_source(str(big), max_bytes=50)
     latin = tmp_path / "latin.json"
     latin.write_bytes('{"a": "é"}'.encode("latin-1"))

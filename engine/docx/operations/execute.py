@@ -18,7 +18,6 @@ Nothing is saved here: the caller writes the document (or not: dry run, queue).
 
 from __future__ import annotations
 
-import re
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from ..comment_edits import CommentWriter
 from ..revisions import story_parts
 from ..touching_insertions import separate_touching_insertions
 from ..wml.revisions import IdAllocator, Revisions, revision_date
+from ..wml.text import unstorable_character
 from . import registry, row_replacement
 from .context import ApplyContext, ResolveContext, check_precondition
 from .explain import explain
@@ -69,29 +69,18 @@ class Outcome:
 _STRING_FIELDS = ("find", "replace", "text", "comment", "quote")
 
 
-# Characters XML 1.0 cannot hold: control characters other than tab, line feed and carriage
-# return; lone surrogates; U+FFFE and U+FFFF.
-_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _unstorable(text: str) -> tuple[int, str] | None:
-    """The first character of ``text`` a .docx cannot store, as (index, "U+XXXX")."""
-    found = _UNSTORABLE.search(text)
-    return None if found is None else (found.start(), f"U+{ord(found.group()):04X}")
-
-
 def _check_storable(op: Operation) -> None:
     for name in _STRING_FIELDS:
         value = op.get(name)
         if isinstance(value, str):
-            found = _unstorable(value)
+            found = unstorable_character(value)
             if found is not None:
                 raise Skip(
                     "invalidResult",
                     what=f"`{name}` holds the character {found[1]} at position {found[0]}, which a .docx cannot store",
                 )
     for index, value in enumerate(op.get("cellTexts") or ()):
-        found = _unstorable(value) if isinstance(value, str) else None
+        found = unstorable_character(value) if isinstance(value, str) else None
         if found is not None:
             raise Skip(
                 "invalidResult", what=f"`cellTexts[{index}]` holds the character {found[1]}, which a .docx cannot store"

@@ -19,31 +19,39 @@ from pathlib import Path
 from typing import Any
 
 from deskcheck.engine.errors import InputError
-from deskcheck.engine.files import write_atomically
+from deskcheck.engine.files import read_regular_file, write_atomically
+from deskcheck.engine.json_text import parse_json
 
 from .spec import Operation
+
+# A queue holds batches of at most 200 operations each; thousands of them fit well within this.
+MAX_QUEUE_BYTES = 64 * 1024 * 1024
 
 STATUS_QUEUED = "queued"
 STATUS_APPLIED = "applied"
 
 
 def read_queue(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the queue {path}: {exc}.", code="badQueue") from None
+        data = read_regular_file(path, MAX_QUEUE_BYTES, subject=f"the queue {path}", wanted="a queue file (JSON Lines)")
+    except InputError as exc:
+        if exc.code == "missingFile":
+            return []
+        raise InputError(exc.message, code="badQueue") from None
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"cannot read the queue {path}: it is not UTF-8 text (byte {exc.start:,}).", code="badQueue"
+        ) from None
     entries = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
-        except ValueError:
-            raise InputError(
-                f"the queue {path} has a line that is not JSON (line {number}).", code="badQueue"
-            ) from None
+            entry = parse_json(line, f"line {number} of the queue {path}")
+        except InputError as exc:
+            raise InputError(exc.message, code="badQueue") from None
         if not isinstance(entry, dict) or not isinstance(entry.get("operations"), list):
             raise InputError(
                 f"line {number} of the queue {path} is not a queued batch (no `operations` list).", code="badQueue"

@@ -34,6 +34,7 @@ from ..wml.attrs import int_attr
 from ..wml.ns import W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTENT, qn
 from ..wml.properties import paragraph_properties, row_properties
 from ..wml.revisions import mark_paragraph, mark_row
+from ..wml.text import unstorable_character
 from .context import ApplyContext, ResolveContext, outside_placeholder_controls
 from .fields import COMMENT_FIELD, DecodeError, Decoding, Field, block_id_field, enum_field, kind_of
 from .spec import AFTER_BLOCK, BEFORE_BLOCK, Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -136,13 +137,12 @@ HEADER_FIELD = Field(
 def unstorable_text(texts: list[tuple[str, str]]) -> None:
     """Skip with invalidResult when a text holds a character a .docx cannot store."""
     for where, text in texts:
-        for index, char in enumerate(text):
-            code = ord(char)
-            if (code < 0x20 and char not in "\t\n\r") or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
-                raise Skip(
-                    "invalidResult",
-                    what=f"`{where}` holds the character U+{code:04X} at position {index}, which a .docx cannot store",
-                )
+        found = unstorable_character(text)
+        if found is not None:
+            raise Skip(
+                "invalidResult",
+                what=f"`{where}` holds the character {found[1]} at position {found[0]}, which a .docx cannot store",
+            )
 
 
 def insertion_plan(op: Operation, block, **data: Any) -> Plan:

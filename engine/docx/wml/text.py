@@ -10,9 +10,35 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .ns import MC_CHOICE, MC_FALLBACK, qn
+
+# Characters XML 1.0 cannot hold: control characters other than tab, line feed and carriage
+# return; lone surrogates; U+FFFE and U+FFFF.
+_UNSTORABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def unstorable_character(text: str) -> tuple[int, str] | None:
+    """The first character of ``text`` a .docx cannot store, as (index, "U+XXXX")."""
+    found = _UNSTORABLE.search(text)
+    return None if found is None else (found.start(), f"U+{ord(found.group()):04X}")
+
+
+def check_author(author: str | None, name: str = "the author") -> None:
+    """Refuse an author name a .docx cannot store (it goes into every revision and comment);
+    ``name`` is how the caller knows it (``--author``)."""
+    from deskcheck.engine.errors import InputError
+
+    found = unstorable_character(author) if author else None
+    if found is not None:
+        raise InputError(
+            f"{name} holds the character {found[1]} at position {found[0]}, which a .docx cannot store; "
+            "give a name of printable characters.",
+            code="badAuthor",
+        )
+
 
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 XML_WHITESPACE = " \t\r\n"

@@ -1,0 +1,203 @@
+"""A damaged session store (issue 15 item 9): every command that touches it says so plainly and
+exits 2, and `deskcheck form recover-store` keeps every session and draft that can still be
+read. Also: the store holds record data, so it is private to its owner (0600 in a 0700 folder)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+
+import pytest
+
+from deskcheck.engine.forms.store import SessionRecord, SessionStore, StoreDamaged
+from deskcheck.engine.forms.store_recovery import recover_store
+from tests.helpers import expire_the_only_session, run_cli, run_process
+
+PAGE = 4096
+
+
+@pytest.fixture
+def form(tmp_path):
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object", "properties": {"name": {"type": "string"}}}')
+    data = tmp_path / "d.json"
+    data.write_text('{"name": "Ada"}')
+    return ["--schema", str(schema), "--data", str(data)]
+
+
+def edit(form, value="Grace"):
+    run_cli("form", "set-field-value", *form, f'{{"path": "/name", "value": "{value}"}}')
+
+
+def store_file(state) -> str:
+    return str(state / "sessions.sqlite3")
+
+
+def checkpoint(path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def damage_header(path) -> None:
+    with open(path, "r+b") as handle:
+        handle.write(b"garbage" * 20)
+
+
+def damage_pages(path) -> None:
+    """Overwrite every page after the first (the schema) but the last: the tables' contents."""
+    checkpoint(path)
+    size = os.path.getsize(path)
+    with open(path, "r+b") as handle:
+        for page in range(1, size // PAGE - 1):
+            handle.seek(page * PAGE + 8)
+            handle.write(os.urandom(PAGE - 16))
+
+
+def damage_a_row(path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sessions SET snapshot = '{broken'")
+    db.commit()
+    db.close()
+
+
+COMMANDS = [
+    ["form", "sessions"],
+    ["form", "sessions", "--drafts"],
+    ["form", "describe-state", "{form}"],
+    ["form", "set-field-value", "{form}", '{"path": "/name", "value": "x"}'],
+    ["form", "discard", "{form}"],
+    ["form", "restore", "{form}"],
+    ["form", "discard", "--draft", "1"],
+    ["call", "{form}", "form_getData"],
+    ["repl", "{form}", "--script", "-"],
+]
+
+
+def expand(argv, form):
+    out = []
+    for arg in argv:
+        out.extend(form if arg == "{form}" else [arg])
+    return out
+
+
+@pytest.mark.parametrize("damage", [damage_header, damage_pages, damage_a_row])
+@pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:3]))
+def test_every_command_says_the_store_is_damaged_and_how_to_recover(isolated_state, form, damage, argv):
+    """A file that is not a database fails every command; a damaged page or row fails those that
+    read it (one that only reads intact rows, like listing drafts past a broken session, works)."""
+    edit(form)
+    damage(store_file(isolated_state))
+    run = run_process(*expand(argv, form), expect=None, stdin="show\n")
+    said = run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and "bug in deskcheck" not in said
+    if damage is damage_header or "is damaged" in said:
+        assert run.exit_code == 2, said
+        assert "is damaged" in said and "deskcheck form recover-store" in said
+    else:
+        assert run.exit_code in (0, 1, 2) and '"ok": false, "error": "the session store' not in said
+
+
+@pytest.mark.parametrize("damage", [damage_pages, damage_a_row])
+def test_reading_the_damaged_session_says_so(isolated_state, form, damage):
+    edit(form)
+    damage(store_file(isolated_state))
+    run = run_process("form", "describe-state", *form, expect=2)
+    assert "is damaged" in run.json["error"]
+
+
+def test_batch_reports_it_on_each_line(isolated_state, form):
+    edit(form)
+    damage_header(store_file(isolated_state))
+    stdin = '{"id": 1, "tool": "form_getData", "args": {}}\n{"id": 2, "tool": "form_getData", "args": {}}\n'
+    answers = run_process("batch", *form, stdin=stdin, expect=1).json_lines
+    assert [a["id"] for a in answers] == [1, 2] and all("recover-store" in a["error"] for a in answers)
+
+
+def many_sessions(path, count: int) -> None:
+    store = SessionStore(path)
+    for number in range(count):
+        record = SessionRecord(
+            f"key-{number}", "", "form", [["n", str(number)]], f"record {number}", "open", "schema", "v1",
+            {"data": {"text": "x" * 400}, "base": {}}, modified=True, expires_at=1e12,
+        )  # fmt: skip
+        with store.transaction():
+            store.put(record)
+            if number % 10 == 0:
+                store.add_draft(record, 1.0)
+    store.close()
+    checkpoint(path)
+
+
+def test_recovery_keeps_every_row_that_can_be_read(tmp_path):
+    path = tmp_path / "sessions.sqlite3"
+    many_sessions(path, 300)
+    size = os.path.getsize(path)
+    with open(path, "r+b") as handle:  # three pages in the middle of the sessions table
+        for page in (20, 21, 22):
+            handle.seek(page * PAGE + 100)
+            handle.write(os.urandom(1_900))
+    with pytest.raises(StoreDamaged):
+        SessionStore(path).sessions()
+    report = recover_store(path)
+    assert report["damaged"] and os.path.exists(report["movedTo"]) and os.path.getsize(report["movedTo"]) == size
+    fresh = SessionStore(path)
+    sessions, drafts = fresh.sessions(), fresh.drafts()
+    assert 250 <= len(sessions) < 300, "the rows after the damaged pages are found too"
+    assert report["recovered"]["sessions"] == len(sessions) and len(drafts) == 30
+    assert {r.key for r in sessions} >= {"key-0", "key-299"}
+    assert f"{len(sessions)} session(s)" in report["message"]
+
+
+def test_a_row_that_does_not_decode_is_skipped_and_counted(tmp_path):
+    path = tmp_path / "sessions.sqlite3"
+    many_sessions(path, 5)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sessions SET snapshot = 'not json' WHERE key = 'key-3'")
+    db.commit()
+    db.close()
+    report = recover_store(path)
+    assert report["recovered"]["sessions"] == 4 and report["unreadable"]["sessions"] == 1
+
+
+def test_an_intact_store_is_left_alone(tmp_path):
+    path = tmp_path / "sessions.sqlite3"
+    many_sessions(path, 3)
+    before = path.read_bytes()
+    report = recover_store(path)
+    assert not report["damaged"] and "not damaged" in report["message"]
+    assert path.read_bytes() == before and list(tmp_path.glob("*damaged*")) == []
+
+
+def test_the_command_recovers_and_the_session_is_usable_again(isolated_state, form):
+    edit(form)
+    run_cli("form", "sessions")
+    expire_the_only_session(isolated_state)  # a draft, kept in its own table
+    edit(form, "Edsger")
+    damage_a_row(store_file(isolated_state))
+    run_cli("form", "sessions", expect=2)
+    report = run_cli("form", "recover-store").json["result"]
+    assert report["damaged"] and report["recovered"]["sessions"] == 0 and report["recovered"]["drafts"] == 1
+    assert len(run_cli("form", "sessions", "--drafts").json["result"]) == 1
+    assert "Ada" in run_cli("form", "get-data", *form).json["result"]
+
+
+def test_the_store_is_private_to_its_owner(isolated_state, tmp_path, monkeypatch, form):
+    edit(form)
+    assert stat.S_IMODE(os.stat(store_file(isolated_state)).st_mode) == 0o600
+    folder = tmp_path / "fresh" / "state"
+    monkeypatch.setenv("DESKCHECK_STATE_DIR", str(folder))
+    edit(form)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for name in ("sessions.sqlite3", "sessions.sqlite3-wal", "sessions.sqlite3-shm"):
+        if (folder / name).exists():
+            assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name
+
+
+def test_an_existing_world_readable_store_is_tightened(tmp_path):
+    path = tmp_path / "sessions.sqlite3"
+    many_sessions(path, 1)
+    path.chmod(0o644)
+    SessionStore(path).sessions()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
