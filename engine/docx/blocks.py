@@ -42,7 +42,7 @@ from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_id
 from .numbering import Numbering
 from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO, PLACEHOLDER, marker_flags
 from .styles import Styles, heading_level_from_style_id
-from .walk import WalkedParagraph
+from .walk import WalkedParagraph, next_block_sibling
 from .wml.attrs import int_attr
 from .wml.ns import (
     W14_PARAID,
@@ -135,8 +135,6 @@ class Block:
         place. (A paragraph whose row or cell is deleted goes whole instead.)"""
         if not self.mark & (DEL | MOVE_FROM) or self.row_flags & DEL:
             return False
-        from .revisions import next_block_sibling
-
         ppr = self.element[0] if len(self.element) and self.element[0].tag == W_PPR else None
         if ppr is not None and ppr.find(W_SECTPR) is not None:
             return False

@@ -50,11 +50,24 @@ from .alignment import (
     similar_candidates,
 )
 from .diff_text import Budget, TextProfile, tokenize, word_diff
-from .object_keys import RSID_PREFIX, canonical
+from .object_keys import canonical
 from .scan import DROP_ACCEPTED, ScanContext
 from .table_formatting import cell_properties_differ, changed_table_properties, row_properties_differ
 from .wml.attrs import is_on
-from .wml.ns import W14_PARAID, W14_TEXTID, W_DEL, W_INS, W_MOVEFROM, W_MOVETO, W_PPR, W_RPR, W_SECTPR, W_VAL, qn
+from .wml.ns import (
+    RSID_PREFIX,
+    W14_PARAID,
+    W14_TEXTID,
+    W_DEL,
+    W_INS,
+    W_MOVEFROM,
+    W_MOVETO,
+    W_PPR,
+    W_RPR,
+    W_SECTPR,
+    W_VAL,
+    qn,
+)
 
 INCLUDE_SCOPES = ("text", "formatting", "metadata")
 DEFAULT_INCLUDE = ("text", "formatting")
@@ -718,44 +731,3 @@ def compare_versions(
     cannot be read."""
     scopes = check_include(include)
     return compare_documents(read_version(Path(previous)), read_version(Path(current)), scopes)
-
-
-# -- the tool ---------------------------------------------------------------------------------------
-
-
-def compare_versions_tool(session: Any, args: dict[str, Any]) -> Any:
-    """Handler of ``compare_versions`` (see ``tooldefs``)."""
-    from deskcheck.engine.tools import fail
-
-    from .diff_report import format_diff_for_llm
-
-    for name in ("previous", "current"):
-        value = args.get(name)
-        if value is not None and (not isinstance(value, str) or not value):
-            return fail(
-                f"compare_versions' `{name}` must be a file path (a non-empty string).", code="invalidArguments"
-            )
-    output = args.get("format", "text")
-    if output not in ("text", "json"):
-        return fail(f"compare_versions' `format` must be text or json, not {output!r}.", code="invalidArguments")
-    previous = args.get("previous")
-    if previous is None:
-        return fail("compare_versions needs `previous`, the path of the earlier .docx.", code="invalidArguments")
-    current = args.get("current")
-    if current is None:
-        if session.path is None:
-            return fail(
-                "compare_versions needs `current` (the path of the later .docx) when no document is open.",
-                code="invalidArguments",
-            )
-        current = session.path
-    scopes = check_include(args.get("include"))
-    diff = compare_documents(read_version(Path(previous)), read_version(Path(current)), scopes)
-    if output == "json":
-        return diff
-    return {
-        "previous": diff["previous"],
-        "current": diff["current"],
-        "summaryCounts": diff["summaryCounts"],
-        "diff": format_diff_for_llm(diff),
-    }

@@ -29,6 +29,7 @@ from .integrity import check_document_parts
 from .numbering import Numbering
 from .package import RT, DocxPackage
 from .scan import ScanContext
+from .stories import Story, list_stories
 from .styles import Styles
 from .walk import WalkedParagraph, walk_story
 from .wml.edit import ensure_root_namespaces
@@ -120,9 +121,7 @@ class DocxDocument:
                 return pid
         return None
 
-    def stories(self):
-        from .stories import list_stories
-
+    def stories(self) -> list[Story]:
         return list_stories(self)
 
     def invalidate(self) -> None:

@@ -14,12 +14,22 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from .wml.ns import NS, W_BR, W_CR, W_ENDNOTEREFERENCE, W_FOOTNOTEREFERENCE, W_INSTRTEXT, W_TAB, W_TXBXCONTENT, qn
+from .wml.ns import (
+    NS,
+    RSID_PREFIX,
+    W_BR,
+    W_CR,
+    W_ENDNOTEREFERENCE,
+    W_FOOTNOTEREFERENCE,
+    W_INSTRTEXT,
+    W_TAB,
+    W_TXBXCONTENT,
+    qn,
+)
 
 _M = "{" + NS["m"] + "}"
 _MATH = frozenset({_M + "oMath", _M + "oMathPara"})
 _NOTE_REFERENCES = (W_FOOTNOTEREFERENCE, W_ENDNOTEREFERENCE)
-RSID_PREFIX = "{" + NS["w"] + "}rsid"  # revision session ids (w:rsid, w:rsidR, ...)
 
 
 def canonical(element: Any) -> tuple:

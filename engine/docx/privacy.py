@@ -27,9 +27,8 @@ from typing import Any
 
 from deskcheck.engine.errors import DeskcheckError
 
-from .object_keys import RSID_PREFIX
 from .package import DocxPackage, resolve_part_name
-from .wml.ns import NS, qn
+from .wml.ns import NS, RSID_PREFIX, qn
 
 TRANSFORMS = (
     "remove-attribution",

@@ -580,7 +580,7 @@ def _outside_content_control(element: Any, *, after: bool) -> Any:
     """Where to put a new block next to ``element``: content controls (and custom XML) that
     ``element`` ends (``after``) or starts are stepped out of, so that what is added after the
     last paragraph of a control does not land inside it."""
-    from .revisions import next_block_sibling
+    from .walk import next_block_sibling
 
     wrappers = (qn("w:sdtContent"), qn("w:customXml"))
     node = element

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .package import RT
+from .walk import next_block_sibling
 from .wml.ns import (
     W_DEL,
     W_DELINSTRTEXT,
@@ -449,18 +450,6 @@ def _remove_row(row: Any) -> None:
         if container.tag == W_TC and container.find(W_P) is None:
             # A cell must end with a paragraph.
             container.insert(index, container.makeelement(W_P, {}))
-
-
-_BLOCK_LEVEL = frozenset({W_P, W_TBL, W_SECTPR, qn("w:sdt"), qn("w:customXml"), qn("w:altChunk")})
-
-
-def next_block_sibling(element: Any) -> Any | None:
-    """The next paragraph, table or other block after ``element``, skipping the markers that sit
-    between blocks (bookmarks, comment ranges, permission ranges, proofing marks)."""
-    node = element.getnext()
-    while node is not None and node.tag not in _BLOCK_LEVEL:
-        node = node.getnext()
-    return node
 
 
 def _has_content(p: Any) -> bool:

@@ -14,16 +14,32 @@ into single spaces (one string; offsets into it count UTF-16 code units).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
+from .blocks import Block
 from .hashing import normalize_text
-from .package import RT
+from .package import RT, DocxPackage
 from .scan import DROP_ACCEPTED, ScanContext
+from .styles import Styles
 from .walk import walk_story
 from .wml.ns import qn
 
-if TYPE_CHECKING:
-    from .document import DocxDocument
+
+class StoryHost(Protocol):
+    """What the story readers use of a ``document.DocxDocument`` (whose ``stories()`` calls
+    ``list_stories``, so this module cannot import that one)."""
+
+    package: DocxPackage
+
+    @property
+    def main_part(self) -> str: ...
+
+    @property
+    def styles(self) -> Styles: ...
+
+    @property
+    def blocks(self) -> list[Block]: ...
+
 
 _SEPARATOR_TYPES = frozenset({"separator", "continuationSeparator", "continuationNotice"})
 
@@ -57,7 +73,7 @@ def describe_story(handle: dict[str, Any]) -> str:
     return "the main text"
 
 
-def list_stories(doc: DocxDocument) -> list[Story]:
+def list_stories(doc: StoryHost) -> list[Story]:
     """The secondary stories of ``doc`` in the order the tools list them (main excluded)."""
     package = doc.package
     main = doc.main_part
@@ -86,7 +102,7 @@ def list_stories(doc: DocxDocument) -> list[Story]:
     return stories
 
 
-def find_story(doc: DocxDocument, handle: dict[str, Any]) -> Story | None:
+def find_story(doc: StoryHost, handle: dict[str, Any]) -> Story | None:
     key = handle_key(handle)
     for story in list_stories(doc):
         if story.key == key:
@@ -94,7 +110,7 @@ def find_story(doc: DocxDocument, handle: dict[str, Any]) -> Story | None:
     return None
 
 
-def story_text(doc: DocxDocument, story: Story) -> str:
+def story_text(doc: StoryHost, story: Story) -> str:
     """The normalised as-accepted text of a secondary story."""
     walked = walk_story(story.container, ScanContext(doc.styles))
     paragraphs = [
@@ -103,7 +119,7 @@ def story_text(doc: DocxDocument, story: Story) -> str:
     return normalize_text("\n".join(paragraphs))
 
 
-def main_story_text(doc: DocxDocument) -> str:
+def main_story_text(doc: StoryHost) -> str:
     """The main story as one ``[blockId] ...`` line per block: headings show ``(hN)`` and their
     number when they are numbered, list items their label (``•`` when they have none)."""
     lines = []

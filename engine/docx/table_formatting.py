@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .object_keys import canonical
-from .operations.table_markup import record_cell_properties, record_grid, record_row_properties, record_table_properties
 from .wml.ns import W_DEL, W_INS, qn
 from .wml.properties import cell_properties, row_properties
+from .wml.table_revisions import record_cell_properties, record_grid, record_row_properties, record_table_properties
 
 _TBLPR = qn("w:tblPr")
 _TBLGRID = qn("w:tblGrid")

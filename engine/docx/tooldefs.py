@@ -274,7 +274,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             },
             ["previous"],
         ),
-        handler="compare:compare_versions_tool",
+        handler="compare_tools:compare_versions_tool",
     ),
 )
 

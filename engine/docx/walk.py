@@ -37,6 +37,7 @@ from .wml.ns import (
     W_PSTYLE,
     W_SDT,
     W_SDTCONTENT,
+    W_SECTPR,
     W_TBL,
     W_TC,
     W_TCPR,
@@ -149,6 +150,19 @@ def table_children(parent: Any, tag: str):
                 yield from table_children(content, tag)
         elif child_tag in _BLOCK_WRAPPERS:
             yield from table_children(child, tag)
+
+
+# What sits side by side in a container, besides the markers between blocks.
+BLOCK_LEVEL = frozenset({W_P, W_TBL, W_SECTPR, W_SDT, W_CUSTOMXML, qn("w:altChunk")})
+
+
+def next_block_sibling(element: Any) -> Any | None:
+    """The next paragraph, table or other block after ``element``, skipping the markers that sit
+    between blocks (bookmarks, comment ranges, permission ranges, proofing marks)."""
+    node = element.getnext()
+    while node is not None and node.tag not in BLOCK_LEVEL:
+        node = node.getnext()
+    return node
 
 
 def grid_before(trpr: Any | None) -> int:

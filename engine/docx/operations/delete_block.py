@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..revisions import next_block_sibling
+from ..walk import next_block_sibling
 from ..wml.ns import W_COMMENTREFERENCE, W_P, W_PPR, W_SECTPR, qn
 from ..wml.properties import paragraph_properties
 from ..wml.revisions import delete_paragraph_text, mark_paragraph, paragraph_mark_state, paragraph_runs

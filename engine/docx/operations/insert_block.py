@@ -18,8 +18,17 @@ from copy import deepcopy
 from typing import Any
 
 from ..scan import DEL
-from ..wml.ns import W14_PARAID, W_P, W_PPR, qn
-from ..wml.properties import PPR_BASE, PPR_ORDER, get_or_add, insert_ordered, paragraph_properties, remove_child
+from ..walk import BLOCK_LEVEL
+from ..wml.ns import W14_PARAID, W_P, W_PPR
+from ..wml.properties import (
+    PPR_BASE,
+    PPR_ORDER,
+    get_or_add,
+    insert_ordered,
+    paragraph_properties,
+    remove_child,
+    same_paragraph_properties,
+)
 from ..wml.revisions import (
     has_annotations,
     insert_runs,
@@ -132,7 +141,7 @@ def _apply(ctx: ApplyContext, plan: Plan) -> Applied:
 def _previous_paragraph(p: Any) -> Any | None:
     """The paragraph right before ``p`` in its container (markers between them skipped)."""
     node = p.getprevious()
-    while node is not None and node.tag not in _BLOCK_LEVEL:
+    while node is not None and node.tag not in BLOCK_LEVEL:
         node = node.getprevious()
     return node if node is not None and node.tag == W_P else None
 
@@ -163,15 +172,13 @@ def mark_new_paragraph(ctx: ApplyContext, p: Any) -> None:
     ):
         mark_paragraph(p, "ins", ctx.revisions)
         return
-    from .paragraph_properties import same_properties  # (that module builds on this one)
-
     wanted = paragraph_properties(p)
     carried = deepcopy(paragraph_properties(previous)) if paragraph_properties(previous) is not None else None
     if wanted is not None:
         p.remove(wanted)
     if carried is not None:
         p.insert(0, carried)
-    if not same_properties(carried, wanted):
+    if not same_paragraph_properties(carried, wanted):
         ppr = record_paragraph_properties(p, ctx.revisions)
         for child in list(ppr):
             if child.tag in PPR_BASE:
@@ -181,8 +188,6 @@ def mark_new_paragraph(ctx: ApplyContext, p: Any) -> None:
                 insert_ordered(ppr, deepcopy(child), PPR_ORDER)
     mark_paragraph(previous, "ins", ctx.revisions)
 
-
-_BLOCK_LEVEL = frozenset({W_P, qn("w:tbl"), qn("w:sdt"), qn("w:customXml"), qn("w:altChunk"), qn("w:sectPr")})
 
 _TEXT = string_field("text", "The new paragraph's text (empty for a blank paragraph).", required=True)
 

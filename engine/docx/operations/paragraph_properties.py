@@ -27,7 +27,13 @@ from typing import Any
 
 from ..package import RT
 from ..wml.ns import W_ILVL, W_NUMID, W_PPR, W_VAL, qn
-from ..wml.properties import PPR_BASE, PPR_ORDER, get_or_add, paragraph_properties, remove_child
+from ..wml.properties import (
+    PPR_ORDER,
+    get_or_add,
+    paragraph_properties,
+    remove_child,
+    same_paragraph_properties,
+)
 from ..wml.revisions import record_paragraph_properties
 from .context import ApplyContext, ResolveContext, block_json_target
 from .fields import DecodeError, Decoding, Field, block_id_field, enum_field, kind_of
@@ -253,7 +259,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
         resolved_numbering = _resolve_numbering(ctx, numbering, block)
     p = block.element
     proposed = _proposed(p, op.fields, resolved_numbering)
-    if same_properties(paragraph_properties(p), proposed):
+    if same_paragraph_properties(paragraph_properties(p), proposed):
         raise Skip("noopOperation", why="the block already has these paragraph properties")
     return Plan(
         op,
@@ -333,22 +339,6 @@ def _change(ppr: Any, fields: dict[str, Any], numbering: dict[str, Any] | None, 
                 num = numpr.makeelement(W_NUMID, {})
                 ilvl.addnext(num)
             num.set(W_VAL, numbering["numId"] if kind == "set" else new_num_id)
-
-
-def _canonical(element: Any) -> tuple:
-    children = tuple(_canonical(child) for child in element if isinstance(child.tag, str))
-    return (element.tag, tuple(sorted(element.attrib.items())), (element.text or "").strip(), children)
-
-
-def same_properties(current: Any | None, proposed: Any | None) -> bool:
-    """Equal paragraph properties (the recorded group), whatever the order or namespaces."""
-
-    def canonical(ppr: Any | None) -> list[tuple]:
-        if ppr is None:
-            return []
-        return sorted(_canonical(child) for child in ppr if child.tag in PPR_BASE)
-
-    return canonical(current) == canonical(proposed)
 
 
 def _apply(ctx: ApplyContext, plan: Plan) -> Applied:

@@ -67,18 +67,15 @@ from ..wml.ns import (
     qn,
 )
 from ..wml.revisions import MAX_ID, delete_runs, mark_paragraph, mark_row, paragraph_runs, wrap_inserted
+from ..wml.table_revisions import W_TBLPR, record_cell_properties, record_grid, record_table_properties
 from .spec import Applied, Claim, Plan, Skip
 from .table_columns import column_cut
 from .table_grid import spot_or_skip
 from .table_insert import keep_a_paragraph
 from .table_markup import (
-    W_TBLPR,
     W_TCW,
     content_span,
     delete_content,
-    record_cell_properties,
-    record_grid,
-    record_table_properties,
     vmerge_state,
     with_comment,
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..revisions import next_block_sibling
+from ..walk import next_block_sibling
 from ..wml.ns import (
     W14_PARAID,
     W_BDO,

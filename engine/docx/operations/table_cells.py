@@ -31,6 +31,7 @@ from typing import Any
 
 from ..wml.ns import W14_PARAID, W14_TEXTID, W_P, W_TCPR
 from ..wml.properties import cell_properties
+from ..wml.table_revisions import record_cell_properties
 from .context import ApplyContext, ResolveContext
 from .fields import COMMENT_FIELD, DecodeError, block_id_field, integer_field
 from .spec import Applied, Operation, OperationSpec, Plan, Skip
@@ -44,7 +45,6 @@ from .table_markup import (
     first_paragraph,
     mark_cell_merge,
     new_cell,
-    record_cell_properties,
     rect_claim,
     set_merge,
     set_span,

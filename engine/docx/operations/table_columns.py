@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 from ..wml.ns import W_GRIDBEFORE, W_P, qn
 from ..wml.properties import cell_properties
 from ..wml.revisions import mark_cell, mark_row
+from ..wml.table_revisions import record_cell_properties, record_grid, record_row_properties
 from .context import ApplyContext, ResolveContext
 from .fields import COMMENT_FIELD, block_id_field
 from .spec import Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -57,9 +58,6 @@ from .table_markup import (
     first_paragraph,
     inserted_table_content,
     new_cell,
-    record_cell_properties,
-    record_grid,
-    record_row_properties,
     set_grid_count,
     set_span,
     set_width,

@@ -34,6 +34,7 @@ from ..wml.attrs import int_attr
 from ..wml.ns import W_BODY, W_P, W_SECTPR, W_TBL, W_TC, W_TXBXCONTENT, qn
 from ..wml.properties import paragraph_properties, row_properties
 from ..wml.revisions import mark_paragraph, mark_row
+from ..wml.table_revisions import TBLPR_ORDER, W_TBLPR
 from ..wml.text import unstorable_character
 from .context import ApplyContext, ResolveContext, outside_placeholder_controls
 from .fields import COMMENT_FIELD, DecodeError, Decoding, Field, block_id_field, enum_field, kind_of
@@ -50,8 +51,6 @@ from .table_grid import (
     structure_plan,
 )
 from .table_markup import (
-    TBLPR_ORDER,
-    W_TBLPR,
     DuplicateClaim,
     axis_claim,
     content_span,

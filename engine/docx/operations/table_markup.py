@@ -9,10 +9,7 @@ a cell needs, formatted like ``like_p`` and, in tracked mode, with its text and 
 marked inserted.
 
 **Tracked markup.** ``delete_content(element, revisions)`` marks every run and paragraph mark
-inside a row, cell or table deleted. ``record_*`` save a table's, row's or cell's properties in
-a ``w:tblPrChange`` / ``w:trPrChange`` / ``w:tcPrChange`` before they change (an existing record
-is kept: it already holds the original), so rejecting restores them; ``record_grid`` saves the
-column grid in a ``w:tblGridChange``.
+inside a row, cell or table deleted; recording property changes is ``wml.table_revisions``'.
 
 **Comments.** A table operation places its own comment (``with_comment``): a row or table that
 Word and LibreOffice are to accept or reject as a whole must hold nothing untracked, so on
@@ -34,7 +31,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
-from ..wml.ns import W14_PARAID, W_DEL, W_INS, W_P, W_PPR, W_R, W_TCPR, W_TRPR, W_VAL, W_VMERGE, qn
+from ..wml.ns import W14_PARAID, W_P, W_PPR, W_R, W_TCPR, W_TRPR, W_VAL, W_VMERGE, qn
 from ..wml.properties import (
     TCPR_ORDER,
     TRPR_ORDER,
@@ -46,8 +43,6 @@ from ..wml.properties import (
     row_properties,
 )
 from ..wml.revisions import (
-    W_CELLDEL,
-    W_CELLINS,
     clean_run_properties,
     delete_paragraph_text,
     delete_runs,
@@ -58,23 +53,12 @@ from ..wml.revisions import (
     run_properties,
     wrap_inserted,
 )
+from ..wml.table_revisions import CELL_MARKERS, W_TBLPR, record_table_properties
 from .spec import Applied, Claim, Skip
 
-W_TBLPR = qn("w:tblPr")
 W_TCW = qn("w:tcW")
-W_CELLMERGE = qn("w:cellMerge")
-W_TCPRCHANGE = qn("w:tcPrChange")
-W_TRPRCHANGE = qn("w:trPrChange")
-W_TBLPRCHANGE = qn("w:tblPrChange")
-W_TBLGRIDCHANGE = qn("w:tblGridChange")
 W_TYPE = qn("w:type")
 W_W = qn("w:w")
-
-_NAMES_TBLPR = (
-    "tblStyle tblpPr tblOverlap bidiVisual tblStyleRowBandSize tblStyleColBandSize tblW jc tblCellSpacing tblInd "
-    "tblBorders shd tblLayout tblCellMar tblLook tblCaption tblDescription tblPrChange"
-)
-TBLPR_ORDER = {qn("w:" + name): rank for rank, name in enumerate(_NAMES_TBLPR.split())}
 
 # Cell properties a new cell takes from its neighbour: its look, not its place or history.
 _CELL_LOOK = tuple(qn(f"w:{name}") for name in ("tcBorders", "shd", "noWrap", "tcMar", "textDirection", "vAlign"))
@@ -82,7 +66,6 @@ _CELL_LOOK = tuple(qn(f"w:{name}") for name in ("tcBorders", "shd", "noWrap", "t
 _ROW_NOT_COPIED = frozenset(
     qn(f"w:{name}") for name in ("tblHeader", "hidden", "ins", "del", "trPrChange", "cnfStyle", "divId")
 )
-_CELL_MARKERS = frozenset({W_CELLINS, W_CELLDEL, W_CELLMERGE})
 
 
 # -- new rows, cells and paragraphs ------------------------------------------------------------
@@ -244,71 +227,9 @@ def cell_marker(tc: Any) -> str | None:
     if tcpr is None:
         return None
     for child in tcpr:
-        if child.tag in _CELL_MARKERS:
+        if child.tag in CELL_MARKERS:
             return child.tag.rsplit("}", 1)[1]
     return None
-
-
-# -- property-change records -------------------------------------------------------------------
-
-
-def _record(
-    owner: Any, change_tag: str, inner_tag: str, order: dict[str, int], skip: frozenset, revisions, source: Any = None
-) -> Any:
-    """Save ``owner``'s children (or ``source``'s: the element as it was earlier) in a change
-    record, unless one exists."""
-    if owner.find(change_tag) is not None:
-        return owner
-    change = revisions.element(change_tag, owner)
-    original = change.makeelement(inner_tag, {})
-    for child in owner if source is None else source:
-        if child.tag not in skip and child.tag != change_tag:
-            original.append(deepcopy(child))
-    change.append(original)
-    insert_ordered(owner, change, order)
-    return owner
-
-
-def record_cell_properties(tc: Any, revisions: Any) -> Any:
-    """Save the cell's properties in a ``w:tcPrChange`` (unless one exists); returns its
-    ``w:tcPr`` for the caller to change."""
-    tcpr = cell_properties(tc, create=True)
-    return _record(tcpr, W_TCPRCHANGE, W_TCPR, TCPR_ORDER, _CELL_MARKERS, revisions)
-
-
-def record_row_properties(tr: Any, revisions: Any) -> Any:
-    """Save the row's properties in a ``w:trPrChange``; returns its ``w:trPr``."""
-    trpr = row_properties(tr, create=True)
-    return _record(trpr, W_TRPRCHANGE, W_TRPR, TRPR_ORDER, frozenset({W_INS, W_DEL}), revisions)
-
-
-def table_properties(tbl: Any) -> Any:
-    found = tbl.find(W_TBLPR)
-    if found is None:
-        found = tbl.makeelement(W_TBLPR, {})
-        tbl.insert(0, found)
-    return found
-
-
-def record_table_properties(tbl: Any, revisions: Any, source: Any = None) -> Any:
-    """Save the table's properties (or ``source``, its ``w:tblPr`` as it was earlier) in a
-    ``w:tblPrChange``; returns its ``w:tblPr``."""
-    return _record(table_properties(tbl), W_TBLPRCHANGE, W_TBLPR, TBLPR_ORDER, frozenset(), revisions, source)
-
-
-def record_grid(grid: Any, ids: Any, source: Any = None) -> None:
-    """Save the column grid (``w:tblGrid``, or ``source``, the grid as it was earlier) in a
-    ``w:tblGridChange`` unless one exists. The record carries only an id: the schema gives it no
-    author or date."""
-    if grid.find(W_TBLGRIDCHANGE) is not None:
-        return
-    change = grid.makeelement(W_TBLGRIDCHANGE, {qn("w:id"): str(ids.take())})
-    original = change.makeelement(qn("w:tblGrid"), {})
-    for child in grid if source is None else source:
-        if child.tag != W_TBLGRIDCHANGE:
-            original.append(deepcopy(child))
-    change.append(original)
-    grid.append(change)
 
 
 def change_table_width(tbl: Any, delta: int, revisions: Any | None) -> None:

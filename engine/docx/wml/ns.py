@@ -97,6 +97,7 @@ W_VAL = _W + "val"
 W_ID = _W + "id"
 W_AUTHOR = _W + "author"
 W_DATE = _W + "date"
+RSID_PREFIX = _W + "rsid"  # revision session ids (w:rsid, w:rsidR, ...)
 
 MC_ALTERNATECONTENT = "{" + NS["mc"] + "}AlternateContent"
 MC_CHOICE = "{" + NS["mc"] + "}Choice"

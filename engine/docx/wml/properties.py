@@ -137,3 +137,19 @@ def cell_properties(tc: Any, *, create: bool = False) -> Any | None:
     tcpr = tc.makeelement(W_TCPR, {})
     tc.insert(0, tcpr)
     return tcpr
+
+
+def _canonical(element: Any) -> tuple:
+    children = tuple(_canonical(child) for child in element if isinstance(child.tag, str))
+    return (element.tag, tuple(sorted(element.attrib.items())), (element.text or "").strip(), children)
+
+
+def same_paragraph_properties(current: Any | None, proposed: Any | None) -> bool:
+    """Equal paragraph properties (the recorded group), whatever the order or namespaces."""
+
+    def canonical(ppr: Any | None) -> list[tuple]:
+        if ppr is None:
+            return []
+        return sorted(_canonical(child) for child in ppr if child.tag in PPR_BASE)
+
+    return canonical(current) == canonical(proposed)
