@@ -54,7 +54,7 @@ def measure(command: list[str], runs: int) -> tuple[float, float, float, int]:
 def edited_copy(source: Path, target: Path, *, modified: int, inserted: int, deleted: int, seed: int = 5) -> Path:
     """A copy of ``source`` with body paragraphs changed: a word of ``modified`` of them edited,
     ``inserted`` new paragraphs, ``deleted`` removed (all different paragraphs, chosen by seed)."""
-    from deskcheck.engine.docx.document import DocxDocument
+    from deskcheck.engine.docx.model.document import DocxDocument
     from deskcheck.engine.docx.wml.ns import W14_PARAID, W_P, W_T
 
     doc = DocxDocument.open(source)

@@ -54,7 +54,7 @@ def measure(command: list[str], runs: int) -> tuple[float, float, float]:
 def batch(count: int, *, comments: bool) -> dict:
     """``count`` replaceInBlock operations on blocks spread over the document."""
     sys.path.insert(0, str(REPO))
-    from deskcheck.engine.docx.document import DocxDocument
+    from deskcheck.engine.docx.model.document import DocxDocument
 
     blocks = DocxDocument.open(REFERENCE).blocks
     step = max(1, len(blocks) // count)

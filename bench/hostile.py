@@ -1,6 +1,6 @@
 """Hostile inputs within the limits: what the worst document deskcheck accepts costs.
 
-Each shape below is a .docx built to be as expensive as the size limits of ``engine/docx/limits.py``
+Each shape below is a .docx built to be as expensive as the size limits of ``engine/docx/package/limits.py``
 allow for one kind of markup (empty paragraphs, XML comments, processing instructions, deep
 nesting, attributes, namespace declarations, long text, many small parts, many relationships, ...),
 plus the shapes of issue 15. Every docx command that reads a whole document runs on each, as its
@@ -281,7 +281,7 @@ def _relationships(path: Path, seed: int = 0) -> Path:
 
 
 # -- at the limits ------------------------------------------------------------------------------
-# The largest documents of each kind the limits of engine/docx/limits.py accept (a small margin
+# The largest documents of each kind the limits of engine/docx/package/limits.py accept (a small margin
 # below each), sized from the limits in force: these give the worst accepted cost. ``seed`` varies
 # the text, so that the pair commands compare two different documents.
 
@@ -292,7 +292,7 @@ def _margin(limit: int) -> int:
 
 def _limits():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from deskcheck.engine.docx import limits
+    from deskcheck.engine.docx.package import limits
 
     return limits
 

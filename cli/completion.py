@@ -126,7 +126,7 @@ def _line_words() -> list[str]:
 
 def _toolset(params: dict[str, Any]) -> Any:
     if params.get("docx"):
-        from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
+        from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS
 
         return [_Named(spec.name, spec.description) for spec in DOCX_TOOL_SPECS]
     if params.get("schema") or params.get("data"):
@@ -164,7 +164,7 @@ def _editor_groups(params: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _block_ids(path: Path) -> list[tuple[str, str]]:
-    from deskcheck.engine.docx.toolset import docx_toolset
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
 
     result = docx_toolset(path).call("read_document", {})
     if not result.ok:

@@ -191,7 +191,7 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
     """The tools of the chosen context. Families are imported here, when a command needs them."""
     family = opts.family
     if family == "docx":
-        from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+        from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
         toolset = docx_toolset(
             opts.docx,

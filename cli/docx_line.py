@@ -51,7 +51,7 @@ def read_docx_line(argv: list[str]) -> DocxLine | None:
         return DocxLine(tool, args, _with_flags(line))
     if len(argv) < 3 or argv[0] != "docx":
         return None
-    from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
+    from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS
 
     spec = next((s for s in DOCX_TOOL_SPECS if s.name.replace("_", "-") == argv[1]), None)
     if spec is None:

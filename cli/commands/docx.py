@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
+from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..app import help_with_example
 from ..completion import choices
@@ -94,7 +94,7 @@ for _spec in DOCX_TOOL_SPECS:
 
 def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry_run: bool) -> None:
     from deskcheck.engine import progress
-    from deskcheck.engine.docx.revisions import resolve_file
+    from deskcheck.engine.docx.review.revisions import resolve_file
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
@@ -156,8 +156,8 @@ def compare(
     added, deleted, modified (word diff), moved or reformatted, table cells, headers, footers and
     notes. Exit 2 when a file cannot be read."""
     from deskcheck.engine import progress
-    from deskcheck.engine.docx.compare import compare_versions
-    from deskcheck.engine.docx.diff_report import format_diff_for_llm
+    from deskcheck.engine.docx.versions.compare import compare_versions
+    from deskcheck.engine.docx.versions.diff_report import format_diff_for_llm
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
@@ -196,8 +196,8 @@ CapabilitiesOpt = Annotated[
 
 def _docx_options(context: ContextOptions):
     """The engine's options from the review flags; a bad combination is a usage error."""
-    from deskcheck.engine.docx.operations.options import SuggestOptions
-    from deskcheck.engine.docx.toolset import DocxOptions
+    from deskcheck.engine.docx.edit.options import SuggestOptions
+    from deskcheck.engine.docx.tools.toolset import DocxOptions
     from deskcheck.engine.errors import InputError
 
     from ..errors import UsageError
@@ -243,8 +243,8 @@ def redline(
     that could not be paired and what package metadata was kept or removed. The output is written
     atomically; exit 2 when an input cannot be read or the output cannot be written."""
     from deskcheck.engine import progress
-    from deskcheck.engine.docx.privacy import TRANSFORMS
-    from deskcheck.engine.docx.redline import redline_files
+    from deskcheck.engine.docx.package.privacy import TRANSFORMS
+    from deskcheck.engine.docx.versions.redline import redline_files
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
@@ -267,7 +267,7 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
     """Print the docx tool definitions (json, anthropic, openai or mcp shape), shaped by the same
     review options the tools run with; on a terminal without --format, each tool's name and what it
     does. --capabilities prints suggest_changes' capabilities text."""
-    from deskcheck.engine.docx.toolset import docx_toolset
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
     from deskcheck.engine.providers import export_tools
 
     from ..errors import UsageError
@@ -284,7 +284,7 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
     except UsageError as exc:
         raise typer.Exit(emit_export_error(env, exc.message)) from None
     if capabilities:
-        from deskcheck.engine.docx.operations.schema import capabilities_text
+        from deskcheck.engine.docx.edit.schema import capabilities_text
 
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
@@ -322,7 +322,7 @@ def queue_apply(
     """Apply the queued operations for FILE (only the --only ids when given), writing the file in place
     atomically unless -o/--output or --dry-run is given; the queue records what happened."""
     from deskcheck.engine import progress
-    from deskcheck.engine.docx.queue_tools import apply_queue
+    from deskcheck.engine.docx.tools.queue_tools import apply_queue
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import ToolResult, fail, ok
 
@@ -348,7 +348,7 @@ def queue_apply(
 @queue_app.command("list", no_args_is_help=True)
 def queue_list(queue: QueueFileArg) -> None:
     """Print the queued batches with the status of each operation."""
-    from deskcheck.engine.docx.queue_tools import list_queue
+    from deskcheck.engine.docx.tools.queue_tools import list_queue
     from deskcheck.engine.errors import InputError
 
     from ..errors import UsageError

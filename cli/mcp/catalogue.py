@@ -296,8 +296,8 @@ def open_catalogue(options: list[ContextOptions]) -> Catalogue:
 
 def _check_review_options(opts: ContextOptions) -> None:
     """A bad --operation-types is refused before serving, as ``deskcheck docx tools`` refuses it."""
-    from deskcheck.engine.docx.operations.options import SuggestOptions
-    from deskcheck.engine.docx.toolset import DocxOptions
+    from deskcheck.engine.docx.edit.options import SuggestOptions
+    from deskcheck.engine.docx.tools.toolset import DocxOptions
     from deskcheck.engine.errors import InputError
 
     try:

@@ -574,7 +574,7 @@ def counts_line(counts: dict[str, Any]) -> Line:
 
 def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
     """A comparison: the files, the counts, then each change with its word diff."""
-    from deskcheck.engine.docx.diff_report import shorten, story_line
+    from deskcheck.engine.docx.versions.diff_report import shorten, story_line
 
     previous, current = value.get("previous") or {}, value.get("current") or {}
     view: View = [

@@ -54,7 +54,7 @@ class ReviewMode:
     # -- start, refresh, leave ------------------------------------------------------------------
 
     def start(self) -> ExitCode:
-        from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+        from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
         self.operation_types = self._operation_types()
         # The file itself is checked first, so that a file that is not a .docx is reported by
@@ -103,7 +103,7 @@ class ReviewMode:
         return ExitCode.OK
 
     def _operation_types(self) -> tuple[str, ...]:
-        from deskcheck.engine.docx.operations.options import SuggestOptions
+        from deskcheck.engine.docx.edit.options import SuggestOptions
         from deskcheck.engine.errors import InputError
 
         try:
@@ -207,7 +207,7 @@ class ReviewMode:
         raise UsageError(f"there is no block {word!r} in the document; `blocks` and `find TEXT` list block ids.")
 
     def _queue(self, op_type: str, block: dict[str, Any], **fields: Any) -> ExitCode:
-        from deskcheck.engine.docx.operations.decode import new_operation_id
+        from deskcheck.engine.docx.edit.decode import new_operation_id
 
         if op_type not in self.operation_types:
             raise UsageError(
@@ -405,7 +405,7 @@ class ReviewMode:
         return ExitCode.OK
 
     def _resolve_all(self, mode: str) -> ExitCode:
-        from deskcheck.engine.docx.revisions import resolve_file
+        from deskcheck.engine.docx.review.revisions import resolve_file
         from deskcheck.engine.errors import DeskcheckError
 
         try:

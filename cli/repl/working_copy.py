@@ -27,7 +27,7 @@ WORKING = "working.docx"
 
 def _read_docx(path: Path) -> bytes | None:
     """The bytes of the .docx at ``path`` (None when it is missing), read as every docx is."""
-    from deskcheck.engine.docx.limits import MAX_PACKAGE_BYTES
+    from deskcheck.engine.docx.package.limits import MAX_PACKAGE_BYTES
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.files import read_regular_file
 

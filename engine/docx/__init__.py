@@ -1,37 +1,90 @@
-"""The docx family: reading a .docx as blocks, and (in later modules) proposing edits as tracked
-changes and comments.
+"""The docx family: reading a .docx as blocks, and proposing edits as tracked changes and comments.
 
-Layers, each talking only to the one below (importing this package loads nothing heavy):
+The subpackages are layers; each imports only the ones below it (``README.md`` here has the map
+and the path of one ``suggest_changes`` call; ``tests/engine/test_layers.py`` enforces the order):
 
-- ``wml/``: XML only. ``ns`` (namespaces, ``qn("w:p")``, Clark-name constants), ``parser``
-  (the one hardened lxml parser: no entities, no DTD, no network, ``huge_tree`` off),
-  ``attrs`` (on/off and integer attribute values), ``edit`` (``ensure_root_namespaces``).
-- ``package``: the zip and Open Packaging Conventions, with the size limits of ``limits``.
-  ``DocxPackage.open(path)`` refuses anything that is not a usable .docx with ``InputError``;
-  parts are parsed lazily (``xml(name)``), edited in place, marked (``mark_dirty``), added with
-  their content type and relationship (``add_part``, ``add_relationship``) and saved atomically
-  (``save``); untouched parts keep their exact bytes; ``version`` is the documentVersion token.
-- ``styles``, ``numbering`` / ``numfmt``: paragraph style resolution, list labels.
-- ``scan`` (one paragraph's pieces with their tracked-change flags), ``walk`` (a story's
-  paragraphs in order, with table coordinates), ``blocks`` (the block model and ids),
-  ``hashing`` (normalisation, blockTextHash, minted ids), ``offsets`` (UTF-16 offsets).
-- ``document``: ``DocxDocument`` = package + blocks + stories; ``load_document(path)`` caches
-  one parsed document per file per process and reloads it when the file changes.
-- ``stories``, ``comments``, ``changes``: the readers behind the read tools; ``revisions``:
-  accept-all / reject-all (``resolve_all`` on a document, ``resolve_file`` on a path) and chosen
-  changes by their ``read_changes`` id (``resolve_changes``; tools in ``change_tools``).
-- Versions: ``diff_text`` (word diffs, patience/Myers alignment, similarity), ``alignment`` (two
-  stories side by side: paragraphs, tables, rows, cells), ``object_keys``, ``compare``
-  (``compare_versions``), ``diff_report`` (``format_diff_for_llm``), ``transplant`` (copying
-  content between packages), ``redline_paragraph`` and ``redline`` (``redline_files``), ``privacy``
-  (package metadata report and scrubbing).
-- ``tooldefs`` (static tool definitions, lxml-free), ``read_tools`` (handlers), ``toolset``
-  (``docx_toolset(path, options) -> ToolSet``, the family's entry point).
+- ``tools``: the tool definitions, ``docx_toolset`` and the handlers.
+- ``edit`` (suggest_changes operations) and ``versions`` (compare, redline): side by side,
+  independent of each other.
+- ``review``: comments and tracked changes as they stand (reading, writing comments, accepting
+  and rejecting).
+- ``model``: the document as read: blocks, stories, styles, lists, ``DocxDocument``.
+- ``package``: the zip, its parts and relationships, limits, Strict documents, metadata.
+- ``wml``: WordprocessingML on lxml elements, and the one hardened parser.
 
 For mutations (tracked changes, comment replies): open a private ``DocxDocument.open(path)``
 (never mutate the cached ``load_document`` one), edit ``doc.package.xml(part)`` trees, call
 ``doc.package.mark_dirty(part)`` and ``doc.invalidate()``, then ``doc.save(path)`` (which also
-writes minted paragraph ids) and ``document.forget_document(path)``. To build a new package
-(a redline), start from an existing one with ``DocxPackage.from_bytes`` and ``set_xml`` /
-``add_part`` what differs.
+writes minted paragraph ids) and ``forget_document(path)``. To build a new package (a redline),
+start from an existing one with ``DocxPackage.from_bytes`` and ``set_xml`` / ``add_part`` what
+differs.
+
+The names below are the family's Python API, importable from here whatever module holds them.
+Importing this package loads nothing: each name is imported on first use, so the CLI can read
+the tool definitions without lxml.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Public name -> the module (inside this package) that defines it, imported on first use.
+_EXPORTS = {
+    "DocxOptions": "tools.toolset",
+    "docx_toolset": "tools.toolset",
+    "DocxDocument": "model.document",
+    "load_document": "model.document",
+    "forget_document": "model.document",
+    "Story": "model.stories",
+    "list_stories": "model.stories",
+    "find_story": "model.stories",
+    "DocxPackage": "package.docx_package",
+    "resolve_all": "review.revisions",
+    "resolve_file": "review.revisions",
+    "resolve_changes": "review.revisions",
+    "compare_versions": "versions.compare",
+    "format_diff_for_llm": "versions.diff_report",
+    "redline_files": "versions.redline",
+}
+
+__all__ = [
+    "DocxDocument",
+    "DocxOptions",
+    "DocxPackage",
+    "Story",
+    "compare_versions",
+    "docx_toolset",
+    "find_story",
+    "forget_document",
+    "format_diff_for_llm",
+    "list_stories",
+    "load_document",
+    "redline_files",
+    "resolve_all",
+    "resolve_changes",
+    "resolve_file",
+]
+
+if TYPE_CHECKING:
+    from .model.document import DocxDocument, forget_document, load_document
+    from .model.stories import Story, find_story, list_stories
+    from .package.docx_package import DocxPackage
+    from .review.revisions import resolve_all, resolve_changes, resolve_file
+    from .tools.toolset import DocxOptions, docx_toolset
+    from .versions.compare import compare_versions
+    from .versions.diff_report import format_diff_for_llm
+    from .versions.redline import redline_files
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -50,7 +50,7 @@ class DocxPart:
     def tools(self) -> ToolSet:
         """The docx tools over the reviewed copy, as ``deskcheck call --docx FILE --author ...``."""
         if self._tools is None:
-            from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+            from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
             self._tools = docx_toolset(self.reviewed, DocxOptions(author=AUTHOR))
         return self._tools

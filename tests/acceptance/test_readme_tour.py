@@ -134,7 +134,7 @@ def test_every_tour_command_works_as_written(tour_api, tmp_path):
     compared = output_of("deskcheck docx compare")["result"]
     assert compared["summaryCounts"]["modified"] == 1 and compared["summaryCounts"]["deleted"] == 1
 
-    from deskcheck.engine.docx.toolset import docx_toolset
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
 
     redline_changes = docx_toolset(work / "deskcheck-demo" / "redline.docx").call("read_changes", {}).value["changes"]
     assert {change["type"] for change in redline_changes} >= {"insertion", "deletion"}

@@ -24,7 +24,7 @@ def make_contract():
 
 @cache
 def blocks() -> list[dict]:
-    from deskcheck.engine.docx.toolset import docx_toolset
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
 
     result = docx_toolset(CONTRACT).call("read_document", {})
     assert result.ok, result.error
@@ -65,7 +65,7 @@ def test_the_clauses_read_with_their_numbers_and_kinds():
 
 
 def test_it_has_the_parts_a_review_meets():
-    from deskcheck.engine.docx.toolset import docx_toolset
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
 
     tools = docx_toolset(CONTRACT)
     ids = [b["blockId"] for b in blocks()]

@@ -18,7 +18,7 @@ from deskcheck.cli.context import build_context
 from deskcheck.cli.docx_line import FLAGS, SPELLINGS, read_docx_line
 from deskcheck.cli.errors import UsageError
 from deskcheck.cli.plain_line import Option
-from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
+from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS
 from tests.cli import plain_lines
 from tests.conftest import REPO
 from tests.helpers import probe_process, run_cli, top_level_modules

@@ -101,7 +101,7 @@ def test_batch_skips_a_line_longer_than_the_limit(docx, monkeypatch):
 
 
 def test_a_host_passing_deep_arguments_gets_an_input_error(docx):
-    from deskcheck.engine.docx.toolset import docx_toolset
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
 
     value: object = "x"
     for _ in range(200):
@@ -203,9 +203,9 @@ def test_an_author_a_docx_cannot_store_is_refused_naming_the_option(tmp_path, do
 
 
 def test_the_engine_refuses_such_an_author_too(tmp_path, docx):
-    from deskcheck.engine.docx.redline import redline_files
-    from deskcheck.engine.docx.revisions import resolve_file
-    from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+    from deskcheck.engine.docx.review.revisions import resolve_file
+    from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
+    from deskcheck.engine.docx.versions.redline import redline_files
 
     with pytest.raises(InputError, match="cannot store"):
         docx_toolset(docx, DocxOptions(author="a\x01"))

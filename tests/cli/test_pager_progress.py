@@ -123,7 +123,7 @@ def test_phases_reach_the_listener_and_cost_nothing_without_one():
 
 
 def test_the_engine_names_its_phases_of_a_compare(tmp_path):
-    from deskcheck.engine.docx.compare import compare_versions
+    from deskcheck.engine.docx.versions.compare import compare_versions
     from tests.docx.builders import long_document
 
     previous = long_document(tmp_path / "a.docx", 200)

@@ -13,10 +13,10 @@ import random
 import re
 from typing import Any
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.hashing import text_hash
-from deskcheck.engine.docx.offsets import splits_cluster, to_utf16
-from deskcheck.engine.docx.operations.delete_block import carries_section_break, followed_by_paragraph
+from deskcheck.engine.docx.edit.delete_block import carries_section_break, followed_by_paragraph
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.hashing import text_hash
+from deskcheck.engine.docx.model.offsets import splits_cluster, to_utf16
 
 TYPES = (
     "replaceInBlock", "replaceRange", "commentOnRange", "formatRange", "insertAfterBlock", "insertBeforeBlock",
@@ -55,7 +55,7 @@ def _range(block, rnd: random.Random) -> dict[str, Any] | None:
 
 
 def _paragraph_styles(doc: DocxDocument) -> list[str]:
-    from deskcheck.engine.docx.operations.context import ResolveContext
+    from deskcheck.engine.docx.edit.context import ResolveContext
 
     return [sid for sid, _ in ResolveContext(doc, "direct").paragraph_styles()]
 

@@ -10,9 +10,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_all
-from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.revisions import resolve_all
+from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 from tests.docx.builders import add_relationship, make_docx, p, rewrite_parts
 from tests.docx.views import normalise, paragraph_stream
 
@@ -237,7 +237,7 @@ def schema_errors(path: Path) -> set[tuple[str, str]]:
     """(part, message) of every schema error in the WordprocessingML parts of ``path``."""
     import re
 
-    from deskcheck.engine.docx.package import DocxPackage
+    from deskcheck.engine.docx.package.docx_package import DocxPackage
 
     schema = wml_schema()
     package = DocxPackage.open(path)

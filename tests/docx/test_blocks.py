@@ -7,8 +7,8 @@ import zipfile
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.hashing import block_text_hash, deterministic_hex_id, normalize_text, text_hash
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.hashing import block_text_hash, deterministic_hex_id, normalize_text, text_hash
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
 

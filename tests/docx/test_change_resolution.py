@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.changes import read_changes
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_changes
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.changes import read_changes
+from deskcheck.engine.docx.review.revisions import resolve_changes
 from tests.conftest import CORPUS
 from tests.docx.test_revisions import TRACKED, tracked_source
 from tests.docx.tracked_contract import build_tracked_contract

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 from lxml import etree
 
-from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 from deskcheck.engine.docx.wml.ns import NS
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.compare import compare_versions
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.hashing import normalize_text
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.hashing import normalize_text
+from deskcheck.engine.docx.versions.compare import compare_versions
 from deskcheck.engine.errors import DeskcheckError, InputError
 from tests import corpus
 from tests.docx.builders import make_docx, p

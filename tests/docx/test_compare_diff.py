@@ -1,4 +1,4 @@
-"""The sequence algorithms under compare and redline (engine/docx/diff_text.py), checked against
+"""The sequence algorithms under compare and redline (engine/docx/versions/diff_text.py), checked against
 brute force on small inputs."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.diff_text import (
+from deskcheck.engine.docx.versions.diff_text import (
     Budget,
     align,
     diff_matches,

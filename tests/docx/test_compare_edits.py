@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import shutil
 
-from deskcheck.engine.docx.compare import compare_versions
-from deskcheck.engine.docx.redline import redline_files
-from deskcheck.engine.docx.revisions import resolve_file
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.review.revisions import resolve_file
+from deskcheck.engine.docx.tools.toolset import docx_toolset
+from deskcheck.engine.docx.versions.compare import compare_versions
+from deskcheck.engine.docx.versions.redline import redline_files
 from tests.docx.edit_helpers import applied, build_document
 from tests.docx.version_pairs import accepted, resolved, texts
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.compare import compare_versions
-from deskcheck.engine.docx.redline import redline_files
+from deskcheck.engine.docx.versions.compare import compare_versions
+from deskcheck.engine.docx.versions.redline import redline_files
 from tests.docx.version_pairs import edited_versions, resolved, texts
 
 EDITS = st.fixed_dictionaries(

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.compare import compare_versions
-from deskcheck.engine.docx.diff_report import format_diff_for_llm, shorten
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.tools.toolset import docx_toolset
+from deskcheck.engine.docx.versions.compare import compare_versions
+from deskcheck.engine.docx.versions.diff_report import format_diff_for_llm, shorten
 from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.docx.version_pairs import WC, owned_versions

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.hashing import HASH_PATTERN
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.hashing import HASH_PATTERN
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.errors import InputError
 from tests import corpus
 from tests.conftest import CORPUS

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.docx.builders import make_docx, p, rewrite_parts
 from tests.helpers import run_cli
 

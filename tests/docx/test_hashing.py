@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.hashing import (
+from deskcheck.engine.docx.model.hashing import (
     JS_WHITESPACE,
     _base36,
     deterministic_hex_id,

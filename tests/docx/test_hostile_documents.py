@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx import limits
-from deskcheck.engine.docx import package as package_module
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.package import docx_package as package_module
+from deskcheck.engine.docx.package import limits
 from deskcheck.engine.errors import InputError
 from tests.docx.builders import W_NS, make_docx, p
 from tests.helpers import run_cli, run_process
@@ -217,7 +217,7 @@ def test_a_fifo_or_a_device_is_refused_not_read(tmp_path, fifo, argv):
 def test_redline_copies_a_chain_of_thousands_of_styles(tmp_path):
     """Each style based on the next: the copy recursed once per link (RecursionError past
     ~980) and searched the styles linearly for each (90 s for 50,000)."""
-    from deskcheck.engine.docx.redline import redline_files
+    from deskcheck.engine.docx.versions.redline import redline_files
 
     style = '<w:style w:type="paragraph" w:styleId="s{0}"><w:name w:val="s{0}"/><w:basedOn w:val="s{1}"/></w:style>'
     chain = "".join(style.format(n, n + 1) for n in range(3_000))
@@ -231,8 +231,8 @@ def test_redline_copies_a_chain_of_thousands_of_styles(tmp_path):
 def test_redline_maps_many_lists_with_linear_work(tmp_path, monkeypatch):
     """Every copied list compared itself with every list already there, finding each one's
     definition by a linear scan: 1,000 lists took 388 s."""
-    from deskcheck.engine.docx import transplant
-    from deskcheck.engine.docx.redline import redline_files
+    from deskcheck.engine.docx.versions import transplant
+    from deskcheck.engine.docx.versions.redline import redline_files
 
     lists = 300
     definition = (
@@ -287,8 +287,8 @@ def test_relationships_are_read_once_not_per_lookup(tmp_path, monkeypatch):
 def test_compare_scores_a_bounded_number_of_pairs(tmp_path, monkeypatch):
     """Two rewritten versions: every paragraph of a gap was scored against 49 neighbours and the
     pairing filled a dense table of gap x gap cells (150,000 paragraphs: never finished)."""
-    from deskcheck.engine.docx import diff_text
-    from deskcheck.engine.docx.compare import compare_versions
+    from deskcheck.engine.docx.versions import diff_text
+    from deskcheck.engine.docx.versions.compare import compare_versions
 
     monkeypatch.setattr(diff_text, "MAX_SIMILARITY_SCORES", 2_000)
     monkeypatch.setattr(diff_text, "MAX_DIFF_CELLS", 10_000)
@@ -304,7 +304,7 @@ def test_compare_scores_a_bounded_number_of_pairs(tmp_path, monkeypatch):
 
 
 def test_the_sparse_pairing_finds_what_the_dense_one_does(monkeypatch):
-    from deskcheck.engine.docx import diff_text
+    from deskcheck.engine.docx.versions import diff_text
 
     def score(i, j):
         return 0.9 if j == i + 2 else (0.5 if j == i else 0.0)

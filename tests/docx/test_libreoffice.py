@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_file
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.revisions import resolve_file
 from deskcheck.engine.errors import InputError
 from tests import corpus
 from tests.conftest import CORPUS

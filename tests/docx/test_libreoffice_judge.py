@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from tests import libreoffice
 from tests.docx.builders import make_docx, p
 from tests.libreoffice import read_paragraphs, read_views

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.numfmt import format_counter
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.numfmt import format_counter
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
 

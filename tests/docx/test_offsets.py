@@ -10,9 +10,9 @@ from xml.sax.saxutils import escape
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.hashing import text_hash
-from deskcheck.engine.docx.offsets import from_utf16, splits_cluster, to_utf16, utf16_length, utf16_map
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.model.hashing import text_hash
+from deskcheck.engine.docx.model.offsets import from_utf16, splits_cluster, to_utf16, utf16_length, utf16_map
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.docx.builders import make_docx, p
 
 ASTRAL = st.characters(min_codepoint=0x10000, max_codepoint=0x1FAFF)

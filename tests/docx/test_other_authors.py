@@ -16,9 +16,9 @@ import shutil
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_all, story_parts
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.revisions import resolve_all, story_parts
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.docx.wml.ns import W_ID, qn
 from tests.docx import authored_model as model
 from tests.docx.builders import make_docx, p

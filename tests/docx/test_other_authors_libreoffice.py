@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from tests.conftest import REPO
 from tests.docx import authored_model as model
 from tests.docx.edit_helpers import applied, lo_texts

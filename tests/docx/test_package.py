@@ -7,9 +7,9 @@ import zipfile
 
 import pytest
 
-from deskcheck.engine.docx import limits
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.package import RT, DocxPackage
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.package import limits
+from deskcheck.engine.docx.package.docx_package import RT, DocxPackage
 from deskcheck.engine.errors import InputError
 from tests.conftest import CORPUS, REPO
 from tests.docx.builders import encrypted_file, make_docx, p, rewrite_parts

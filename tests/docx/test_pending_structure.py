@@ -15,7 +15,7 @@ import shutil
 import pytest
 
 from deskcheck.cli.context import ContextOptions
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import resolved_texts, suggest

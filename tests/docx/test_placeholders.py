@@ -13,8 +13,8 @@ import shutil
 import pytest
 
 from deskcheck.cli.context import ContextOptions
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.docx.wml.ns import qn
 from tests.conftest import REPO
 from tests.docx.builders import make_docx, p

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
 from tests.helpers import run_cli

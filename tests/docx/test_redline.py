@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.package import DocxPackage
-from deskcheck.engine.docx.privacy import TRANSFORMS, metadata_report
-from deskcheck.engine.docx.redline import redline_files
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.package.docx_package import DocxPackage
+from deskcheck.engine.docx.package.privacy import TRANSFORMS, metadata_report
+from deskcheck.engine.docx.versions.redline import redline_files
 from deskcheck.engine.docx.wml.ns import qn
 from deskcheck.engine.errors import DeskcheckError, InputError
 from tests import corpus
@@ -40,7 +40,7 @@ DATE = "2026-02-03T04:05:06Z"
 
 def revisions_in(path: Path, tags: tuple = REVISION_TAGS) -> list:
     doc = DocxDocument.open(path)
-    from deskcheck.engine.docx.revisions import story_parts
+    from deskcheck.engine.docx.review.revisions import story_parts
 
     return [element for part in story_parts(doc) for element in doc.package.xml(part).iter(*tags)]
 
@@ -79,7 +79,7 @@ def test_accepting_gives_the_current_version_and_rejecting_the_previous_one(pair
 
 
 def header_texts(doc: DocxDocument) -> list[str]:
-    from deskcheck.engine.docx.stories import list_stories, story_text
+    from deskcheck.engine.docx.model.stories import list_stories, story_text
 
     return [story_text(doc, story) for story in list_stories(doc) if story.handle["type"] == "header"]
 
@@ -280,7 +280,7 @@ def test_paired_headers_are_redlined(tmp_path):
     current = make_docx(tmp_path / "b.docx", p("Body.") + section, header=p("Final header"))
     out = tmp_path / "r.docx"
     redline_files(previous, current, out)
-    from deskcheck.engine.docx.stories import list_stories, story_text
+    from deskcheck.engine.docx.model.stories import list_stories, story_text
 
     for mode, expected in (("accept", "Final header"), ("reject", "Draft header")):
         doc = resolved(out, mode)

@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from deskcheck.engine.docx.redline import redline_files
+from deskcheck.engine.docx.versions.redline import redline_files
 from tests.docx.version_pairs import corpus_pairs, edited_versions, owned_versions, pair_id
 from tests.libreoffice import read_views
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.changes import read_changes
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.changes import read_changes
 from tests.conftest import CORPUS
 from tests.docx.builders import encrypted_file
 from tests.docx.tracked_contract import build_tracked_contract
@@ -101,7 +101,7 @@ def test_blocks_keep_their_ids_through_accept_all_and_reject_all(tmp_path, name,
     """A paragraph without a stored id gets one minted from its content and position; resolving
     changes its content, so the ids are written into the paragraphs first and every block that
     survives keeps the id a read of the file gave it (in memory and in the written file)."""
-    from deskcheck.engine.docx.revisions import resolve_all
+    from deskcheck.engine.docx.review.revisions import resolve_all
 
     source = tracked_source(name, tmp_path)
     before = [block.id for block in DocxDocument.open(source).blocks]
@@ -118,7 +118,7 @@ def test_blocks_keep_their_ids_through_accept_all_and_reject_all(tmp_path, name,
 def test_libreoffice_resolves_the_owned_document_as_we_do(tmp_path, needs_libreoffice):
     """LibreOffice's accept-all and reject-all of the tracked contract read as our views of it, and
     our accept-all and reject-all outputs open in LibreOffice reading the same."""
-    from deskcheck.engine.docx.revisions import resolve_file
+    from deskcheck.engine.docx.review.revisions import resolve_file
     from tests.docx.edit_helpers import lo_texts
     from tests.libreoffice import read_views
 

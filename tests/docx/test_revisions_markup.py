@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_all
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.revisions import resolve_all
 from deskcheck.engine.docx.wml.ns import NS, W_ID, qn
 from deskcheck.engine.docx.wml.revisions import (
     MAX_ID,

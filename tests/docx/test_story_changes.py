@@ -11,9 +11,9 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_file
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.revisions import resolve_file
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.helpers import run_cli

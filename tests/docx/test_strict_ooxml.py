@@ -12,10 +12,10 @@ import shutil
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.package import RT, DocxPackage
-from deskcheck.engine.docx.strict_ooxml import relationship_type
-from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.package.docx_package import RT, DocxPackage
+from deskcheck.engine.docx.package.strict_ooxml import relationship_type
+from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import lo_texts

@@ -11,12 +11,12 @@ import random
 import pytest
 from jsonschema import Draft202012Validator
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.operations import registry
-from deskcheck.engine.docx.operations.limits import MAX_STRING_LENGTH
-from deskcheck.engine.docx.operations.options import SuggestOptions
-from deskcheck.engine.docx.operations.schema import capabilities_text, suggest_changes_schema
-from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+from deskcheck.engine.docx.edit import registry
+from deskcheck.engine.docx.edit.limits import MAX_STRING_LENGTH
+from deskcheck.engine.docx.edit.options import SuggestOptions
+from deskcheck.engine.docx.edit.schema import capabilities_text, suggest_changes_schema
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.providers import subset_violations
 from tests.conftest import CORPUS
@@ -187,7 +187,7 @@ def test_schema_follows_the_options():
 def test_generated_operations_pass_both_the_schema_and_the_decoder():
     """Valid operations of every type, for several documents, validate against the advertised
     schema and decode; the schema refuses a type the host did not enable, as the executor does."""
-    from deskcheck.engine.docx.operations.decode import decode_batch
+    from deskcheck.engine.docx.edit.decode import decode_batch
 
     options = SuggestOptions.build(TYPES)
     validator = Draft202012Validator(suggest_changes_schema(options))
@@ -263,7 +263,7 @@ def test_output_file_leaves_the_input_alone(tmp_path, rich):
 def test_direct_mode(rich):
     value = suggest(rich, [REPLACE], mode="direct").value
     assert value["mode"] == "direct"
-    from deskcheck.engine.docx.changes import read_changes
+    from deskcheck.engine.docx.review.changes import read_changes
 
     assert [c for c in read_changes(DocxDocument.open(rich)) if c["author"] == "deskcheck"] == []
     assert block_texts(rich) == [*ORIGINAL_TEXTS[:-1], "Final paragraph."]
@@ -271,7 +271,7 @@ def test_direct_mode(rich):
 
 def test_author_is_stamped(rich):
     suggest(rich, [REPLACE], author="Jane Reviewer")
-    from deskcheck.engine.docx.changes import read_changes
+    from deskcheck.engine.docx.review.changes import read_changes
 
     authors = {c["author"] for c in read_changes(DocxDocument.open(rich))}
     assert authors == {"Jane Reviewer", "Other"}
@@ -339,7 +339,7 @@ def test_cli_docx_tools_follow_the_flags():
 def test_the_static_definition_names_the_same_arguments_as_the_shaped_schema():
     """Unknown arguments are refused against the static definition (so that a read command never
     builds suggest_changes' schema): it must name exactly the shaped schema's arguments."""
-    from deskcheck.engine.docx.tooldefs import DOCX_TOOL_SPECS
+    from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS
 
     spec = next(s for s in DOCX_TOOL_SPECS if s.name == "suggest_changes")
     for options in (SuggestOptions.build(), SuggestOptions.build(("deleteBlock",), "required", 3, True)):

@@ -23,7 +23,7 @@ import random
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from deskcheck.engine.docx.wml.ns import W_BODY, W_TBL
 from tests import corpus
 from tests.conftest import CORPUS

@@ -11,10 +11,10 @@ import zipfile
 import pytest
 from lxml import etree
 
-from deskcheck.engine.docx.changes import read_changes
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.hashing import block_text_hash
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.hashing import block_text_hash
+from deskcheck.engine.docx.review.changes import read_changes
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.docx.wml.ns import NS, qn
 from tests.docx.edit_helpers import (
     ORIGINAL_TEXTS,
@@ -159,7 +159,7 @@ def test_format_range_records_the_previous_formatting(tmp_path, rich):
     assert "formatting" in kinds
     # Rejecting removes the bold again.
     doc = DocxDocument.open(tracked)
-    from deskcheck.engine.docx.revisions import resolve_all
+    from deskcheck.engine.docx.review.revisions import resolve_all
 
     resolve_all(doc, "reject")
     runs = [r for r in doc.blocks[1].element.iter(qn("w:r")) if "deliver" in "".join(r.itertext())]
@@ -298,7 +298,7 @@ def test_paragraph_properties_with_a_property_change_record(tmp_path, rich):
     assert new_list and new_list[0]["numId"] == 2
     # Rejecting restores the old properties.
     doc = DocxDocument.open(tracked)
-    from deskcheck.engine.docx.revisions import resolve_all
+    from deskcheck.engine.docx.review.revisions import resolve_all
 
     resolve_all(doc, "reject")
     original = {b.id: b for b in DocxDocument.open(rich).blocks}

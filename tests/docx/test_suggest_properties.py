@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from tests.conftest import CORPUS
 from tests.docx.edit_batches import TYPES, random_batch
 from tests.docx.edit_helpers import build_document, lo_texts, new_schema_errors, resolved_texts, suggest

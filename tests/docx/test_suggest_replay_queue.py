@@ -8,8 +8,8 @@ import zipfile
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.operations.replay import NAMESPACE
+from deskcheck.engine.docx.edit.replay import NAMESPACE
+from deskcheck.engine.docx.model.document import DocxDocument
 from tests.docx.edit_helpers import ORIGINAL_TEXTS, block_texts, build_document, new_schema_errors, suggest
 from tests.helpers import run_cli, run_process
 

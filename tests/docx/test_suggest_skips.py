@@ -7,13 +7,13 @@ import shutil
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.operations import registry
-from deskcheck.engine.docx.operations.context import block_json_target
-from deskcheck.engine.docx.operations.explain import SKIP_CODES, explain
-from deskcheck.engine.docx.operations.fields import block_id_field
-from deskcheck.engine.docx.operations.spec import Applied, Claim, OperationSpec, Plan
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.edit import registry
+from deskcheck.engine.docx.edit.context import block_json_target
+from deskcheck.engine.docx.edit.explain import SKIP_CODES, explain
+from deskcheck.engine.docx.edit.fields import block_id_field
+from deskcheck.engine.docx.edit.spec import Applied, Claim, OperationSpec, Plan
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.docx.edit_helpers import ORIGINAL_TEXTS, applied, block_texts, build_document, suggest
 from tests.docx.test_suggest_operations import find_range
 
@@ -186,7 +186,7 @@ def test_direct_only_types_are_skipped_in_tracked_mode(rich, monkeypatch):
 
 def test_a_skip_while_applying_rolls_the_operation_back(rich, monkeypatch):
     """An operation whose result does not check out (invalidResult) leaves no trace, comment included."""
-    from deskcheck.engine.docx.operations import textmap
+    from deskcheck.engine.docx.edit import textmap
 
     original_replace = textmap.ParagraphText.replace
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.compare import compare_versions
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.object_keys import canonical
-from deskcheck.engine.docx.redline import redline_files
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.versions.compare import compare_versions
+from deskcheck.engine.docx.versions.object_keys import canonical
+from deskcheck.engine.docx.versions.redline import redline_files
 from deskcheck.engine.docx.wml.ns import qn
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import lo_texts

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from deskcheck.engine.docx.changes import read_changes
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.operations.table_grid import Grid
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.edit.table_grid import Grid
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.review.changes import read_changes
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.docx.wml.ns import NS, qn
 from tests.conftest import CORPUS
 from tests.docx.builders import make_docx, p
@@ -126,7 +126,7 @@ def both(tmp_path, source, ops, expected=None, stem="out"):
 def table_layouts(path, mode: str) -> list:
     """Every table's grid column widths and the grid columns of its cells, row by row, after our
     accept-all or reject-all."""
-    from deskcheck.engine.docx.revisions import resolve_all
+    from deskcheck.engine.docx.review.revisions import resolve_all
 
     doc = DocxDocument.open(path)
     resolve_all(doc, mode)
@@ -315,7 +315,7 @@ def test_insert_column_adds_a_cell_per_row_and_a_grid_column(tmp_path, tables):
     assert change is not None and len(change.find(qn("w:tblGrid"))) == 3
     # Rejecting takes the cells and the grid column back.
     doc = DocxDocument.open(tracked)
-    from deskcheck.engine.docx.revisions import resolve_all
+    from deskcheck.engine.docx.review.revisions import resolve_all
 
     resolve_all(doc, "reject")
     grid = doc.body.find(qn("w:tbl")).find(qn("w:tblGrid"))
@@ -366,7 +366,7 @@ def test_accepting_a_tracked_column_deletion_takes_the_grid_column_too(tmp_path,
     """Accepting the cell deletions of a tracked deleteTableColumn removes the cells and their grid
     column (and the width a fixed-width table loses), so the accepted table is the one direct mode
     gives; rejecting keeps the grid as it was. Likewise for a tracked insertTableColumn."""
-    from deskcheck.engine.docx.revisions import resolve_all
+    from deskcheck.engine.docx.review.revisions import resolve_all
 
     def resolved_table(path, mode, index):
         doc = DocxDocument.open(path)
@@ -538,7 +538,7 @@ def test_signature_table_is_direct_only(tmp_path, tables):
 
 
 def test_signature_table_is_not_a_default_type():
-    from deskcheck.engine.docx.operations import registry
+    from deskcheck.engine.docx.edit import registry
 
     assert "insertSignatureTable" not in registry.default_types()
     assert {"insertTable", "mergeTableCells", "splitTableCell"} <= set(registry.default_types())

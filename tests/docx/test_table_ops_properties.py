@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from deskcheck.engine.docx.wml.ns import W_TBL
 from tests import corpus
 from tests.conftest import CORPUS

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from tests.conftest import CORPUS
 from tests.docx.edit_helpers import block_texts, suggest
 from tests.docx.test_table_ops import ALL_TYPES, ORIGINAL, block_at, build_tables

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.docx.toolset import docx_toolset
+from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.docx.wml.ns import qn
 from deskcheck.engine.docx.wml.revisions import MAX_ID
 from tests.conftest import CORPUS

@@ -154,7 +154,7 @@ def build_review_document(path: Path) -> Path:
     """The tracked contract with two comments of a client, Cleo Client, anchored in its text:
     comment 1 on "statutory rate" in clause 5.3 (09B3BCA4), comment 2 on "forty-five (45)" in
     clause 5.2 (2B165965). For the review REPL's tests."""
-    from deskcheck.engine.docx.toolset import DocxOptions, docx_toolset
+    from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
     build_tracked_contract(path)
     tools = docx_toolset(path, DocxOptions(author="Cleo Client"))

@@ -16,10 +16,10 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from deskcheck.engine.docx.document import DocxDocument
-from deskcheck.engine.docx.revisions import resolve_all
-from deskcheck.engine.docx.scan import DROP_ACCEPTED
-from deskcheck.engine.docx.stories import list_stories, story_text
+from deskcheck.engine.docx.model.document import DocxDocument
+from deskcheck.engine.docx.model.scan import DROP_ACCEPTED
+from deskcheck.engine.docx.model.stories import list_stories, story_text
+from deskcheck.engine.docx.review.revisions import resolve_all
 from tests.conftest import CORPUS
 from tests.docx.builders import rewrite_parts
 
@@ -31,7 +31,7 @@ def owned_versions(folder: Path) -> tuple[Path, Path]:
     before and after two reviewers' changes (reject-all and accept-all of
     tests/docx/tracked_contract.py). Between them: a replacement, a formatting change, a deleted,
     an added and a moved paragraph, an added table row, and changes in the header and a footnote."""
-    from deskcheck.engine.docx.revisions import resolve_file
+    from deskcheck.engine.docx.review.revisions import resolve_file
     from tests.docx.tracked_contract import build_tracked_contract
 
     tracked = build_tracked_contract(folder / "tracked.docx")

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import re
 
-from deskcheck.engine.docx.blocks import paragraph_mark
-from deskcheck.engine.docx.numfmt import roman
-from deskcheck.engine.docx.scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
-from deskcheck.engine.docx.walk import next_block_sibling
+from deskcheck.engine.docx.model.blocks import paragraph_mark
+from deskcheck.engine.docx.model.numfmt import roman
+from deskcheck.engine.docx.model.scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO
+from deskcheck.engine.docx.model.walk import next_block_sibling
 from deskcheck.engine.docx.wml.attrs import int_attr
 from deskcheck.engine.docx.wml.ns import W_PPR, qn
 

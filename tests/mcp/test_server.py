@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from deskcheck.engine.docx.tooldefs import DOCX_INSTRUCTIONS, UNSUPPORTED_TOOLS
+from deskcheck.engine.docx.tools.tooldefs import DOCX_INSTRUCTIONS, UNSUPPORTED_TOOLS
 from deskcheck.samples.records_api import openapi_path
 from tests.docx.builders import make_docx, p
 from tests.helpers import run_cli, run_process

@@ -14,7 +14,7 @@ import shutil
 import pytest
 
 from deskcheck.cli.context import ContextOptions
-from deskcheck.engine.docx.document import DocxDocument
+from deskcheck.engine.docx.model.document import DocxDocument
 from tests.conftest import REPO
 from tests.docx.edit_helpers import lo_texts, new_schema_errors
 from tests.docx.tracked_contract import build_review_document

@@ -29,7 +29,7 @@ def unstorable_character(text: str) -> tuple[int, str] | None:
 def check_author(author: str | None, name: str = "the author") -> None:
     """Refuse an author name a .docx cannot store (it goes into every revision and comment);
     ``name`` is how the caller knows it (``--author``)."""
-    from deskcheck.engine.errors import InputError
+    from ...errors import InputError
 
     found = unstorable_character(author) if author else None
     if found is not None:

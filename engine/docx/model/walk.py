@@ -1,0 +1,194 @@
+"""Walking a story (the body, a header, a note, a text box) in document order.
+
+``walk_story`` yields every paragraph of a container: body paragraphs, paragraphs of table
+cells at any depth (row by row, cell by cell), paragraphs of content controls and custom XML, and
+the paragraphs of text boxes, which follow the paragraph that anchors them. Each walked paragraph
+carries its scanned pieces (see ``scan``), its cell coordinates when it sits in a table (the
+table's index in document order, counting nested tables; the row index; the grid column, which
+counts ``w:gridBefore`` and the spans of earlier cells), and the tracked state of its row or
+cell (``row_flags``): ``scan.DEL`` when its row (``w:trPr/w:del``) or cell (``w:cellDel``) is
+deleted, ``scan.INS`` when inserted (``w:trPr/w:ins``, ``w:cellIns``), including the rows and
+cells around the table it sits in: accepting the deletion of a row takes the tables nested in it
+along.
+
+Cells that continue a vertical merge (``w:vMerge`` without ``restart``) are skipped: Word shows
+the merged cell's content from its first cell only.
+
+Rows marked hidden (``w:trPr/w:hidden``) are walked but flagged: the block model leaves their
+paragraphs out, a guard against text a human reviewer cannot see.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..wml.attrs import int_attr, is_on
+from ..wml.ns import (
+    MC_ALTERNATECONTENT,
+    W_CUSTOMXML,
+    W_DEL,
+    W_GRIDBEFORE,
+    W_GRIDSPAN,
+    W_HIDDEN,
+    W_INS,
+    W_P,
+    W_PPR,
+    W_PSTYLE,
+    W_SDT,
+    W_SDTCONTENT,
+    W_SECTPR,
+    W_TBL,
+    W_TC,
+    W_TCPR,
+    W_TR,
+    W_TRPR,
+    W_VAL,
+    W_VMERGE,
+    qn,
+)
+from ..wml.text import choose_alternate
+from .scan import DEL, INS, ScanContext, marker_flags, scan_paragraph, shows_placeholder
+
+_BLOCK_WRAPPERS = frozenset({W_CUSTOMXML, W_INS, W_DEL})
+_CELL_FLAGS = {qn("w:cellDel"): DEL, qn("w:cellIns"): INS}
+
+
+class WalkedParagraph(NamedTuple):
+    element: Any
+    pieces: list
+    cell: tuple[int, int, int] | None
+    in_text_box: bool
+    hidden_row: bool
+    row: Any | None
+    row_flags: int
+    # Inside a block-level content control that shows its placeholder (see scan.shows_placeholder).
+    placeholder: bool = False
+
+
+class _Walker:
+    def __init__(self, ctx: ScanContext) -> None:
+        self.ctx = ctx
+        self.out: list[WalkedParagraph] = []
+        self.tables = 0
+        self.hidden_by_style: dict[str | None, bool] = {}
+        self.placeholders = 0  # how many placeholder-showing controls enclose the current block
+
+    def container(self, parent: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
+        for child in parent:
+            tag = child.tag
+            if tag == W_P:
+                self.paragraph(child, cell, in_box, hidden, row, row_flags)
+            elif tag == W_TBL:
+                self.table(child, in_box, hidden, row_flags)
+            elif tag == W_SDT:
+                content = child.find(W_SDTCONTENT)
+                if content is not None:
+                    showing = shows_placeholder(child)
+                    self.placeholders += showing
+                    self.container(content, cell, in_box, hidden, row, row_flags)
+                    self.placeholders -= showing
+            elif tag in _BLOCK_WRAPPERS:
+                self.container(child, cell, in_box, hidden, row, row_flags)
+            elif tag == MC_ALTERNATECONTENT:
+                branch = choose_alternate(child)
+                if branch is not None:
+                    self.container(branch, cell, in_box, hidden, row, row_flags)
+
+    def paragraph(self, p: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
+        style_id = None
+        if len(p):
+            first = p[0]
+            if first.tag == W_PPR:
+                style = first.find(W_PSTYLE)
+                if style is not None:
+                    style_id = style.get(W_VAL)
+        style_hidden = self.hidden_by_style.get(style_id)
+        if style_hidden is None:
+            styles = self.ctx.styles
+            effective = style_id or styles.default_paragraph
+            flag = styles.paragraph(effective).hidden if effective else None
+            style_hidden = self.hidden_by_style[style_id] = flag if flag is not None else styles.default_hidden
+        pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
+        self.out.append(WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags, self.placeholders > 0))
+        for box in boxes:
+            self.container(box, None, True, hidden, None, 0)
+
+    def table(self, tbl: Any, in_box: bool, hidden: bool, outer_flags: int) -> None:
+        index = self.tables
+        self.tables += 1
+        for row_index, tr in enumerate(table_children(tbl, W_TR)):
+            trpr = tr.find(W_TRPR)
+            row_hidden = hidden
+            row_flags = outer_flags
+            if trpr is not None:
+                row_hidden = hidden or is_on(trpr.find(W_HIDDEN))
+                if trpr.find(W_INS) is not None:
+                    row_flags |= INS
+                if trpr.find(W_DEL) is not None:
+                    row_flags |= DEL
+            column = grid_before(trpr)
+            for tc in table_children(tr, W_TC):
+                span, continued = cell_span(tc)
+                if not continued:
+                    # A cell continuing a vertical merge shows nothing of its own: Word draws the
+                    # merged cell from the first one.
+                    flags = row_flags | cell_revision(tc)
+                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, flags)
+                column += span
+
+
+def table_children(parent: Any, tag: str):
+    """The ``tag`` children of a table or row, looking through content controls and custom XML
+    wrapped around rows or cells."""
+    for child in parent:
+        child_tag = child.tag
+        if child_tag == tag:
+            yield child
+        elif child_tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                yield from table_children(content, tag)
+        elif child_tag in _BLOCK_WRAPPERS:
+            yield from table_children(child, tag)
+
+
+# What sits side by side in a container, besides the markers between blocks.
+BLOCK_LEVEL = frozenset({W_P, W_TBL, W_SECTPR, W_SDT, W_CUSTOMXML, qn("w:altChunk")})
+
+
+def next_block_sibling(element: Any) -> Any | None:
+    """The next paragraph, table or other block after ``element``, skipping the markers that sit
+    between blocks (bookmarks, comment ranges, permission ranges, proofing marks)."""
+    node = element.getnext()
+    while node is not None and node.tag not in BLOCK_LEVEL:
+        node = node.getnext()
+    return node
+
+
+def grid_before(trpr: Any | None) -> int:
+    """The grid column a row's first cell starts at: the row's ``w:gridBefore`` (0 without one)."""
+    return int_attr(trpr.find(W_GRIDBEFORE), W_VAL, 0) or 0 if trpr is not None else 0
+
+
+def cell_revision(tc: Any) -> int:
+    """``scan.DEL`` for a cell marked deleted (``w:tcPr/w:cellDel``), ``scan.INS`` for one marked
+    inserted (``w:cellIns``), else 0."""
+    return marker_flags(tc.find(W_TCPR), _CELL_FLAGS)
+
+
+def cell_span(tc: Any) -> tuple[int, bool]:
+    """How many grid columns a ``w:tc`` covers (its ``w:gridSpan``, at least 1) and whether it
+    continues a vertical merge (``w:vMerge`` without ``restart``)."""
+    tcpr = tc.find(W_TCPR)
+    if tcpr is None:
+        return 1, False
+    span = int_attr(tcpr.find(W_GRIDSPAN), W_VAL, 1) or 1
+    merge = tcpr.find(W_VMERGE)
+    return max(span, 1), merge is not None and merge.get(W_VAL, "continue") == "continue"
+
+
+def walk_story(container: Any, ctx: ScanContext) -> list[WalkedParagraph]:
+    """Every paragraph of ``container`` (a ``w:body``, ``w:hdr``, ``w:footnote``, ...) in order."""
+    walker = _Walker(ctx)
+    walker.container(container, None, False, False, None, 0)
+    return walker.out
