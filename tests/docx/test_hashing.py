@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deskcheck.engine.docx.model.hashing import (
+    _CHUNK,
     JS_WHITESPACE,
     _base36,
     deterministic_hex_id,
@@ -19,7 +20,12 @@ CHARS = st.one_of(
     st.characters(blacklist_categories=("Cs",)),
     st.sampled_from(list(" \t\n\u00a0\ufeff\u3000\x1c")),
 )
-TEXTS = st.text(CHARS, max_size=80) | st.text(CHARS, min_size=3990, max_size=4100)
+# Short texts, and texts across one and several chunks of the fast path (``_CHUNK`` digits).
+TEXTS = (
+    st.text(CHARS, max_size=80)
+    | st.text(CHARS, min_size=_CHUNK - 10, max_size=2 * _CHUNK + 10)
+    | st.text(CHARS, min_size=3990, max_size=4100)
+)
 
 
 def loop_hash(text: str) -> str:

@@ -31,7 +31,9 @@ def normalize_text(text: str) -> str:
 
 
 _BASE33 = "0123456789abcdefghijklmnopqrstuvw"
-_CHUNK = 4000  # int(str, 33) refuses more than 4300 digits, and is quadratic in the length
+# int(str, 33) refuses more than 4300 digits and is quadratic in the length: chunks of 500 digits
+# cost a quarter of chunks of 4,000 per character (0.027 against 0.117 us), and no more on short text.
+_CHUNK = 500
 
 
 class _Base33Digit(dict):
@@ -120,6 +122,10 @@ _FNV_OFFSET = 2166136261
 _FNV_PRIME = 16777619
 _SCALAR_BELOW = 16  # strings shorter than this are hashed one by one
 _MAX_LANE_STEPS = 1 << 21  # lanes x steps per group: bounds the transposed buffer (16 MiB)
+# A step over lanes costs about four plain steps (0.49 against 0.12 us per character here), so
+# fewer seeds than this are hashed one by one: a paragraph of 10 million characters, alone in its
+# group, took 4.9 s instead of 1.2 s.
+_MIN_LANES = 8
 
 
 def deterministic_hex_ids(seeds: list[str]) -> list[str]:
@@ -150,6 +156,12 @@ def deterministic_hex_ids(seeds: list[str]) -> list[str]:
                 break
             end += 1
         group = order[start:end]
+        if len(group) < _MIN_LANES:
+            # Too few seeds side by side: the big-integer steps cost more than the plain loop.
+            for index in group:
+                out[index] = deterministic_hex_id(seeds[index])
+            start = end
+            continue
         steps = len(seeds[group[-1]])
         lanes = len(group)
         # Transposed code points: step k holds the k-th code point of every seed, 2 x 32 bits a lane.

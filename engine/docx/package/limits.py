@@ -44,7 +44,10 @@ RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 8 * 1024 * 1024)
 # time follow the markup, not the bytes, so the markup is what is counted. The values keep the
 # costliest command on the costliest pair of accepted documents (a redline of two rewritten
 # versions, each at the limits) under 1 GB and 30 s of CPU (bench/hostile.py):
-# - bytes of XML parsed: document.xml of a 1,000-page contract is around 20 MiB;
+# - bytes of XML parsed: document.xml of a 1,000-page contract is around 20 MiB, the largest of 336
+#   real files from 23 projects 12.6 MB. Bare text is what costs most per byte (every character
+#   is hashed, seeds a minted id and is profiled for comparison): a compare of two documents of
+#   64 MiB of text each took 46 s of CPU, so the limit is half that;
 # - nodes: elements, attributes (namespace declarations included), comments and processing
 #   instructions, each about 250 bytes once parsed. A 1,000-page contract of dense formatting has
 #   about 1.3 million;
@@ -53,7 +56,7 @@ RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 8 * 1024 * 1024)
 #   3,000 pages;
 # - runs: the next costliest (each is a piece of text to compare and, in a redline, a new run:
 #   about 2 KB). Real documents have one run per 15 to 20 nodes.
-MAX_XML_BYTES = _setting("MAX_XML_BYTES", 64 * 1024 * 1024)
+MAX_XML_BYTES = _setting("MAX_XML_BYTES", 32 * 1024 * 1024)
 MAX_XML_NODES = _setting("MAX_XML_NODES", 1_000_000)
 MAX_PARAGRAPHS = _setting("MAX_PARAGRAPHS", 100_000)
 MAX_RUNS = _setting("MAX_RUNS", 250_000)
