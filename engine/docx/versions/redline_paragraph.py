@@ -25,6 +25,7 @@ of references kept, references deleted, references copied (the caller copies the
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from ..wml.ns import (
@@ -138,6 +139,47 @@ def _run(r: Any, container: Any, out: list[Piece], keys: Any) -> None:
             out.append(Piece(r, child, start, None, keys(child), container))
 
 
+class Line:
+    """The pieces of a paragraph with their start and end positions, for finding the pieces of a
+    range by bisection: a paragraph of 250,000 runs has as many pieces, and scanning them all for
+    each changed range made a redline quadratic."""
+
+    __slots__ = ("ends", "pieces", "starts")
+
+    def __init__(self, pieces: list[Piece]) -> None:
+        self.pieces = pieces
+        self.starts = [piece.start for piece in pieces]
+        self.ends = [piece.end for piece in pieces]
+        # ``linearize`` starts each piece where the previous one ends, and no piece is empty:
+        # starts and ends both increase, which is what bisection needs.
+        for index, piece in enumerate(pieces):
+            if piece.end <= piece.start or (index and piece.start != pieces[index - 1].end):
+                raise ValueError("the pieces of a paragraph must follow one another")
+
+    def first_ending_after(self, position: int) -> int:
+        """The index of the first piece ending after ``position`` (``len`` if none)."""
+        return bisect_right(self.ends, position)
+
+    def starting_at(self, position: int) -> Piece:
+        """The piece that starts at ``position`` (one does: a token starts with a piece)."""
+        index = bisect_left(self.starts, position)
+        if index == len(self.starts) or self.starts[index] != position:
+            raise LookupError(f"no piece starts at {position}")
+        return self.pieces[index]
+
+    def within(self, start: int, end: int) -> list[Piece]:
+        """The pieces lying wholly in [start, end)."""
+        return self.pieces[bisect_left(self.starts, start) : bisect_right(self.ends, end)]
+
+    def starting_in(self, start: int, end: int) -> list[Piece]:
+        """The pieces starting in [start, end)."""
+        return self.pieces[bisect_left(self.starts, start) : bisect_left(self.starts, end)]
+
+    def overlapping(self, start: int, end: int) -> list[Piece]:
+        """The pieces sharing at least one position with [start, end)."""
+        return self.pieces[bisect_right(self.ends, start) : bisect_left(self.starts, end)]
+
+
 class Token:
     __slots__ = ("end", "key", "start")
 
@@ -177,24 +219,31 @@ def _is_space_token(token: Token) -> bool:
 
 
 def folded_ops(a: list[Token], b: list[Token]) -> list[tuple[str, int, int, int, int]]:
-    """Token opcodes, with whitespace-only equal stretches between two changes folded into them."""
+    """Token opcodes, with whitespace-only equal stretches between two changes folded into them.
+
+    One pass, left to right: a fold turns three opcodes into one change, which can make the next
+    equal stretch foldable but never one already passed (rescanning from the start after each
+    fold cost opcodes x folds)."""
     ops = token_ops([t.key for t in a], [t.key for t in b])
-    changed = True
-    while changed:
-        changed = False
-        for index in range(1, len(ops) - 1):
-            kind, i1, i2, _, _ = ops[index]
-            if (
-                kind == "equal"
-                and ops[index - 1][0] != "equal"
-                and ops[index + 1][0] != "equal"
-                and all(_is_space_token(a[i]) for i in range(i1, i2))
-            ):
-                before, after = ops[index - 1], ops[index + 1]
-                ops[index - 1 : index + 2] = [("replace", before[1], after[2], before[3], after[4])]
-                changed = True
-                break
-    return ops
+    out: list[tuple[str, int, int, int, int]] = []
+    index = 0
+    while index < len(ops):
+        kind, i1, i2, _, _ = ops[index]
+        if (
+            kind == "equal"
+            and out
+            and out[-1][0] != "equal"
+            and index + 1 < len(ops)
+            and ops[index + 1][0] != "equal"
+            and all(_is_space_token(a[i]) for i in range(i1, i2))
+        ):
+            before, after = out[-1], ops[index + 1]
+            out[-1] = ("replace", before[1], after[2], before[3], after[4])
+            index += 2
+            continue
+        out.append(ops[index])
+        index += 1
+    return out
 
 
 def visible_properties(rpr: Any | None) -> tuple:
@@ -351,20 +400,20 @@ class ParagraphRedliner:
     def pair(self, p: Any, q: Any) -> bool:
         """Turn previous paragraph ``p`` into current paragraph ``q`` in place; True if anything
         changed."""
-        before = linearize(p, self.keys_previous)
-        after = linearize(q, self.keys_current)
-        ta, tb = tokens_of(before), tokens_of(after)
+        before = Line(linearize(p, self.keys_previous))
+        after = Line(linearize(q, self.keys_current))
+        ta, tb = tokens_of(before.pieces), tokens_of(after.pieces)
         ops = folded_ops(ta, tb)
         deleted: list[tuple[int, int]] = []
         insertions: list[Insertion] = []
         formats: list[tuple[int, int, Any]] = []
-        end_a = before[-1].end if before else 0
+        end_a = before.ends[-1] if before.ends else 0
         for kind, i1, i2, j1, j2 in ops:
             if kind == "equal":
                 self._compare_formatting(before, after, ta[i1].start, ta[i2 - 1].end, tb[j1].start, formats)
                 for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
                     if ta[i].key.startswith("\x00note:"):
-                        self._keep_note(before, after, ta[i].start, tb[j].start)
+                        self._keep_note(before.starting_at(ta[i].start), after.starting_at(tb[j].start))
                 continue
             start = ta[i1].start if i1 < len(ta) else end_a
             end = ta[i2 - 1].end if i2 > i1 else start
@@ -377,49 +426,52 @@ class ParagraphRedliner:
             return properties_changed
         cuts = {s for s, _ in deleted} | {e for _, e in deleted} | {i.position for i in insertions}
         cuts |= {s for s, _, _ in formats} | {e for _, e, _ in formats}
-        _split(before, cuts, self.revisions)
-        pieces = linearize(p, self.keys_previous)
+        _split(before.pieces, cuts, self.revisions)
+        pieces = Line(linearize(p, self.keys_previous))
+        waiting: dict[int, list[Insertion]] = {}  # insertions by position, in order
         for insertion in insertions:
             insertion.anchor = _anchor(pieces, insertion.position, p)
+            waiting.setdefault(insertion.position, []).append(insertion)
         for start, end, rpr in formats:
             for run in _runs_in(pieces, start, end):
                 self._reformat(run, rpr)
+        edited_in_place: set[int] = set()
         for start, end in deleted:
             runs = _runs_in(pieces, start, end)
             delete_runs([r for r in runs if r.tag == W_R], self.revisions)
             old_math = [r for r in runs if r.tag in _MATH]
-            insertion = next((i for i in insertions if i.position == end), None)
+            insertion = waiting[end][0] if waiting.get(end) else None
             new_math = [q.run for q in insertion.pieces] if insertion is not None else []
             if old_math and len(old_math) == len(new_math) == len(runs) and all(m.tag in _MATH for m in new_math):
                 # Equations edited in place: keep each equation, change its content.
                 for old, new in zip(old_math, new_math, strict=True):
                     self._replace_math(old, new)
-                insertions.remove(insertion)
+                waiting[end].pop(0)
+                edited_in_place.add(id(insertion))
                 continue
             for math in old_math:
                 self._wrap_math(math, "w:del")
             self.deleted_notes.extend(
-                piece.child for piece in pieces if start <= piece.start < end and piece.child.tag in _NOTE_REFERENCES
+                piece.child for piece in pieces.starting_in(start, end) if piece.child.tag in _NOTE_REFERENCES
             )
         for insertion in insertions:
-            self._place(insertion, p)
+            if id(insertion) not in edited_in_place:
+                self._place(insertion, p)
         self.changed += 1
         return True
 
-    def _keep_note(self, before: list[Piece], after: list[Piece], at_a: int, at_b: int) -> None:
-        a = next(piece for piece in before if piece.start == at_a)
-        b = next(piece for piece in after if piece.start == at_b)
+    def _keep_note(self, a: Piece, b: Piece) -> None:
         if a.child.tag == b.child.tag:
             self.kept_notes.append((a.child, b.child))
 
-    def _compare_formatting(self, before, after, sa: int, ea: int, sb: int, out: list) -> None:
+    def _compare_formatting(self, before: Line, after: Line, sa: int, ea: int, sb: int, out: list) -> None:
         """Sub-ranges of an equal stretch whose visible run formatting differs."""
         offset = sb - sa
-        ia = _first_at(before, sa)
-        ib = _first_at(after, sb)
+        ia = before.first_ending_after(sa)
+        ib = after.first_ending_after(sb)
         position = sa
-        while position < ea and ia < len(before) and ib < len(after):
-            pa, pb = before[ia], after[ib]
+        while position < ea and ia < len(before.pieces) and ib < len(after.pieces):
+            pa, pb = before.pieces[ia], after.pieces[ib]
             stop = min(pa.end, pb.end - offset, ea)
             if pa.run.tag == W_R and pb.run.tag == W_R:
                 ra, rb = _run_properties(pa.run), _run_properties(pb.run)
@@ -597,24 +649,29 @@ def _inline_host(element: Any, p: Any) -> Any | None:
 
 
 def _at_edge(element: Any, host: Any, side: str) -> bool:
-    """Whether ``element`` is the last (``side="after"``) or first run of ``host``."""
-    runs = list(host.iter(W_R))
-    return bool(runs) and (runs[-1] is element if side == "after" else runs[0] is element)
+    """Whether ``element`` is the last (``side="after"``) or first run of ``host``. Only the
+    neighbours up to the first one holding a run are looked at: listing all the runs of a long
+    hyperlink for each insertion in it made a redline quadratic."""
+    if element.tag != W_R:
+        return False
+    after = side == "after"
+    if after and next(element.iterdescendants(W_R), None) is not None:
+        return False
+    node = element
+    while node is not host:
+        if not after and node is not element and node.tag == W_R:
+            return False
+        for sibling in node.itersiblings(preceding=not after):
+            if next(sibling.iter(W_R), None) is not None:
+                return False
+        node = node.getparent()
+    return True
 
 
-def _first_at(pieces: list[Piece], position: int) -> int:
-    for index, piece in enumerate(pieces):
-        if piece.end > position:
-            return index
-    return len(pieces)
-
-
-def _slice(pieces: list[Piece], start: int, end: int) -> list[Piece]:
+def _slice(line: Line, start: int, end: int) -> list[Piece]:
     """Pieces covering [start, end), text pieces trimmed to it."""
     out = []
-    for piece in pieces:
-        if piece.end <= start or piece.start >= end:
-            continue
+    for piece in line.overlapping(start, end):
         if piece.text is not None and (piece.start < start or piece.end > end):
             low, high = max(start, piece.start), min(end, piece.end)
             trimmed = Piece(piece.run, piece.child, low, piece.text[low - piece.start : high - piece.start], None,
@@ -630,37 +687,38 @@ def _split(pieces: list[Piece], cuts: set[int], revisions: Revisions) -> None:
     per_run: dict[Any, list[tuple[int, Any, int]]] = {}
     order: list[Any] = []
     first_of_run: dict[Any, Piece] = {}
+    ordered = sorted(cuts)
     for piece in pieces:
         if piece.run.tag != W_R:
             continue
         if piece.run not in first_of_run:
             first_of_run[piece.run] = piece
             order.append(piece.run)
-        for cut in cuts:
-            if piece.start < cut < piece.end and piece.text is not None:
+        if piece.text is not None:
+            inside = ordered[bisect_right(ordered, piece.start) : bisect_left(ordered, piece.end)]
+            for cut in inside:
                 per_run.setdefault(piece.run, []).append((cut, piece.child, cut - piece.start))
-            elif cut == piece.start and first_of_run[piece.run] is not piece:
-                per_run.setdefault(piece.run, []).append((cut, piece.child, 0))
+        if piece.start in cuts and first_of_run[piece.run] is not piece:
+            per_run.setdefault(piece.run, []).append((piece.start, piece.child, 0))
     for run in order:
         for _, child, offset in sorted(per_run.get(run, ()), key=lambda item: item[0], reverse=True):
             split_run_before(run, child, offset, revisions.ids)
 
 
-def _runs_in(pieces: list[Piece], start: int, end: int) -> list[Any]:
-    runs: list[Any] = []
-    for piece in pieces:
-        if piece.start >= start and piece.end <= end and piece.run not in runs:
-            runs.append(piece.run)
-    return runs
+def _runs_in(line: Line, start: int, end: int) -> list[Any]:
+    """The runs (and equations) of the pieces lying wholly in [start, end), in order."""
+    return list(dict.fromkeys(piece.run for piece in line.within(start, end)))
 
 
-def _anchor(pieces: list[Piece], position: int, p: Any) -> tuple[Any, str]:
-    for piece in reversed(pieces):
-        if piece.end == position:
-            return piece.run, "after"
-    if pieces:
-        for piece in pieces:
-            if piece.start >= position:
-                return piece.run, "before"
-        return pieces[-1].run, "after"
+def _anchor(line: Line, position: int, p: Any) -> tuple[Any, str]:
+    """What new content at ``position`` goes next to: the piece ending there, else the first
+    piece starting after it, else the last piece (or the empty paragraph)."""
+    index = bisect_right(line.ends, position) - 1
+    if index >= 0 and line.ends[index] == position:
+        return line.pieces[index].run, "after"
+    if line.pieces:
+        index = bisect_left(line.starts, position)
+        if index < len(line.pieces):
+            return line.pieces[index].run, "before"
+        return line.pieces[-1].run, "after"
     return p, "append"
