@@ -4,6 +4,7 @@ part is parsed, whatever the markup is spelled with; a DTD is refused wherever i
 
 from __future__ import annotations
 
+import sys
 import zipfile
 from pathlib import Path
 
@@ -335,3 +336,63 @@ def test_declaring_a_namespace_on_a_large_part_keeps_its_root(tmp_path):
     result = ensure_root_namespaces(root, ("w14",), ignorable=("w14",))
     assert result is root and root.nsmap["w14"] == "http://schemas.microsoft.com/office/word/2010/wordml"
     assert b'xmlns:wps="' in etree.tostring(root) and root.get(f"{{{mc}}}Ignorable") == "w14"
+
+
+class _LinesRun:
+    """Counts the lines executed in one module's code (a measure of work that does not depend
+    on the machine's speed)."""
+
+    def __init__(self, module_file: str) -> None:
+        self.file = module_file
+        self.count = 0
+        self.outer = None
+
+    def __enter__(self) -> _LinesRun:
+        self.outer = sys.gettrace()
+        sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sys.settrace(self.outer)
+
+    def _call(self, frame, event, arg):
+        return self._line if frame.f_code.co_filename == self.file else None
+
+    def _line(self, frame, event, arg):
+        if event == "line":
+            self.count += 1
+        return self._line
+
+
+def _words_of_runs(count: int, version: int) -> str:
+    """One paragraph of ``count`` words, each spelled in one-letter runs, spaces in runs of their
+    own; in version 1 every fourth word is changed and the one after it made bold."""
+    runs = []
+    for n in range(count):
+        word = f"{'x' if version and n % 4 == 0 else 'w'}{n}"
+        bold = "<w:rPr><w:b/></w:rPr>" if version and n % 4 == 1 else ""
+        runs.extend(f"<w:r>{bold}<w:t>{letter}</w:t></w:r>" for letter in word)
+        runs.append('<w:r><w:t xml:space="preserve"> </w:t></w:r>')
+    return p(runs="".join(runs))
+
+
+def test_redlining_one_paragraph_of_many_changed_runs_is_linear(tmp_path):
+    """Each changed range of a paragraph (a deletion, an insertion, a formatting change) scanned
+    all the paragraph's pieces: one paragraph of 250,000 one-letter runs never finished. The work
+    of the paragraph redliner per piece of the paragraph must not grow with its length."""
+    from deskcheck.engine.docx.versions import redline_paragraph
+    from deskcheck.engine.docx.versions.redline import redline_files
+    from tests.docx.version_pairs import resolved, texts
+
+    per_piece = []
+    for count in (150, 600):
+        previous = make_docx(tmp_path / f"a{count}.docx", _words_of_runs(count, 0))
+        current = make_docx(tmp_path / f"b{count}.docx", _words_of_runs(count, 1))
+        out = tmp_path / f"out{count}.docx"
+        with _LinesRun(redline_paragraph.__file__) as lines:
+            redline_files(previous, current, out)
+        pieces = sum(len(f"w{n}") + 1 for n in range(count))
+        per_piece.append(lines.count / pieces)
+        assert texts(resolved(out, "accept")) == texts(resolved(current, "accept"))
+        assert texts(resolved(out, "reject")) == texts(resolved(previous, "accept"))
+    assert per_piece[1] < 1.5 * per_piece[0], per_piece
