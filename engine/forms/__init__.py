@@ -31,8 +31,9 @@ Typical use::
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy_exports import lazy_exports
 
 # Public name -> the module that defines it. A name is imported when it is first used, so a
 # process that needs a part of the engine (the session store, one tool) loads only that part.
@@ -88,14 +89,4 @@ if TYPE_CHECKING:
     from .tools import VERBS, form_tools, form_toolset
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
