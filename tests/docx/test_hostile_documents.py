@@ -396,3 +396,62 @@ def test_redlining_one_paragraph_of_many_changed_runs_is_linear(tmp_path):
         assert texts(resolved(out, "accept")) == texts(resolved(current, "accept"))
         assert texts(resolved(out, "reject")) == texts(resolved(previous, "accept"))
     assert per_piece[1] < 1.5 * per_piece[0], per_piece
+
+
+def _shuffled(count: int, seed: int) -> str:
+    """``count`` paragraphs of 120 words from a vocabulary of four, in another order per seed:
+    each pair of versions of a paragraph has a long word diff."""
+    import random
+
+    rng = random.Random(seed)
+    return "".join(p(" ".join(rng.choice(["ab", "cd", "ef", "gh"]) for _ in range(120))) for _ in range(count))
+
+
+@pytest.mark.parametrize("command", ["compare", "redline"])
+def test_the_word_diffs_of_one_comparison_share_a_bounded_amount_of_work(tmp_path, monkeypatch, command):
+    """Each paragraph's word diff was bounded, the sum over a document was not: 11,000 paragraphs
+    shuffled against their other versions would have taken a compare or redline 30 minutes.
+    Past the comparison's budget the remaining paragraphs are rewrites, and the result stays
+    right: accepting gives the current version, rejecting the previous one."""
+    from deskcheck.engine.docx.versions import diff_text
+    from deskcheck.engine.docx.versions.compare import compare_versions
+    from deskcheck.engine.docx.versions.redline import redline_files
+    from tests.docx.version_pairs import resolved, texts
+
+    previous = make_docx(tmp_path / "a.docx", _shuffled(40, 1))
+    current = make_docx(tmp_path / "b.docx", _shuffled(40, 2))
+    spent: list[int] = []
+    finished: list[bool] = []
+    real = diff_text._myers
+
+    def counted(a, b, max_steps, budget=None):
+        before = budget.work if budget is not None else 0
+        found = real(a, b, max_steps, budget)
+        spent.append(before - budget.work if budget is not None else 10**9)  # no budget: a failure
+        finished.append(found is not None)
+        return found
+
+    def run() -> dict:
+        spent.clear()
+        finished.clear()
+        if command == "compare":
+            return compare_versions(previous, current)
+        out = tmp_path / "out.docx"
+        redline_files(previous, current, out)
+        assert texts(resolved(out, "accept")) == texts(resolved(current, "accept"))
+        assert texts(resolved(out, "reject")) == texts(resolved(previous, "accept"))
+        return {}
+
+    monkeypatch.setattr(diff_text, "_myers", counted)
+    run()
+    unbounded = sum(spent)
+    monkeypatch.setattr(diff_text, "MAX_DIFF_WORK", unbounded // 4)
+    result = run()
+    assert all(finished[:5]) and not any(finished[-5:]), finished  # the last paragraphs are rewrites
+    assert unbounded // 4 <= sum(spent) <= unbounded // 4 + max(spent), (sum(spent), unbounded)
+    if command == "compare":
+        segments = [change["segments"] for change in result["changes"] if change["type"] == "modified"]
+        assert len(segments) == 40
+        assert len(segments[0]) > 4  # diffed word by word
+        kinds = [segment["type"] for segment in segments[-1]]
+        assert kinds in (["del", "ins"], ["equal", "del", "ins"], ["del", "ins", "equal"]), kinds

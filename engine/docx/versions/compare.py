@@ -413,7 +413,7 @@ class Comparison:
         if a.text != b.text:
             if "text" in self.include:
                 extra = {"changedProperties": carried} if carried else {}
-                out.append(_Entry("modified", a, b, segments=word_diff(a.text, b.text), **extra))
+                out.append(_Entry("modified", a, b, segments=word_diff(a.text, b.text, self.budget), **extra))
             elif carried:
                 out.append(_Entry("formatChanged", a, b, changedProperties=carried))
             return 0
@@ -448,7 +448,7 @@ class Comparison:
         for i, j, _ in sorted(found, key=lambda c: (-c[2], c[0], c[1])):
             source, target = gone[i], new[j]
             if source.type == "deleted" and target.type == "added":
-                target.extra["segments"] = word_diff(source.previous.text, target.current.text)
+                target.extra["segments"] = word_diff(source.previous.text, target.current.text, self.budget)
                 self._move(source, target)
 
     def _move(self, source: _Entry, target: _Entry) -> None:

@@ -33,6 +33,11 @@ _SPACE = re.compile(f"[{JS_WHITESPACE}]+")
 MAX_DIFF_CELLS = 4_000_000
 # Myers' algorithm keeps one vector per edit step; past this many steps a diff is a rewrite.
 MAX_EDIT_STEPS = 1_000
+# The word diffs of one comparison share this much Myers work (diagonals tried plus tokens matched
+# along them; about 3 million a second here): each paragraph's diff is bounded by the two limits
+# above, but 11,000 paragraphs each shuffled against its other version cost 30 minutes before.
+# Past it, the remaining changed paragraphs are shown as rewritten (their common ends kept).
+MAX_DIFF_WORK = 30_000_000
 # Gaps between aligned blocks are paired by similarity within this band around the diagonal, so
 # a long gap costs (length x band) similarity checks instead of (length x length).
 SIMILARITY_BAND = 24
@@ -64,10 +69,11 @@ def is_space(token: str) -> bool:
 
 
 def diff_matches(
-    a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int = MAX_EDIT_STEPS
+    a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int = MAX_EDIT_STEPS, budget: Budget | None = None
 ) -> list[tuple[int, int]] | None:
     """Matched index pairs of a longest common subsequence of ``a`` and ``b`` (increasing in
-    both), or None when more than ``max_steps`` insertions and deletions separate them."""
+    both), or None when more than ``max_steps`` insertions and deletions separate them, or when
+    finding out would cost more of ``budget``'s work than it has left."""
     n, m = len(a), len(b)
     start = 0
     while start < n and start < m and a[start] == b[start]:
@@ -76,7 +82,7 @@ def diff_matches(
     while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
         end_a -= 1
         end_b -= 1
-    middle = _myers(a[start:end_a], b[start:end_b], max_steps)
+    middle = _myers(a[start:end_a], b[start:end_b], max_steps, budget)
     if middle is None:
         return None
     out = [(i, i) for i in range(start)]
@@ -85,7 +91,9 @@ def diff_matches(
     return out
 
 
-def _myers(a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int) -> list[tuple[int, int]] | None:
+def _myers(
+    a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int, budget: Budget | None = None
+) -> list[tuple[int, int]] | None:
     n, m = len(a), len(b)
     if n == 0 or m == 0:
         return []
@@ -96,23 +104,30 @@ def _myers(a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int) -> list
     v = [0] * (2 * limit + 3)
     trace: list[list[int]] = []
     found = -1
+    work = 0  # diagonals tried and tokens matched: what the loops below cost
+    left = budget.work if budget is not None else -1
     for d in range(limit + 1):
         trace.append(v[offset - d - 1 : offset + d + 2])
+        work += d + 1
         for k in range(-d, d + 1, 2):
             if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
                 x = v[offset + k + 1]
             else:
                 x = v[offset + k - 1] + 1
             y = x - k
+            start = x
             while x < n and y < m and a[x] == b[y]:
                 x += 1
                 y += 1
+            work += x - start
             v[offset + k] = x
             if x >= n and y >= m:
                 found = d
                 break
-        if found >= 0:
+        if found >= 0 or 0 <= left < work:
             break
+    if budget is not None:
+        budget.work = max(0, budget.work - work)
     if found < 0:
         return None
     # Walk back through the saved vectors, collecting the diagonal (matching) moves.
@@ -146,14 +161,16 @@ def _myers(a: Sequence[Hashable], b: Sequence[Hashable], max_steps: int) -> list
 
 
 class Budget:
-    """A number of LCS cells (pairs of elements) shared by several alignments of one comparison,
-    and of similarity scores (each costs tens of microseconds) shared by its gaps."""
+    """What one comparison may spend: LCS cells (pairs of elements) shared by its alignments,
+    similarity scores (each costs tens of microseconds) shared by its gaps, and Myers work
+    shared by its word diffs."""
 
-    __slots__ = ("cells", "scores")
+    __slots__ = ("cells", "scores", "work")
 
-    def __init__(self, cells: int = MAX_DIFF_CELLS, scores: int | None = None) -> None:
+    def __init__(self, cells: int = MAX_DIFF_CELLS, scores: int | None = None, work: int | None = None) -> None:
         self.cells = cells
         self.scores = MAX_SIMILARITY_SCORES if scores is None else scores
+        self.work = MAX_DIFF_WORK if work is None else work
 
     def spend(self, cells: int) -> bool:
         if cells > self.cells:
@@ -303,12 +320,15 @@ def fold_whitespace(segments: list[Segment]) -> list[Segment]:
     return out
 
 
-def token_ops(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[str, int, int, int, int]]:
+def token_ops(
+    a: Sequence[Hashable], b: Sequence[Hashable], budget: Budget | None = None
+) -> list[tuple[str, int, int, int, int]]:
     """Opcodes ``(kind, i1, i2, j1, j2)`` turning ``a`` into ``b``: kind ``equal``, ``delete``,
-    ``insert`` or ``replace`` (a deletion of ``a[i1:i2]`` before an insertion of ``b[j1:j2]``)."""
+    ``insert`` or ``replace`` (a deletion of ``a[i1:i2]`` before an insertion of ``b[j1:j2]``).
+    ``budget`` is the comparison's, whose Myers work the diff spends."""
     matches = None
     if len(a) * len(b) <= MAX_DIFF_CELLS:
-        matches = diff_matches(a, b)
+        matches = diff_matches(a, b, budget=budget)
     if matches is None:
         # Beyond the budget: keep the common ends, replace the middle.
         start = 0
@@ -333,13 +353,13 @@ def token_ops(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[str, i
     return ops
 
 
-def word_diff(a: str, b: str) -> list[Segment]:
+def word_diff(a: str, b: str, budget: Budget | None = None) -> list[Segment]:
     """Segments turning ``a`` into ``b`` (see the module docstring)."""
     if a == b:
         return [("equal", a)] if a else []
     ta, tb = tokenize(a), tokenize(b)
     segments: list[Segment] = []
-    for kind, i1, i2, j1, j2 in token_ops(ta, tb):
+    for kind, i1, i2, j1, j2 in token_ops(ta, tb, budget):
         if kind == "equal":
             segments.append(("equal", "".join(ta[i1:i2])))
         else:

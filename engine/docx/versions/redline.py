@@ -665,7 +665,7 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
     with progress.phase("aligning paragraphs"):
         main_steps = plan_container(tree_a, tree_b, budget)
         next_move = find_moves(main_steps)
-    main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part)
+    main = ParagraphRedliner(revisions, importer, current.main_part, previous.main_part, budget)
     with progress.phase("writing tracked changes"):
         StoryRedliner(main, revisions, counts).container(main_steps, previous.body)
     touched = {previous.main_part}
@@ -677,7 +677,7 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
             continue
         steps = plan_container(pair.previous_tree, pair.current_tree, budget)
         next_move = find_moves(steps, next_move)
-        story = ParagraphRedliner(revisions, importer, pair.current_part, pair.previous_part)
+        story = ParagraphRedliner(revisions, importer, pair.current_part, pair.previous_part, budget)
         StoryRedliner(story, revisions, counts).container(steps, pair.previous_container)
         redliners.append(story)
         touched.add(pair.previous_part)
@@ -726,7 +726,7 @@ def _notes(previous, current, version_a, version_b, redliners, revisions, import
             tree_a = version_a.story_tree(part_a, note_a)
             tree_b = version_b.story_tree(part_b, note_b)
             steps = plan_container(tree_a, tree_b, budget)
-            story = ParagraphRedliner(revisions, importer, part_b, part_a)
+            story = ParagraphRedliner(revisions, importer, part_b, part_a, budget)
             StoryRedliner(story, revisions, counts).container(steps, note_a)
             touched.add(part_a)
         for old_ref in redliner.deleted_notes:
@@ -734,7 +734,7 @@ def _notes(previous, current, version_a, version_b, redliners, revisions, import
             (part_a, notes_a), _ = parts[kind]
             note_a = notes_a.get(old_ref.get(W_ID))
             if note_a is not None:
-                story = ParagraphRedliner(revisions, importer, part_a, part_a)
+                story = ParagraphRedliner(revisions, importer, part_a, part_a, budget)
                 story.delete_content(note_a)
                 touched.add(part_a)
         for new_ref in redliner.copied_notes:
@@ -747,7 +747,7 @@ def _notes(previous, current, version_a, version_b, redliners, revisions, import
                 part_a = _create_notes_part(previous, current, kind, part_b)
                 notes_a = {}
                 parts[kind] = ((part_a, notes_a), (part_b, notes_b))
-            story = ParagraphRedliner(revisions, importer, part_b, part_a)
+            story = ParagraphRedliner(revisions, importer, part_b, part_a, budget)
             copy = importer.copy(note_b, part_b, part_a)
             story.mark_inserted_content(copy)
             used = {int(k) for k in notes_a if k and k.lstrip("-").isdigit()}

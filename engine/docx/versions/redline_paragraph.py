@@ -69,7 +69,7 @@ from ..wml.revisions import (
     split_run_before,
     wrap_inserted,
 )
-from .diff_text import is_space, token_ops, tokenize
+from .diff_text import Budget, is_space, token_ops, tokenize
 from .object_keys import ObjectKeys, canonical
 
 _M = "{" + NS["m"] + "}"
@@ -218,13 +218,13 @@ def _is_space_token(token: Token) -> bool:
     return not token.key.startswith("\x00") and is_space(token.key)
 
 
-def folded_ops(a: list[Token], b: list[Token]) -> list[tuple[str, int, int, int, int]]:
+def folded_ops(a: list[Token], b: list[Token], budget: Budget | None = None) -> list[tuple[str, int, int, int, int]]:
     """Token opcodes, with whitespace-only equal stretches between two changes folded into them.
 
     One pass, left to right: a fold turns three opcodes into one change, which can make the next
     equal stretch foldable but never one already passed (rescanning from the start after each
     fold cost opcodes x folds)."""
-    ops = token_ops([t.key for t in a], [t.key for t in b])
+    ops = token_ops([t.key for t in a], [t.key for t in b], budget)
     out: list[tuple[str, int, int, int, int]] = []
     index = 0
     while index < len(ops):
@@ -277,8 +277,11 @@ class Insertion:
 class ParagraphRedliner:
     """Paragraph-level tracked changes within one story (see the module docstring)."""
 
-    def __init__(self, revisions: Revisions, importer: Any, source_part: str, target_part: str) -> None:
+    def __init__(
+        self, revisions: Revisions, importer: Any, source_part: str, target_part: str, budget: Budget | None = None
+    ) -> None:
         self.revisions = revisions
+        self.budget = budget  # the redline's, shared with its other stories
         self.importer = importer
         self.source_part = source_part
         self.target_part = target_part
@@ -403,7 +406,7 @@ class ParagraphRedliner:
         before = Line(linearize(p, self.keys_previous))
         after = Line(linearize(q, self.keys_current))
         ta, tb = tokens_of(before.pieces), tokens_of(after.pieces)
-        ops = folded_ops(ta, tb)
+        ops = folded_ops(ta, tb, self.budget)
         deleted: list[tuple[int, int]] = []
         insertions: list[Insertion] = []
         formats: list[tuple[int, int, Any]] = []
