@@ -323,6 +323,21 @@ def _max_text(path: Path, seed: int = 0) -> Path:
     return package(path, document(paragraphs_of(noise(size, 40 + seed), 9_900_000)))
 
 
+@shape("max-shuffled", "paragraphs of 950 two-letter words, shuffled anew per version, as many as MAX_XML_BYTES allows")
+def _max_shuffled(path: Path, seed: int = 0) -> Path:
+    # Every paragraph of one version differs from its twin in the other at hundreds of places:
+    # the most word-diff work a pair of documents can ask for (MAX_DIFF_WORK bounds it).
+    rng = random.Random(50 + seed)
+    words = (b"ab", b"cd", b"ef", b"gh")
+    unit = 60 + 950 * 3
+    count = (_margin(_limits().MAX_XML_BYTES) - 4096) // unit
+    body = b"".join(
+        b'<w:p><w:r><w:t xml:space="preserve">' + b" ".join(rng.choices(words, k=950)) + b"</w:t></w:r></w:p>"
+        for _ in range(count)
+    )
+    return package(path, document(body))
+
+
 @shape("max-attributes", "as many attributes as MAX_XML_NODES allows, 100 to a paragraph")
 def _max_attributes(path: Path, seed: int = 0) -> Path:
     count = _margin(_limits().MAX_XML_NODES) // 101

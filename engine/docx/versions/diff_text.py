@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable, Sequence
 from ..model.hashing import JS_WHITESPACE
 
 _TOKEN = re.compile(f"[{JS_WHITESPACE}]+|[^{JS_WHITESPACE}]+")
+_WORD = re.compile(f"[^{JS_WHITESPACE}]+")  # the tokens that are not whitespace
 _SPACE = re.compile(f"[{JS_WHITESPACE}]+")
 
 # A word diff or gap alignment gives up (whole replacement) beyond this many token or block pairs,
@@ -34,10 +35,10 @@ MAX_DIFF_CELLS = 4_000_000
 # Myers' algorithm keeps one vector per edit step; past this many steps a diff is a rewrite.
 MAX_EDIT_STEPS = 1_000
 # The word diffs of one comparison share this much Myers work (diagonals tried plus tokens matched
-# along them; about 3 million a second here): each paragraph's diff is bounded by the two limits
+# along them; about 2-3 million a second here): each paragraph's diff is bounded by the two limits
 # above, but 11,000 paragraphs each shuffled against its other version cost 30 minutes before.
 # Past it, the remaining changed paragraphs are shown as rewritten (their common ends kept).
-MAX_DIFF_WORK = 30_000_000
+MAX_DIFF_WORK = 10_000_000
 # Gaps between aligned blocks are paired by similarity within this band around the diagonal, so
 # a long gap costs (length x band) similarity checks instead of (length x length).
 SIMILARITY_BAND = 24
@@ -55,14 +56,14 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-_SPACE_CHARS = frozenset(" \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
+_SPACE_CHARS = " \t\n\v\f\r\u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
     chr(code) for code in range(0x2000, 0x200B)
 )
 
 
 def is_space(token: str) -> bool:
     """Whether ``token`` is whitespace only (JavaScript's ``\\s`` set, as ``hashing`` uses)."""
-    return bool(token) and all(char in _SPACE_CHARS for char in token)
+    return bool(token) and not token.strip(_SPACE_CHARS)
 
 
 # -- LCS --------------------------------------------------------------------------------------
@@ -374,7 +375,7 @@ def word_diff(a: str, b: str, budget: Budget | None = None) -> list[Segment]:
 
 
 def _words(text: str) -> Counter:
-    return Counter(token for token in _TOKEN.findall(text) if not is_space(token))
+    return Counter(_WORD.findall(text))
 
 
 def _pairs(text: str) -> Counter:

@@ -26,6 +26,7 @@ of references kept, references deleted, references copied (the caller copies the
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import accumulate
 from typing import Any
 
 from ..wml.ns import (
@@ -180,51 +181,59 @@ class Line:
         return self.pieces[bisect_right(self.ends, start) : bisect_left(self.starts, end)]
 
 
-class Token:
-    __slots__ = ("end", "key", "start")
+class Tokens:
+    """A paragraph's tokens (words, whitespace, and one per object), as three parallel lists:
+    a paragraph of a million words makes no object per word (that cost 1 us a token)."""
 
-    def __init__(self, key: str, start: int, end: int) -> None:
-        self.key = key
-        self.start = start
-        self.end = end
+    __slots__ = ("ends", "keys", "objects", "starts")
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.objects: list[int] = []  # the indices of the objects' tokens, in order
+
+    def add_text(self, text: str, start: int) -> None:
+        words = tokenize(text)
+        positions = list(accumulate(map(len, words), initial=start))
+        self.keys += words
+        self.starts += positions[:-1]
+        self.ends += positions[1:]
 
 
-def tokens_of(pieces: list[Piece]) -> list[Token]:
-    tokens: list[Token] = []
+def tokens_of(pieces: list[Piece]) -> Tokens:
+    tokens = Tokens()
     buffer: list[str] = []
     buffer_start = 0
-
-    def flush() -> None:
-        if buffer:
-            position = buffer_start
-            for token in tokenize("".join(buffer)):
-                tokens.append(Token(token, position, position + len(token)))
-                position += len(token)
-            buffer.clear()
-
     for piece in pieces:
         if piece.text is not None:
             if not buffer:
                 buffer_start = piece.start
             buffer.append(piece.text)
-        else:
-            flush()
-            tokens.append(Token(piece.key or "", piece.start, piece.end))
-    flush()
+            continue
+        if buffer:
+            tokens.add_text("".join(buffer), buffer_start)
+            buffer.clear()
+        tokens.objects.append(len(tokens.keys))
+        tokens.keys.append(piece.key or "")
+        tokens.starts.append(piece.start)
+        tokens.ends.append(piece.end)
+    if buffer:
+        tokens.add_text("".join(buffer), buffer_start)
     return tokens
 
 
-def _is_space_token(token: Token) -> bool:
-    return not token.key.startswith("\x00") and is_space(token.key)
+def _is_space_key(key: str) -> bool:
+    return not key.startswith("\x00") and is_space(key)
 
 
-def folded_ops(a: list[Token], b: list[Token], budget: Budget | None = None) -> list[tuple[str, int, int, int, int]]:
+def folded_ops(a: Tokens, b: Tokens, budget: Budget | None = None) -> list[tuple[str, int, int, int, int]]:
     """Token opcodes, with whitespace-only equal stretches between two changes folded into them.
 
     One pass, left to right: a fold turns three opcodes into one change, which can make the next
     equal stretch foldable but never one already passed (rescanning from the start after each
     fold cost opcodes x folds)."""
-    ops = token_ops([t.key for t in a], [t.key for t in b], budget)
+    ops = token_ops(a.keys, b.keys, budget)
     out: list[tuple[str, int, int, int, int]] = []
     index = 0
     while index < len(ops):
@@ -235,7 +244,7 @@ def folded_ops(a: list[Token], b: list[Token], budget: Budget | None = None) -> 
             and out[-1][0] != "equal"
             and index + 1 < len(ops)
             and ops[index + 1][0] != "equal"
-            and all(_is_space_token(a[i]) for i in range(i1, i2))
+            and all(_is_space_key(key) for key in a.keys[i1:i2])
         ):
             before, after = out[-1], ops[index + 1]
             out[-1] = ("replace", before[1], after[2], before[3], after[4])
@@ -413,17 +422,18 @@ class ParagraphRedliner:
         end_a = before.ends[-1] if before.ends else 0
         for kind, i1, i2, j1, j2 in ops:
             if kind == "equal":
-                self._compare_formatting(before, after, ta[i1].start, ta[i2 - 1].end, tb[j1].start, formats)
-                for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
-                    if ta[i].key.startswith("\x00note:"):
-                        self._keep_note(before.starting_at(ta[i].start), after.starting_at(tb[j].start))
+                self._compare_formatting(before, after, ta.starts[i1], ta.ends[i2 - 1], tb.starts[j1], formats)
+                for i in ta.objects[bisect_left(ta.objects, i1) : bisect_left(ta.objects, i2)]:
+                    if ta.keys[i].startswith("\x00note:"):
+                        j = j1 + i - i1
+                        self._keep_note(before.starting_at(ta.starts[i]), after.starting_at(tb.starts[j]))
                 continue
-            start = ta[i1].start if i1 < len(ta) else end_a
-            end = ta[i2 - 1].end if i2 > i1 else start
+            start = ta.starts[i1] if i1 < len(ta.keys) else end_a
+            end = ta.ends[i2 - 1] if i2 > i1 else start
             if i2 > i1:
                 deleted.append((start, end))
             if j2 > j1:
-                insertions.append(Insertion(end, _slice(after, tb[j1].start, tb[j2 - 1].end)))
+                insertions.append(Insertion(end, _slice(after, tb.starts[j1], tb.ends[j2 - 1])))
         properties_changed = self._paragraph_properties(p, q)
         if not deleted and not insertions and not formats:
             return properties_changed
