@@ -52,11 +52,12 @@ RATIO_CHECK_FROM_BYTES = _setting("RATIO_CHECK_FROM_BYTES", 8 * 1024 * 1024)
 #   instructions, each about 250 bytes once parsed. A 1,000-page contract of dense formatting has
 #   about 1.3 million;
 # - paragraphs: the costliest node (each becomes a block: about 1 KB and 30 us, more in a
-#   redline). Real documents have one paragraph per 20 to 50 nodes; 100,000 paragraphs is some
-#   3,000 pages;
+#   redline). Real documents have one paragraph per 20 to 50 nodes; 80,000 paragraphs is some
+#   2,400 pages. At 100,000 a redline of two one-table documents of as many rows peaked at
+#   1015 MiB;
 # - runs: the next costliest (each is a piece of text to compare and, in a redline, a new run:
 #   about 2 KB). Real documents have one run per 15 to 20 nodes.
 MAX_XML_BYTES = _setting("MAX_XML_BYTES", 32 * 1024 * 1024)
 MAX_XML_NODES = _setting("MAX_XML_NODES", 1_000_000)
-MAX_PARAGRAPHS = _setting("MAX_PARAGRAPHS", 100_000)
+MAX_PARAGRAPHS = _setting("MAX_PARAGRAPHS", 80_000)
 MAX_RUNS = _setting("MAX_RUNS", 250_000)
