@@ -1,28 +1,61 @@
-"""JSON and YAML documents kept as text: read them as data, and write a changed document back
-by changing only the bytes of the values that changed.
+"""JSON, YAML and TOML documents kept as text: read them as data, and write a changed document
+back by changing only the bytes of the values that changed.
 
-``read_document`` gives a file's data (YAML 1.2, see ``yaml_tree``; JSON as Python's ``json``
-reads it, comments and trailing commas accepted). ``write_document`` takes the file's bytes and
-the new data and returns the new bytes: the file is parsed with positions, compared with the
-new data (``plan``), the changed values are spliced in, and the result is parsed again and
-compared once more, so what is written always reads back as the new data; when some change
-cannot be expressed that way, ``DocumentEditError`` says so and nothing is written. A byte
-order mark, CRLF line ends and a missing final newline are kept; a text with no change comes
-back byte for byte.
+A text's format is a ``TextFormat``: its kind (``json``, ``yaml`` or ``toml``; plain strings
+name one), and for YAML the version plain scalars are read with when a document does not
+declare one (1.2 by default, 1.1 as PyYAML reads it on request) and which document of a stream
+to edit. ``read_document`` gives a text's data (YAML per ``yaml_tree``; JSON as Python's
+``json`` reads it, comments and trailing commas accepted; TOML per ``toml_doc``); ``read_text``
+also lists the keys written twice. ``write_document`` takes the file's bytes and the new data
+and returns the new bytes: the file is parsed with positions, compared with the new data
+(``plan``), the changed values are spliced in, and the result is parsed again and compared once
+more, so what is written always reads back as the new data; the other documents of a YAML
+stream keep their bytes. When some change cannot be expressed that way, ``DocumentEditError``
+says so and nothing is written. A byte order mark, CRLF line ends and a missing final newline
+are kept; a text with no change comes back byte for byte.
+
+Keys written twice: in every format that allows it (JSON, YAML) the last occurrence counts, in
+the place of the first, as ``JSON.parse``, Python's ``json`` and PyYAML read them; a change is
+written at the last occurrence and removing the key removes every occurrence. TOML forbids them.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError, InputError
-from .nodes import MAX_DEPTH, MAX_VALUES, Budget, Node, node_equals, same_value, to_data
+from .nodes import MAX_DEPTH, MAX_VALUES, Budget, Duplicate, Node, node_equals, same_value, to_data
 
 BOM = "\ufeff"
+KINDS = ("json", "yaml", "toml")
+YAML_VERSIONS = ("1.1", "1.2")
 # Rounds of edits: the first makes the changes; a second repairs what an anchor's change did to
 # its aliases or merges.
 MAX_ROUNDS = 3
+
+
+class TextFormat(NamedTuple):
+    """How a text is read and written. ``yaml_version`` ("1.1" or "1.2", None: 1.2) applies to
+    YAML documents that do not declare one; ``document`` picks a document of a YAML stream
+    (counted from 0; None: the only one with content)."""
+
+    kind: str
+    yaml_version: str | None = None
+    document: int | None = None
+
+    @property
+    def version(self) -> tuple[int, int] | None:
+        return (1, 1) if self.yaml_version == "1.1" else None
+
+
+def as_format(kind: str | TextFormat) -> TextFormat:
+    return kind if isinstance(kind, TextFormat) else TextFormat(kind)
+
+
+class Reading(NamedTuple):
+    data: Any
+    duplicates: list[Duplicate]
 
 
 class DocumentEditError(DeskcheckError):
@@ -37,23 +70,48 @@ def decode(raw: bytes, what: str) -> str:
         raise InputError(f"{what} is not UTF-8 text.") from None
 
 
-def read_document(text: str, kind: str, what: str) -> Any:
-    """The data of a JSON or YAML text (without its byte order mark)."""
-    if kind == "yaml":
+def read_document(text: str, kind: str | TextFormat, what: str) -> Any:
+    """The data of a text (without its byte order mark)."""
+    return read_text(text, kind, what).data
+
+
+def read_text(text: str, kind: str | TextFormat, what: str) -> Reading:
+    """The data of a text and the keys it writes twice (see the module docstring)."""
+    fmt = as_format(kind)
+    if fmt.kind == "yaml":
+        from .nodes import duplicate_keys
         from .yaml_tree import parse_yaml
 
-        root = parse_yaml(text, what)
-        return None if root is None else to_data(root, Budget(MAX_VALUES, what))
+        root = parse_yaml(text, what, version=fmt.version, document=fmt.document)
+        data = None if root is None else to_data(root, Budget(MAX_VALUES, what))
+        return Reading(data, duplicate_keys(root, text))
+    if fmt.kind == "toml":
+        from .toml_doc import read_toml
+
+        return Reading(read_toml(text, what), [])
+    repeated: list[bool] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        built = dict(items)
+        if len(built) != len(items):
+            repeated.append(True)
+        return built
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         data = _lenient_json(text, what, exc)
+        repeated.append(True)  # (known only from the tree)
     except RecursionError:
         raise InputError(f"{what} nests deeper than {MAX_DEPTH} levels.") from None
     except ValueError as exc:  # an integer longer than Python converts
         raise InputError(f"{what} has a number too long to read ({exc}).") from None
     _check_depth(data, what)
-    return data
+    if not repeated:
+        return Reading(data, [])
+    from .nodes import duplicate_keys
+
+    return Reading(data, duplicate_keys(parse_tree(text, fmt, what), text))
 
 
 def _lenient_json(text: str, what: str, strict: Exception) -> Any:
@@ -65,8 +123,8 @@ def _lenient_json(text: str, what: str, strict: Exception) -> Any:
         line, column = getattr(strict, "lineno", 0), getattr(strict, "colno", 0)
         message = getattr(strict, "msg", str(strict))
         raise InputError(
-            f"{what} is not valid JSON ({message} at line {line}, column {column}); fix it and try again "
-            "(a .yaml or .yml file is read as YAML)."
+            f"{what} is not valid JSON ({message} at line {line}, column {column}); fix it and try again, "
+            "or name its format (--format yaml or toml)."
         ) from None
     return to_data(root, Budget(MAX_VALUES, what))
 
@@ -83,11 +141,13 @@ def _check_depth(data: Any, what: str) -> None:
             stack.extend((v, depth + 1) for v in value)
 
 
-def parse_tree(text: str, kind: str, what: str) -> Node | None:
-    if kind == "yaml":
+def parse_tree(text: str, kind: str | TextFormat, what: str) -> Node | None:
+    """The positioned tree of a JSON text or of a YAML text's document."""
+    fmt = as_format(kind)
+    if fmt.kind == "yaml":
         from .yaml_tree import parse_yaml
 
-        return parse_yaml(text, what)
+        return parse_yaml(text, what, version=fmt.version, document=fmt.document)
     from .json_tree import JsonSyntaxError, parse_json
 
     try:
@@ -96,11 +156,19 @@ def parse_tree(text: str, kind: str, what: str) -> Node | None:
         raise InputError(f"{what} is not valid JSON ({exc.message.rstrip('.')}).") from None
 
 
-def render_document(data: Any, kind: str) -> str:
+def render_document(data: Any, kind: str | TextFormat) -> str:
     """A new file's text for ``data`` (two-space indentation, a final newline)."""
     from .layout import Layout
 
-    if kind == "yaml":
+    fmt = as_format(kind)
+    if fmt.kind == "toml":
+        from .toml_doc import TomlEditError, render_toml
+
+        try:
+            return render_toml(data)
+        except TomlEditError as exc:
+            raise DocumentEditError(f"the data cannot be written as TOML: {exc}; nothing was written.") from None
+    if fmt.kind == "yaml":
         from .render import is_block, yaml_block, yaml_flow
 
         return (yaml_block(data, Layout(), 0) if is_block(data) else yaml_flow(data, Layout())) + "\n"
@@ -109,28 +177,41 @@ def render_document(data: Any, kind: str) -> str:
     return json_value(data, Layout(), base="", multiline=True) + "\n"
 
 
-def edit_text(text: str, data: Any, kind: str, what: str = "the document") -> str:
+def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the document") -> str:
     """``text`` changed to read as ``data``, only where the two differ."""
     from .splices import OverlapError, apply_splices
 
+    fmt = as_format(kind)
+    if fmt.kind == "toml":
+        return _edit_toml(text, data, what)
+    original, stream = text, None
+    if fmt.kind == "yaml":
+        stream = _stream(text, fmt, what)
+        if stream.documents:
+            fmt = fmt._replace(document=stream.documents.index(stream.select(fmt.document, what)))
+    parsed = stream
     for _ in range(MAX_ROUNDS):
-        if kind == "json" and _reads_as(text, data, kind, what):
+        if fmt.kind == "json" and _reads_as(text, data, fmt, what):
             return text  # (the C parser answers this quickly)
-        root = _tree_of_own_text(text, kind, what)
-        if kind == "yaml" and (node_equals(root, data) if root is not None else data is None):
-            return text
+        root, tail = _tree_of_own_text(text, fmt, what, parsed)
+        parsed = None
+        if fmt.kind == "yaml" and (node_equals(root, data) if root is not None else data is None):
+            if text is original or _others_kept(stream, original, text, fmt, what):
+                return text
+            break
         if root is None:
-            joint = "" if not text or text.endswith("\n") else "\n"
-            text = text + joint + render_document(data, kind).replace("\n", _newline(text))
+            at = len(text) if tail is None else tail
+            joint = "" if at == 0 or text.endswith("\n", 0, at) else "\n"
+            text = text[:at] + joint + render_document(data, fmt).replace("\n", _newline(text)) + text[at:]
             continue
-        splices = _planner(text, root, kind).run(root, data)
+        splices = _planner(text, root, fmt.kind).run(root, data)
         if not splices:
             break
         try:
             text = apply_splices(text, splices)
         except OverlapError:
             break
-    if _reads_as(text, data, kind, what):
+    if fmt.kind == "json" and _reads_as(text, data, fmt, what):
         return text
     raise DocumentEditError(
         f"the changes cannot be written into {what} without rewriting parts that did not change; "
@@ -138,16 +219,49 @@ def edit_text(text: str, data: Any, kind: str, what: str = "the document") -> st
     )
 
 
-def _reads_as(text: str, data: Any, kind: str, what: str) -> bool:
-    """Whether ``text`` reads as ``data`` (for JSON through the C parser, which is quick)."""
-    if kind == "json":
-        try:
-            read = read_document(text, kind, what)
-        except InputError:
-            return False
-        return _same_json(read, data) or same_value(read, data)
-    root = _tree_of_own_text(text, kind, what)
-    return node_equals(root, data) if root is not None else data is None
+def _edit_toml(text: str, data: Any, what: str) -> str:
+    from .toml_doc import TomlEditError, edit_toml
+
+    try:
+        return edit_toml(text, data, what)
+    except TomlEditError as exc:
+        raise DocumentEditError(f"the changes cannot be written into {what}: {exc}; nothing was written.") from None
+
+
+def _stream(text: str, fmt: TextFormat, what: str) -> Any:
+    from .yaml_tree import parse_stream
+
+    try:
+        return parse_stream(text, what, version=fmt.version)
+    except InputError as exc:
+        raise _unreadable(exc, what) from None
+
+
+def _others_kept(before: Any, old: str, new: str, fmt: TextFormat, what: str) -> bool:
+    """Whether the other documents of a YAML stream kept their bytes: the text before the
+    edited document and the text after it are what they were, and the documents still fall at
+    the same places."""
+    if len(before.documents) < 2 or fmt.document is None:
+        return True
+    after = _stream(new, fmt, what)
+    if len(after.documents) != len(before.documents):
+        return False
+    index = fmt.document
+    start, end = before.documents[index].start, before.documents[index].end
+    shift = len(new) - len(old)
+    kept = [doc.start for doc in before.documents] == [
+        doc.start - (shift if i > index else 0) for i, doc in enumerate(after.documents)
+    ]
+    return kept and new.startswith(old[:start]) and new.endswith(old[end:])
+
+
+def _reads_as(text: str, data: Any, fmt: TextFormat, what: str) -> bool:
+    """Whether a JSON ``text`` reads as ``data`` (through the C parser, which is quick)."""
+    try:
+        read = read_document(text, fmt, what)
+    except InputError:
+        return False
+    return _same_json(read, data) or same_value(read, data)
 
 
 def _same_json(a: Any, b: Any) -> bool:
@@ -158,14 +272,29 @@ def _same_json(a: Any, b: Any) -> bool:
         return False
 
 
-def _tree_of_own_text(text: str, kind: str, what: str) -> Node | None:
+def _tree_of_own_text(text: str, fmt: TextFormat, what: str, stream: Any = None) -> tuple[Node | None, int | None]:
+    """The tree of the text (of its document, for YAML: from ``stream`` when it was parsed
+    already) and, for YAML, where content added to an empty document goes."""
+    if fmt.kind == "yaml":
+        stream = stream or _stream(text, fmt, what)
+        if not stream.documents:
+            return None, None
+        try:
+            document = stream.select(fmt.document, what)
+        except InputError:
+            return None, None
+        return document.root, document.tail
     try:
-        return parse_tree(text, kind, what)
+        return parse_tree(text, fmt, what), None
     except InputError as exc:
-        raise DocumentEditError(
-            f"the changes cannot be written into {what}: the text they would make does not read back "
-            f"({exc.message.rstrip('.')}); nothing was written. Make this change in the file by hand."
-        ) from None
+        raise _unreadable(exc, what) from None
+
+
+def _unreadable(exc: InputError, what: str) -> DocumentEditError:
+    return DocumentEditError(
+        f"the changes cannot be written into {what}: the text they would make does not read back "
+        f"({exc.message.rstrip('.')}); nothing was written. Make this change in the file by hand."
+    )
 
 
 def _newline(text: str) -> str:
@@ -186,7 +315,7 @@ def _planner(text: str, root: Node, kind: str) -> Any:
     return Planner(JsonEditor(text, root), root)
 
 
-def write_document(previous: bytes | None, data: Any, kind: str, what: str = "the document") -> bytes:
+def write_document(previous: bytes | None, data: Any, kind: str | TextFormat, what: str = "the document") -> bytes:
     """The bytes to write for ``data``: ``previous`` edited in place, or a new file's text."""
     if previous is None:
         return render_document(data, kind).encode("utf-8")

@@ -8,7 +8,7 @@ and ``close`` are the indexes of its brackets. Block collections (YAML) have no 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 # Deeper documents are refused: configuration and records nest a few levels, and every layer
 # that walks a document (validation, the form tree, the store's JSON) recurses.
@@ -74,6 +74,37 @@ class Alias:
 Node = Scalar | Mapping | Sequence | Alias
 
 
+class Duplicate(NamedTuple):
+    """A key written more than once in one mapping: the lines of its first and last occurrence."""
+
+    key: str
+    first_line: int
+    last_line: int
+
+
+def duplicate_keys(root: Node | None, text: str) -> list[Duplicate]:
+    """Every key written more than once in a mapping of the tree (``<<`` merges aside)."""
+    found: list[tuple[str, int, int]] = []
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            first: dict[str, int] = {}
+            for entry in node.entries:
+                if not entry.merge:
+                    start = first.setdefault(entry.key, entry.key_start)
+                    if start != entry.key_start:
+                        found.append((entry.key, start, entry.key_start))
+                stack.append(entry.value)
+        elif isinstance(node, Sequence):
+            stack.extend(node.items)
+
+    def line(pos: int) -> int:
+        return text.count("\n", 0, pos) + 1
+
+    return [Duplicate(key, line(first), line(last)) for key, first, last in sorted(found, key=lambda f: f[2])]
+
+
 def resolve(node: Node) -> Node:
     while isinstance(node, Alias):
         node = node.target
@@ -82,12 +113,12 @@ def resolve(node: Node) -> Node:
 
 def effective(mapping: Mapping) -> dict[str, tuple[Node, int | None]]:
     """The mapping as data sees it: key -> (value node, index of its entry, None for a key that
-    ``<<`` merges in). Own keys come first, in the file's order; a repeated key (JSON) is its
-    last occurrence; merged keys follow, from the first merged mapping on."""
+    ``<<`` merges in). Own keys come first, in the file's order; a key written twice is its last
+    occurrence, in the place of its first (as ``JSON.parse`` and PyYAML read it); merged keys
+    follow, from the first merged mapping on."""
     own: dict[str, tuple[Node, int | None]] = {}
     for index, entry in enumerate(mapping.entries):
         if not entry.merge:
-            own.pop(entry.key, None)
             own[entry.key] = (entry.value, index)
     for source in mapping.merges:
         for key, (node, _) in effective(source).items():

@@ -1,87 +1,164 @@
 """YAML text to a tree of nodes with their positions (``nodes``), read as YAML 1.2.
 
-ruamel.yaml parses (its event stream carries each node's position, style, anchor and tag); this
-module resolves scalars and builds the tree. What the data looks like, for a JSON Schema form:
+The events (each node's position, style, anchor and tag) come from libyaml through PyYAML's C
+binding, about twenty-five times faster than a pure-Python parser; ruamel.yaml's pure parser
+reads what libyaml cannot (a text libyaml refuses, or one holding the line breaks that only YAML
+1.1 knows: U+0085, U+2028, U+2029), and PyYAML without libyaml. This module resolves scalars and
+builds the tree. What the data looks like, for a JSON Schema form:
 
-- YAML 1.2 unless the file says ``%YAML 1.1``: ``on``, ``yes`` and ``no`` are strings, so a
-  GitHub workflow keeps its ``on:`` key.
+- YAML 1.2 unless the document says ``%YAML 1.1`` or the reader asks for 1.1 (``version``):
+  under 1.2 ``on``, ``yes`` and ``no`` are strings, so a GitHub workflow keeps its ``on:`` key;
+  under 1.1 plain scalars resolve as PyYAML resolves them (the reader of Ansible and most
+  Python tools): ``yes``/``no``/``on``/``off`` are booleans, ``0644`` is octal, ``1:30`` is 90.
 - Mapping keys are strings: a key that YAML reads as another type (``200:``, ``true:``) is its
-  text as written. A key that is a collection is refused; so is a key written twice (YAML 1.2
-  forbids it and readers disagree on which one wins).
+  text as written. A key that is a collection is refused. A key written twice in one mapping
+  counts as its last occurrence, in the place of its first (``nodes.effective``;
+  ``nodes.duplicate_keys`` lists them, for the reader to say so).
 - Timestamps stay their text (JSON has no date type; a ``format: date`` field checks the text).
 - Tags are kept in the file, not in the data: ``!Ref x`` is the string ``x``; the standard
   ``!!str``, ``!!int``, ``!!float``, ``!!bool`` and ``!!null`` convert as they say.
 - ``<<`` merge keys merge (as YAML 1.1 defined and Compose and GitLab use them); aliases are
   copies of their anchor's value, counted against a budget (an alias bomb is refused).
-- One document per file: a stream of several is refused.
+- A stream of several documents (``---``) is read whole; ``YamlStream.select`` picks one.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import InputError
 from .layout import indicator_before
 from .nodes import MAX_DEPTH, Alias, Entry, Mapping, Node, Scalar, Sequence
 
 CORE = "tag:yaml.org,2002:"
+# Line breaks in YAML 1.1 only: libyaml would break lines there where YAML 1.2 does not.
+_OLD_BREAKS = ("\x85", "\u2028", "\u2029")
 
 
-def parse_yaml(text: str, what: str = "the document") -> Node | None:
-    """The tree of the file's one document (None when it has no content: empty, or comments)."""
+class YamlDocument(NamedTuple):
+    """One document of a stream: its tree (None: no content), the part of the text that is
+    its own (from the end of the previous document to its own end: the documents of a stream
+    cover it without gaps), and ``tail``, where content added to an empty document goes (its
+    ``...`` or the next ``---``)."""
+
+    root: Node | None
+    start: int
+    end: int
+    tail: int
+
+
+class YamlStream(NamedTuple):
+    documents: list[YamlDocument]
+
+    def select(self, document: int | None, what: str) -> YamlDocument:
+        """Document ``document`` (counted from 0); None: the one document with content (an empty
+        one, as after a trailing ``---``, does not count)."""
+        docs = self.documents
+        if document is not None:
+            if not 0 <= document < len(docs):
+                raise InputError(
+                    f"{what} has {_count(len(docs))}, so there is no document {document + 1}; "
+                    f"give a number from 1 to {len(docs)}.",
+                    code="noDocument",
+                )
+            return docs[document]
+        full = [doc for doc in docs if doc.root is not None]
+        if len(full) > 1:
+            raise InputError(
+                f"{what} holds {len(full)} YAML documents (separated by ---); a form edits one: "
+                f"choose it with --document N (1 to {len(docs)}), the others are kept as they are.",
+                code="severalDocuments",
+            )
+        if full:
+            return full[0]
+        return docs[0] if docs else YamlDocument(None, 0, 0, 0)
+
+
+def _count(documents: int) -> str:
+    return "1 YAML document" if documents == 1 else f"{documents} YAML documents"
+
+
+def parse_yaml(
+    text: str, what: str = "the document", *, version: tuple[int, int] | None = None, document: int | None = None
+) -> Node | None:
+    """The tree of the file's document (None when it has no content: empty, or comments); see
+    ``YamlStream.select`` for ``document``."""
+    return parse_stream(text, what, version=version).select(document, what).root
+
+
+def parse_stream(text: str, what: str = "the document", *, version: tuple[int, int] | None = None) -> YamlStream:
+    """Every document of ``text``. ``version``: how to read documents that do not declare
+    their version (YAML 1.2 when None)."""
+    fast = _libyaml_parser()
+    if fast is not None and not any(mark in text for mark in _OLD_BREAKS):
+        import yaml
+
+        try:
+            return _Builder(text, what, version).build(yaml.parse(text, Loader=fast))
+        except yaml.YAMLError:
+            pass  # libyaml is a YAML 1.1 parser: let the YAML 1.2 one read it, or say what is wrong
+        except RecursionError:
+            raise InputError(f"{what} nests too deeply to read.") from None
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
     try:
-        return _Builder(text, what).build(YAML(typ="safe", pure=True).parse(io.StringIO(text)))
+        return _Builder(text, what, version).build(YAML(typ="safe", pure=True).parse(io.StringIO(text)))
     except YAMLError as exc:
         raise InputError(f"{what} is not valid YAML{_where(exc)}: {_problem(exc)}.") from None
     except RecursionError:
         raise InputError(f"{what} nests too deeply to read.") from None
 
 
+def _libyaml_parser() -> Any:
+    try:
+        from yaml import CSafeLoader
+    except ImportError:  # PyYAML built without libyaml
+        return None
+    return CSafeLoader
+
+
 class _Builder:
-    def __init__(self, text: str, what: str) -> None:
+    def __init__(self, text: str, what: str, version: tuple[int, int] | None) -> None:
         self.text, self.what = text, what
+        self.default_version = version or (1, 2)
         self.anchors: dict[str, Node] = {}
-        self.keys: dict[int, set[str]] = {}  # the keys of each open mapping, by id
         self.resolver: Any = None
         self.version: tuple[int, int] = (1, 2)
 
     def fail(self, message: str, pos: int) -> InputError:
+        return InputError(f"{self.what} {message} ({self.where(pos)}).")
+
+    def where(self, pos: int) -> str:
         line = self.text.count("\n", 0, pos) + 1
         column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
-        return InputError(f"{self.what} {message} (line {line}, column {column}).")
+        return f"line {line}, column {column}"
 
-    def build(self, events: Any) -> Node | None:
-        from ruamel.yaml import events as ev
-        from ruamel.yaml.resolver import VersionedResolver
-
+    def build(self, events: Any) -> YamlStream:
+        documents: list[YamlDocument] = []
         root: Node | None = None
-        documents = 0
         # Open collections, with the key read and not yet given its value (mappings).
         stack: list[tuple[Mapping | Sequence, Any]] = []
         for event in events:
-            if isinstance(event, ev.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    raise self.fail(
-                        "holds more than one YAML document (separated by ---); a form edits one document, "
-                        "so split the file or give one document",
-                        event.start_mark.index,
-                    )
-                self.version = tuple(event.version) if event.version else (1, 2)  # type: ignore[assignment]
-                self.resolver = VersionedResolver(version=self.version)
+            kind = type(event).__name__
+            if kind == "DocumentStartEvent":
+                root = None
+                self.version = tuple(event.version) if event.version else self.default_version  # type: ignore[assignment]
+                self.resolver = _resolver(self.version)
                 continue
-            if isinstance(event, ev.MappingStartEvent | ev.SequenceStartEvent):
+            if kind == "DocumentEndEvent":
+                start = documents[-1].end if documents else 0
+                content = None if root is None or _is_empty(root) else root
+                documents.append(YamlDocument(content, start, event.end_mark.index, event.start_mark.index))
+                self.anchors.clear()  # an alias refers to an anchor of its own document
+                continue
+            if kind in ("MappingStartEvent", "SequenceStartEvent"):
                 if len(stack) >= MAX_DEPTH:
                     raise self.fail(f"nests deeper than {MAX_DEPTH} levels", event.start_mark.index)
                 flow = bool(event.flow_style)
-                start = event.start_mark.index
-                container: Mapping | Sequence = (
-                    Mapping(start, flow) if isinstance(event, ev.MappingStartEvent) else Sequence(start, flow)
-                )
+                begin = event.start_mark.index
+                container: Mapping | Sequence = Mapping(begin, flow) if kind[0] == "M" else Sequence(begin, flow)
                 if flow:
                     container.open = event.end_mark.index - 1
                 container.anchor, container.tag = event.anchor, _tag(event.tag)
@@ -89,16 +166,16 @@ class _Builder:
                     self.anchors[event.anchor] = container
                 stack.append((container, None))
                 continue
-            if isinstance(event, ev.MappingEndEvent | ev.SequenceEndEvent):
+            if kind in ("MappingEndEvent", "SequenceEndEvent"):
                 container, _ = stack.pop()
                 if container.flow:
                     container.close, container.end = event.start_mark.index, event.end_mark.index
                 else:
                     container.end = event.start_mark.index
                 node: Node = container
-            elif isinstance(event, ev.ScalarEvent):
+            elif kind == "ScalarEvent":
                 node = self.scalar(event)
-            elif isinstance(event, ev.AliasEvent):
+            elif kind == "AliasEvent":
                 target = self.anchors.get(event.anchor)
                 if target is None:
                     raise self.fail(
@@ -124,18 +201,19 @@ class _Builder:
             else:
                 self.add_entry(parent, key, node)
                 stack[-1] = (parent, None)
-        return root
+        if documents:  # what follows the last document (comments) is its own
+            documents[-1] = documents[-1]._replace(end=len(self.text))
+        return YamlStream(documents)
 
     def scalar(self, event: Any) -> Scalar:
-        from ruamel.yaml.nodes import ScalarNode
-
-        node = Scalar(event.start_mark.index, event.end_mark.index, None, event.style)
+        style = event.style or None  # libyaml says "" for a plain scalar, ruamel.yaml None
+        node = Scalar(event.start_mark.index, event.end_mark.index, None, style)
         node.anchor, node.tag = event.anchor, _tag(event.tag)
         if event.anchor:
             self.anchors[event.anchor] = node
         text = event.value
-        if event.style is None and event.implicit[0]:
-            tag = str(self.resolver.resolve(ScalarNode, text, (True, False)))
+        if style is None and event.implicit[0]:
+            tag = self.resolver(text)
         elif node.tag and node.tag.startswith(CORE):
             tag = node.tag
         else:
@@ -177,22 +255,15 @@ class _Builder:
         text, key_node = key
         entry = Entry(text, key_node.start, key_node.end, value, getattr(key_node, "style", None))
         entry.colon = _colon_after(self.text, key_node.end)
-        explicit = indicator_before(self.text, key_node.start, "?", across_lines=False)
-        if explicit is not None and not mapping.flow:
-            entry.key_start = explicit  # "? key" lines: the entry starts at its "?"
+        # "? key": the entry starts at its "?" (in brackets, possibly on the line before).
+        explicit = indicator_before(self.text, key_node.start, "?", across_lines=mapping.flow)
+        if explicit is not None:
+            entry.key_start = explicit
         if _is_empty(value) and entry.colon is not None:
             value.start = value.end = entry.colon  # type: ignore[union-attr]
-        keys = self.keys.setdefault(id(mapping), set())
         if isinstance(key_node, Scalar) and key_node.style is None and text == "<<":
             entry.merge = True
             mapping.merges.extend(self.merge_sources(value))
-        elif text in keys:
-            raise self.fail(
-                f'has the key "{text}" twice in one mapping; YAML forbids it and readers disagree on which '
-                "value counts: remove one",
-                key_node.start,
-            )
-        keys.add(text)
         mapping.entries.append(entry)
 
     def merge_sources(self, value: Node) -> list[Mapping]:
@@ -204,6 +275,41 @@ class _Builder:
                 raise self.fail("merges (<<) something that is not a mapping", candidate.start)
             sources.append(target)
         return sources
+
+
+def _resolver(version: tuple[int, int]) -> Any:
+    """The tag of a plain scalar's text: YAML 1.2's core schema as ruamel.yaml resolves it, or
+    for 1.1 as PyYAML resolves it (``y`` and ``n`` stay strings, an exponent needs a dot)."""
+    if version == (1, 1):
+        from yaml.resolver import Resolver
+
+        table = Resolver.yaml_implicit_resolvers
+    else:
+        from ruamel.yaml.resolver import VersionedResolver
+
+        table = VersionedResolver(version=version).versioned_resolver
+    return _TagTable(table).resolve
+
+
+class _TagTable:
+    """A library's table of implicit tags (first character -> (tag, pattern) pairs), matched
+    directly: the libraries' own ``resolve`` costs ten times more per scalar."""
+
+    def __init__(self, table: dict[Any, list[tuple[Any, Any]]]) -> None:
+        self.table = table
+        self.by_first: dict[str, list[tuple[str, Any]]] = {}
+
+    def resolve(self, text: str) -> str:
+        first = text[:1]
+        matchers = self.by_first.get(first)
+        if matchers is None:
+            pairs = [*self.table.get(first, []), *self.table.get(None, [])]
+            # getattr reaches through ruamel.yaml's lazily compiled patterns to the real ones.
+            matchers = self.by_first[first] = [(str(tag), getattr(pattern, "match")) for tag, pattern in pairs]  # noqa: B009
+        for tag, match in matchers:
+            if match(text):
+                return tag if tag.startswith("tag:") else CORE + tag
+        return CORE + "str"
 
 
 def _is_empty(node: Node) -> bool:

@@ -166,10 +166,8 @@ def test_an_empty_or_comment_only_file_gets_its_data_after_the_comments():
 
 
 def test_documents_a_form_cannot_edit_are_refused_clearly():
-    with pytest.raises(InputError, match="more than one YAML document"):
+    with pytest.raises(InputError, match="holds 2 YAML documents .* --document N"):
         read_document("a: 1\n---\nb: 2\n", "yaml", "doc")
-    with pytest.raises(InputError, match='key "a" twice'):
-        read_document("a: 1\na: 2\n", "yaml", "doc")
     with pytest.raises(InputError, match="key that is a list or a mapping"):
         read_document("? [a]\n: 1\n", "yaml", "doc")
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
