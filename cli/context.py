@@ -25,6 +25,11 @@ class ContextOptions:
     spec: str | None = None
     schema: Path | None = None
     data: Path | None = None
+    # file-backed forms: how the data file is read (None: by its suffix or content; the YAML
+    # version a configuration file sets, else 1.2; the one document with content)
+    data_format: str | None = None
+    yaml_version: str | None = None
+    document: int | None = None  # counted from 1
     # OpenAPI documents and editor groups
     profiles: tuple[str, ...] = ()
     base_url: str | None = None
@@ -73,6 +78,8 @@ class ContextOptions:
 
 
 MODES = ("tracked-changes", "direct")
+DATA_FORMATS = ("json", "yaml", "toml")
+YAML_VERSIONS = ("1.1", "1.2")
 TABLE_REVISIONS = ("cells", "rows")
 REVIEW_META = ("required", "optional")
 
@@ -83,6 +90,9 @@ def build_context(
     spec: str | None = None,
     schema: Path | None = None,
     data: Path | None = None,
+    data_format: str | None = None,
+    yaml_version: str | None = None,
+    document: int | None = None,
     profile: list[str] | None = None,
     base_url: str | None = None,
     header: list[str] | None = None,
@@ -106,6 +116,12 @@ def build_context(
     form or docx verb), with the checks a parser cannot express."""
     if mode not in MODES:
         raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}.")
+    if data_format is not None and data_format not in DATA_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(DATA_FORMATS)}, not {data_format!r}.")
+    if yaml_version is not None and yaml_version not in YAML_VERSIONS:
+        raise UsageError(f"--yaml-version must be 1.1 or 1.2, not {yaml_version!r}.")
+    if document is not None and document < 1:
+        raise UsageError(f"--document counts from 1 (the first document), not {document}.")
     if table_revisions not in TABLE_REVISIONS:
         raise UsageError(f"--table-revisions must be one of {', '.join(TABLE_REVISIONS)}, not {table_revisions!r}.")
     if review_meta not in REVIEW_META:
@@ -122,6 +138,9 @@ def build_context(
         spec=spec,
         schema=schema,
         data=data,
+        data_format=data_format,
+        yaml_version=yaml_version,
+        document=document,
         profiles=tuple(profile or ()),
         base_url=base_url,
         headers=tuple(header or ()),
@@ -182,7 +201,7 @@ def preflight(opts: ContextOptions) -> None:
         _require_file(opts.schema, "the schema file")
         # A missing data file is fine: saving creates it.
         if opts.data is not None and opts.data.is_dir():
-            raise UsageError(f"--data {opts.data} is a directory; give a JSON or YAML file.")
+            raise UsageError(f"--data {opts.data} is a directory; give a JSON, YAML or TOML file.")
     elif family == "openapi" and not _is_url(opts.spec or ""):
         _require_file(Path(opts.spec or ""), "the OpenAPI document")
 
@@ -235,10 +254,24 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
             options=options,
             allow_hosts=opts.allow_hosts,
             timeout=opts.timeout,
+            format=opts.data_format,
+            yaml_version=opts.yaml_version or _configured_yaml_version(opts.data),
+            document=None if opts.document is None else opts.document - 1,
         )
     if family == "openapi":
         return _editor_form_group(opts, name, allow_invalid=allow_invalid)
     raise UsageError("form sessions need --schema SCHEMA --data FILE, or --spec SPEC and an editor group's NAME.")
+
+
+def _configured_yaml_version(data: Path | None) -> str | None:
+    """The YAML version a project's configuration file sets for ``data`` ([form] yaml-version)."""
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.forms.file_settings import form_settings
+
+    try:
+        return form_settings(data).yaml_version if data is not None else None
+    except InputError as exc:
+        raise UsageError(exc.message) from None
 
 
 def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):

@@ -19,6 +19,9 @@ SPELLINGS: dict[str, Option] = {
     "--spec": Option("spec"),
     "--schema": Option("schema"),
     "--data": Option("data"),
+    "--format": Option("data_format"),
+    "--yaml-version": Option("yaml_version"),
+    "--document": Option("document"),
     "--profile": Option("profile", repeatable=True),
     "--base-url": Option("base_url"),
     "--header": Option("header", repeatable=True),
@@ -66,6 +69,9 @@ def _convert(keyword: str, value: str) -> Any:
     """The option's value as Typer would pass it, or None to leave the line to Typer."""
     if keyword in _PATHS:
         return Path(value)
+    if keyword == "document":
+        # Typer checks the range (min=1) and says what is wrong.
+        return int(value) if value.isdigit() and int(value) >= 1 else None
     if keyword == "timeout":
         try:
             seconds = float(value)

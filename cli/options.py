@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from .completion import choices, profiles, tool_args
-from .context import MODES, REVIEW_META, TABLE_REVISIONS, build_context
+from .context import DATA_FORMATS, MODES, REVIEW_META, TABLE_REVISIONS, YAML_VERSIONS, build_context
 
 CONTEXT = "Context"
 API = "API access (--spec)"
@@ -26,7 +26,39 @@ SchemaOpt = Annotated[
 ]
 DataOpt = Annotated[
     Path | None,
-    typer.Option("--data", help="The record a file-backed form edits (JSON or YAML).", rich_help_panel=CONTEXT),
+    typer.Option("--data", help="The record a file-backed form edits (JSON, YAML or TOML).", rich_help_panel=CONTEXT),
+]
+DataFormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="How the --data file is written: json, yaml or toml (default: by its suffix, else by its content).",
+        rich_help_panel=CONTEXT,
+        autocompletion=choices(DATA_FORMATS),
+        show_default=False,
+    ),
+]
+YamlVersionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--yaml-version",
+        help="Read a YAML --data file as YAML 1.1 (yes/no/on/off are booleans, 0644 is octal: as Ansible reads "
+        "it) or 1.2 (the default); a project's .deskcheck.toml can set it ([form] yaml-version).",
+        rich_help_panel=CONTEXT,
+        autocompletion=choices(YAML_VERSIONS),
+        show_default=False,
+    ),
+]
+DocumentOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--document",
+        help="The document of a multi-document YAML --data file to edit, 1 for the first; the others are kept "
+        "byte for byte.",
+        rich_help_panel=CONTEXT,
+        min=1,
+        show_default=False,
+    ),
 ]
 ProfileOpt = Annotated[
     list[str] | None,
@@ -162,6 +194,9 @@ _CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
     ("spec", SpecOpt, None),
     ("schema", SchemaOpt, None),
     ("data", DataOpt, None),
+    ("data_format", DataFormatOpt, None),
+    ("yaml_version", YamlVersionOpt, None),
+    ("document", DocumentOpt, None),
     ("profile", ProfileOpt, None),
     ("base_url", BaseUrlOpt, None),
     ("header", HeaderOpt, None),

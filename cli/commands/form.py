@@ -243,6 +243,13 @@ def _context_of_draft(draft_id: int, context: ContextOptions) -> ContextOptions:
             f"draft {draft_id} belongs to the editor group {found.group!r}: give --spec SPEC{api} {found.group} and "
             "its path parameters as ARGS."
         )
+    document = params.get("document")
     return dataclasses.replace(
-        context, schema=Path(params["schema"]), data=Path(params["data"]), identity=found.identity or None
+        context,
+        schema=Path(params["schema"]),
+        data=Path(params["data"]),
+        identity=found.identity or None,
+        data_format=params.get("format"),
+        yaml_version=params.get("yamlVersion"),
+        document=int(document) + 1 if str(document or "").isdigit() else None,
     )

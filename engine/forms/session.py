@@ -41,6 +41,8 @@ from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
 from .store import Draft, SessionRecord, SessionStore
 from .suggestions import Fetcher
+from .tree import lookup as _value_at
+from .values import UNSET
 
 STATUSES = ("closed", "opening", "ready", "stale", "saving", "error")
 # How long a save may be in flight before another process may start one (the owner process
@@ -53,6 +55,9 @@ SAVE_LEASE_MARGIN_SECONDS = 30.0
 MAX_QUOTED_ERRORS = 5
 # Changed paths quoted in messages; the rest are counted.
 MAX_QUOTED_PATHS = 12
+# Where a session record keeps, beside the state's snapshot, the places of the values its source
+# shares (``Loaded.shared``).
+SHARED_KEY = "sharedValues"
 
 
 class SessionError(DeskcheckError):
@@ -110,6 +115,8 @@ class SaveOutcome(NamedTuple):
 
 class ReloadOutcome(NamedTuple):
     discarded: list[str]
+    kept: tuple[str, ...] = ()  # edits re-applied onto the new copy (keep_edits)
+    conflicts: tuple[str, ...] = ()  # of those, fields the source changed too (the edit's value won)
 
 
 class RestoreOutcome(NamedTuple):
@@ -171,6 +178,7 @@ class FormSession:
         """The state for one call, opened when needed; stored back when the call changed it
         (nothing is stored when the call raises, except that an opening is kept)."""
         current_schema = self._resolve_schema(count=False) if self.source.check_schema_each_call else None
+        self._follow_source()
         for _ in range(3):
             with self.store.transaction():
                 self._expire()
@@ -180,6 +188,7 @@ class FormSession:
                     before = state.snapshot()
                     yield state
                     if changed_schema or state.snapshot() != before:
+                        self._follow_shared(record, before.get("data"), state)
                         self._keep(record, state)
                         self.store.put(record)
                     else:
@@ -202,7 +211,10 @@ class FormSession:
                 )
 
     def _keep(self, record: SessionRecord, state: FormState) -> None:
+        shared = record.snapshot.get(SHARED_KEY) if isinstance(record.snapshot, dict) else None
         record.snapshot = state.snapshot()
+        if shared:
+            record.snapshot[SHARED_KEY] = shared
         record.schema_version = state.form.version
         record.modified = state.modified
         record.valid = state.valid
@@ -225,6 +237,7 @@ class FormSession:
         import secrets
 
         token = secrets.token_hex(8)
+        self._follow_source()
         with self.store.transaction():
             # Committed on its own: a session that expired becomes a draft even though this save
             # is then refused, and the refusal says where the edits went.
@@ -266,8 +279,9 @@ class FormSession:
             reason = exc.message.rstrip(".")
             message = (
                 f'"{title}" changed at its source since it was loaded ({reason}). Your edits are still in the '
-                f"session{_paths_note(edits)}. Reload with {self._tool('reloadForm')} to get the current copy, then "
-                "re-apply your changes and save again."
+                f"session{_paths_note(edits)}. {self._tool('reloadForm')} with {{\"keepEdits\": true}} gets the "
+                "current copy and re-applies them onto it (without keepEdits it discards them); check them and save "
+                "again."
             )
             self._save_failed(token, "stale", message)
             raise SessionError(message, code="conflict") from None
@@ -340,8 +354,10 @@ class FormSession:
 
     # -- reload, discard, drafts ----------------------------------------------------------------
 
-    def reload(self) -> ReloadOutcome:
-        """Replace the session with the source's current copy; local changes are discarded."""
+    def reload(self, *, keep_edits: bool = False) -> ReloadOutcome:
+        """Replace the session with the source's current copy. Local changes are discarded, or
+        with ``keep_edits`` re-applied onto the new copy (as ``restore`` does with a draft)."""
+        old = self.record()
         try:
             fresh = self._load_fresh()
         except DeskcheckError as exc:
@@ -351,16 +367,107 @@ class FormSession:
                 "with its edits; try again when the source answers.",
                 code=exc.code or "reloadFailed",
             ) from None
+        kept: list[str] = []
+        conflicts: list[str] = []
+        if keep_edits and old is not None and old.modified:
+            base = fresh.snapshot.get("base")
+            merged, conflicts = rebase(old.snapshot.get("base"), old.snapshot.get("data"), base)
+            form = self._compiled(fresh.schema_version)
+            self._keep(fresh, self._new_state(form, merged, base, fresh.snapshot.get("fillDefaults")))
+            kept = changed_pointers(base, merged)
         with self.store.transaction():
-            old = self.store.get(self.key.text)
+            current = self.store.get(self.key.text)
             discarded: list[str] = []
-            if old is not None:
-                fresh.generation = old.generation + 1
-                fresh.revision = old.revision
-                if old.modified:
-                    discarded = changed_pointers(old.snapshot.get("base"), old.snapshot.get("data"))
+            if current is not None:
+                fresh.generation = current.generation + 1
+                fresh.revision = current.revision
+                if current.modified and not kept:
+                    discarded = changed_pointers(current.snapshot.get("base"), current.snapshot.get("data"))
             self.store.put(fresh)
-        return ReloadOutcome(discarded)
+        return ReloadOutcome(discarded, tuple(kept), tuple(conflicts))
+
+    # -- the source's copy changing under the session -----------------------------------------
+
+    def _follow_source(self) -> None:
+        """For a source that can tell cheaply what version it holds now (a file: the hash of its
+        bytes), compare it with the version the session loaded, before each call and save. A
+        session without unsaved edits then shows the new copy; one with edits keeps them and
+        becomes ``stale``. Either way the answer of the call says so (``notices``)."""
+        probe = getattr(self.source, "current_version", None)
+        record = self.record()
+        if probe is None or record is None or record.status == "saving":
+            return
+        try:
+            current = probe()
+        except DeskcheckError:
+            return  # unreadable now: the call itself reports it if it needs the file
+        if current == record.doc_version:
+            return
+        what = self.source.describe_change(current) if hasattr(self.source, "describe_change") else self.title
+        if not record.modified:
+            self._adopt_new_copy(record, what)
+            return
+        edits = changed_pointers(record.snapshot.get("base"), record.snapshot.get("data"))
+        message = (
+            f"{what} since this session loaded it. Your unsaved edits are kept{_paths_note(edits)}, and saving "
+            f"would overwrite the new content, so {self._tool('saveForm')} refuses for now: "
+            f'{self._tool("reloadForm")} with {{"keepEdits": true}} loads the file as it is now and re-applies '
+            "your edits onto it; without keepEdits it discards them."
+        )
+        with self.store.transaction():
+            latest = self.store.get(self.key.text)
+            if latest is not None and latest.revision == record.revision:
+                latest.status, latest.message = "stale", message
+                self.store.put(latest)
+        self.notices.append(message)
+
+    def _adopt_new_copy(self, record: SessionRecord, what: str) -> None:
+        """The session had no unsaved edits: it takes the source's new copy."""
+        try:
+            fresh = self._load_fresh()
+        except DeskcheckError as exc:
+            self.notices.append(
+                f"{what} since this session loaded it, and cannot be read now ({exc.message.rstrip('.')}); the "
+                "session still shows the copy it loaded."
+            )
+            return
+        with self.store.transaction():
+            latest = self.store.get(self.key.text)
+            if latest is None or latest.revision != record.revision:
+                return  # another process wrote meanwhile: its call decides
+            fresh.generation = latest.generation + 1
+            fresh.revision = latest.revision
+            self.store.put(fresh)
+        changed = changed_pointers(record.snapshot.get("base"), fresh.snapshot.get("base"))
+        self.notices.append(
+            f"{what} since this session loaded it; the session had no unsaved edits, so it now shows the file as "
+            f"it is{_paths_note(changed)}."
+        )
+
+    def _follow_shared(self, record: SessionRecord, before: Any, state: FormState) -> None:
+        """A change to a value the source shares between places (a YAML anchor and its aliases)
+        is made in each place (``shared_values``); the answer names them."""
+        groups = record.snapshot.get(SHARED_KEY) if isinstance(record.snapshot, dict) else None
+        if not groups or state.data is UNSET:
+            return
+        from .shared_values import follow_shared
+
+        after, followed = follow_shared(before, state.document, groups)
+        if not followed:
+            return
+        for places in followed.values():
+            for place in places:
+                try:
+                    state.set_field_value(place, _value_at(after, place))
+                except DeskcheckError:
+                    state.set_data(after, merge=False)
+                    break
+        for source, places in followed.items():
+            self.notices.append(
+                f"{source or '/'} is one value that {self.title} writes once and uses again (a YAML anchor and its "
+                f"aliases): the change was made at {', '.join(places)} too, and a save writes it once, where the "
+                "anchor is."
+            )
 
     def _note_failure(self, message: str) -> None:
         with self.store.transaction():
@@ -432,6 +539,7 @@ class FormSession:
             loaded = self.source.load()
             form = self._compiled(version)
             state = self._new_state(form, loaded.data, loaded.data, _nothing_there(loaded))
+            self.notices.extend(getattr(loaded, "notes", ()))
         except DeskcheckError as exc:
             self._failure = exc.message
             raise
@@ -448,7 +556,7 @@ class FormSession:
             status="ready",
             schema_key=self.source.schema_key,
             schema_version=form.version,
-            snapshot={},
+            snapshot={SHARED_KEY: [list(group) for group in loaded.shared]} if getattr(loaded, "shared", ()) else {},
             doc_version=loaded.version,
             created_at=now,
         )

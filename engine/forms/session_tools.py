@@ -204,8 +204,19 @@ class SessionGroup:
         title = self.title
 
         def execute(args: dict[str, Any]) -> str:
-            host, _ = self._host_and_own("reloadForm", args, ())
-            outcome = self.session(host).reload()
+            host, own = self._host_and_own("reloadForm", args, ("keepEdits",))
+            keep = own.get("keepEdits", False)
+            if not isinstance(keep, bool):
+                raise DeskcheckError("keepEdits must be true or false.", code="badKeepEdits")
+            outcome = self.session(host).reload(keep_edits=keep)
+            if outcome.kept:
+                text = f'Reloaded "{title}" from its source and re-applied your edits ({", ".join(outcome.kept)})'
+                if outcome.conflicts:
+                    text += (
+                        f"; the source had changed these fields too, and your value was kept: "
+                        f"{', '.join(outcome.conflicts)}"
+                    )
+                return text + ". They are not saved yet."
             text = f'Reloaded "{title}" from its source; local changes were discarded'
             if outcome.discarded:
                 text += f" ({', '.join(outcome.discarded)})"
@@ -214,10 +225,20 @@ class SessionGroup:
         return Tool(
             name=f"{self.name}_reloadForm",
             description=(
-                f'Reload the "{title}" form from its source, discarding local changes. Use it after a save '
-                "conflict, then re-apply your changes."
+                f'Reload the "{title}" form from its source, discarding local changes, or with keepEdits '
+                "re-applying them onto the source's current copy. Use it after a save conflict or when an answer "
+                "says the source changed."
             ),
-            input_schema=self._input_schema({}),
+            input_schema=self._input_schema(
+                {
+                    "keepEdits": {
+                        "type": "boolean",
+                        "description": "true: re-apply the session's unsaved edits onto the reloaded copy (where "
+                        "the source changed the same field, your value wins and the answer names it); false (the "
+                        "default): discard them.",
+                    }
+                }
+            ),
             execute=execute,
             annotations=RELOAD,
         )
@@ -238,9 +259,10 @@ def saving_section(prefix: str) -> str:
             "",
             f"Edits stay in the session, kept between calls, until `{tool('saveForm')}` sends the whole document "
             f"to its source. `{tool('saveForm')}` refuses while the form is invalid: fix the errors first. If the "
-            "document changed at its source since it was loaded, the save is refused as a conflict: call "
-            f"`{tool('reloadForm')}` to get the current copy (this discards your local changes), re-apply them, "
-            "and save again. A failed save keeps your edits.",
+            "document changed at its source since it was loaded (an answer says so), the save is refused as a "
+            f"conflict: call `{tool('reloadForm')}` with keepEdits true to get the current copy with your edits "
+            "re-applied (or without it to discard them), check them, and save again. A failed save keeps your "
+            "edits.",
         ]
     )
 
@@ -255,13 +277,27 @@ def file_form_group(
     title: str | None = None,
     allow_hosts: tuple[str, ...] = (),
     timeout: float = 30.0,
+    format: str | None = None,
+    yaml_version: str | None = None,
+    document: int | None = None,
 ) -> SessionGroup:
     """The file-backed form: tools ``form_<verb>`` over ``data_path`` with the schema at
-    ``schema_path``; one session per (schema file, data file) pair. The schema's references to
-    other files are read next to it; ``allow_hosts`` are hosts its references may be fetched
-    from (with ``timeout``)."""
+    ``schema_path``; one session per (schema file, data file, and how the data file is read)
+    pair. The schema's references to other files are read next to it; ``allow_hosts`` are hosts
+    its references may be fetched from (with ``timeout``). ``format``, ``yaml_version`` and
+    ``document`` say how the data file is read (see ``FileSource``)."""
     schema_file, data_file = Path(schema_path), Path(data_path)
-    source = FileSource(schema_file, data_file, title=title, allow_hosts=allow_hosts, timeout=timeout)
+    source = FileSource(
+        schema_file,
+        data_file,
+        title=title,
+        allow_hosts=allow_hosts,
+        timeout=timeout,
+        format=format,
+        yaml_version=yaml_version,
+        document=document,
+    )
+    reading = {"format": format, "yamlVersion": yaml_version, "document": document}
     return SessionGroup(
         name="form",
         title=source.title,
@@ -269,7 +305,13 @@ def file_form_group(
         store=store,
         identity=identity,
         options=options,
-        key_extra={"schema": str(schema_file.resolve()), "data": str(data_file.resolve())},
+        # How the file is read is part of the key (another document of a stream is another
+        # session); left out when not given, so that existing sessions keep their keys.
+        key_extra={
+            "schema": str(schema_file.resolve()),
+            "data": str(data_file.resolve()),
+            **{name: value for name, value in reading.items() if value is not None},
+        },
     )
 
 

@@ -20,8 +20,8 @@ A source is any object with
 Versions of documents are ``DocumentVersion``s: an HTTP ``ETag`` (sent back as ``If-Match``),
 a ``Last-Modified`` date (sent back as ``If-Unmodified-Since``) or a content hash (a file).
 
-This module has the file source (``FileSource``, JSON or YAML, atomic saves that keep the
-format) and ``FunctionSource`` (plain functions, with the ``{data, version}`` /
+This module has the file source (``FileSource``, JSON, YAML or TOML, atomic saves that keep
+the format) and ``FunctionSource`` (plain functions, with the ``{data, version}`` /
 ``{schema, version}`` envelopes). ``http_source.HttpRecordSource`` is a record behind an API.
 """
 
@@ -77,10 +77,15 @@ class DocumentVersion(NamedTuple):
 
 
 class Loaded(NamedTuple):
-    """A loaded document (None: there is none yet, as for a record being created)."""
+    """A loaded document (None: there is none yet, as for a record being created). ``notes``:
+    what the session should say once about how it was read (a key written twice). ``shared``:
+    values the stored copy writes once and uses in several places (a YAML anchor and its
+    aliases), each as the JSON pointers of its copies, the anchor first."""
 
     data: Any
     version: DocumentVersion | None = None
+    notes: tuple[str, ...] = ()
+    shared: tuple[tuple[str, ...], ...] = ()
 
 
 class Saved(NamedTuple):
@@ -136,17 +141,26 @@ def content_hash(data: bytes) -> str:
 
 # -- files --------------------------------------------------------------------------------------
 
+FORMATS = ("json", "yaml", "toml")
+SUFFIXES = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
+
 
 class FileSource:
-    """A JSON Schema file and the record file it edits (JSON, or YAML 1.2 by its suffix).
+    """A JSON Schema file and the record file it edits: JSON, YAML or TOML, by ``format`` when
+    given, else by its suffix (``.json``, ``.yaml``/``.yml``, ``.toml``), else by its content
+    (``.prettierrc``, ``.clang-format``; see ``textdoc.detect_kind``). YAML is read as 1.2
+    unless ``yaml_version`` is "1.1" (or the file declares its version); ``document`` picks a
+    document of a YAML stream (counted from 0; by default the only one with content).
 
-    The record's version is the hash of its bytes: a save first checks that the file on disk is
-    still the one loaded (or still absent), and refuses with ``SaveConflict`` otherwise. A save
-    changes only the bytes of the values that changed (``textdoc.write_document``: comments,
-    key order, quoting, number spellings and layout stay as they were; a save with no change
-    leaves the file untouched), and writes atomically (a temporary file in the same folder,
-    then a rename). A record file that does not exist yet is an empty record; saving creates
-    it."""
+    The record's version is the hash of its bytes: ``current_version`` reads it again, so a
+    session can tell at every call whether the file changed on disk, and a save first checks
+    that the file is still the one loaded (or still absent), refusing with ``SaveConflict``
+    otherwise. A save changes only the bytes of the values that changed
+    (``textdoc.write_document``: comments, key order, quoting, number spellings, layout and the
+    other documents of a YAML stream stay as they were; a save with no change leaves the file
+    untouched), and writes atomically through ``files.write_atomically`` (to the file a
+    symbolic link points to, keeping hard links, mode and owner). A record file that does not
+    exist yet is an empty record; saving creates it."""
 
     read_only = False
     creates = False
@@ -160,6 +174,9 @@ class FileSource:
         title: str | None = None,
         allow_hosts: tuple[str, ...] = (),
         timeout: float = 30.0,
+        format: str | None = None,
+        yaml_version: str | None = None,
+        document: int | None = None,
     ) -> None:
         self.schema_path = Path(schema_path)
         self.data_path = Path(data_path)
@@ -169,6 +186,7 @@ class FileSource:
         # schema are read without asking.
         self.allow_hosts = allow_hosts
         self.timeout = timeout
+        self.format, self.yaml_version, self.document = format, yaml_version, document
 
     # The schema -----------------------------------------------------------------------------
 
@@ -189,10 +207,40 @@ class FileSource:
     # The record -----------------------------------------------------------------------------
 
     def load(self) -> Loaded:
+        from ..textdoc import read_text, shared_values
+
         raw = self._current_bytes()
         if raw is None:
             return Loaded(None, DocumentVersion("hash", ABSENT))
-        return Loaded(_parse(raw, self.data_path, "the data file"), DocumentVersion("hash", content_hash(raw)))
+        what = f"the data file {self.data_path}"
+        text = _decode(raw, what)
+        fmt = self.text_format(text)
+        if fmt.kind == "json":
+            check_json_size(text, what)  # before parsing: 30 MB of "[]," is 1.5 GB of lists
+        reading = read_text(text, fmt, what)
+        check_shape(reading.data, what, depth=None)
+        notes = tuple(_duplicate_note(self.data_path, d) for d in reading.duplicates[:MAX_NOTED_DUPLICATES])
+        if len(reading.duplicates) > MAX_NOTED_DUPLICATES:
+            notes += (f"... and {len(reading.duplicates) - MAX_NOTED_DUPLICATES} more keys written twice.",)
+        shared = tuple(tuple(group) for group in shared_values(text, fmt, what))
+        return Loaded(reading.data, DocumentVersion("hash", content_hash(raw)), notes, shared)
+
+    def current_version(self) -> DocumentVersion:
+        """The version of the file on disk now (cheap: a read and a hash, no parsing)."""
+        raw = self._current_bytes()
+        return DocumentVersion("hash", ABSENT if raw is None else content_hash(raw))
+
+    def describe_change(self, current: DocumentVersion) -> str:
+        return f"{self.data_path} {'was deleted' if current.value == ABSENT else 'changed on disk'}"
+
+    def text_format(self, text: str | None) -> Any:
+        """How the record file is read and written (``textdoc.TextFormat``)."""
+        from ..textdoc import TextFormat, detect_kind
+
+        kind = self.format or SUFFIXES.get(self.data_path.suffix.lower())
+        if kind is None:
+            kind = detect_kind(text) if text is not None else "json"
+        return TextFormat(kind, self.yaml_version, self.document)
 
     def save(self, data: Any, *, version: DocumentVersion | None, base: Any) -> Saved:
         current = self._current_bytes()
@@ -202,8 +250,10 @@ class FileSource:
             raise SaveConflict(f"{self.data_path} {what} since the session loaded it")
         from ..textdoc import DocumentEditError, write_document
 
+        what = f"the data file {self.data_path}"
+        fmt = self.text_format(None if current is None else _decode(current, what))
         try:
-            new = write_document(current, data, _kind(self.data_path), f"the data file {self.data_path}")
+            new = write_document(current, data, fmt, what)
         except DocumentEditError as exc:
             raise SourceError(exc.message, code="unwritable") from None
         if new != current:
@@ -220,26 +270,42 @@ class FileSource:
 
 
 ABSENT = "absent"
+# Keys written twice that the opening of a session names; the rest are counted.
+MAX_NOTED_DUPLICATES = 5
+
+
+def _duplicate_note(path: Path, duplicate: Any) -> str:
+    return (
+        f'{path} writes the key "{duplicate.key}" twice in one object (lines {duplicate.first_line} and '
+        f"{duplicate.last_line}): the last one counts, as most JSON and YAML readers take it; a change is written "
+        "there, and removing the key removes both."
+    )
 
 
 def _read_bytes(path: Path, what: str) -> bytes:
-    wanted = "a YAML file" if path.suffix.lower() in YAML_SUFFIXES else "a JSON file"
+    kind = SUFFIXES.get(path.suffix.lower())
+    wanted = f"a {kind.upper()} file" if kind else "a JSON, YAML or TOML file"
     return read_regular_file(path, MAX_FILE_BYTES, subject=f"{what} {path}", wanted=wanted)
 
 
-def _kind(path: Path) -> str:
-    return "yaml" if path.suffix.lower() in YAML_SUFFIXES else "json"
+def _decode(raw: bytes, what: str) -> str:
+    from ..textdoc import decode
+
+    return decode(raw, what)
 
 
 def _parse(raw: bytes, path: Path, what: str) -> Any:
-    from ..textdoc import decode, read_document
+    """A schema file's data (JSON or YAML by its suffix, else by its content)."""
+    from ..textdoc import detect_kind, read_document
 
-    text = decode(raw, f"{what} {path}")
-    if _kind(path) == "json":
-        check_json_size(text, f"{what} {path}")  # before parsing: 30 MB of "[]," is 1.5 GB of lists
-    value = read_document(text, _kind(path), f"{what} {path}")
+    where = f"{what} {path}"
+    text = _decode(raw, where)
+    kind = SUFFIXES.get(path.suffix.lower()) or detect_kind(text)
+    if kind == "json":
+        check_json_size(text, where)
+    value = read_document(text, kind, where)
     # A form session costs about 1 KB and 20 us per value; YAML aliases count each time they are used.
-    check_shape(value, f"{what} {path}", depth=None)
+    check_shape(value, where, depth=None)
     return value
 
 

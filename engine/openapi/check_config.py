@@ -21,13 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..config_file import deskcheck_tables, find_config
 from ..errors import InputError
-from ..files import read_regular_file
 from .rules import RULES, SEVERITIES
 
-CONFIG_FILES = (".deskcheck.toml", "pyproject.toml")
-# A configuration names a few rules; a pyproject.toml holds a project's whole setup.
-MAX_CONFIG_BYTES = 4 * 1024 * 1024
+__all__ = ["CheckConfig", "check_severities", "find_config", "load_config", "parse_severity_options"]
+
 _KEYS = {"severity", "strict"}
 
 
@@ -38,31 +37,9 @@ class CheckConfig:
     path: Path | None = None  # the file it came from
 
 
-def find_config(start: Path) -> Path | None:
-    """The configuration file that applies in ``start`` (a directory): the nearest one, going up.
-    A ``pyproject.toml`` counts only when it has a ``[tool.deskcheck]`` table."""
-    for directory in (start, *start.parents):
-        for name in CONFIG_FILES:
-            candidate = directory / name
-            if candidate.is_file() and (name != "pyproject.toml" or _mentions_deskcheck(candidate)):
-                return candidate
-    return None
-
-
 def load_config(path: Path) -> CheckConfig:
     """The ``openapi.check`` settings of ``path``; an ``InputError`` names what is wrong."""
-    import tomllib
-
-    raw = read_regular_file(path, MAX_CONFIG_BYTES, subject=f"the configuration file {path}", wanted="a TOML file")
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"the configuration file {path} is not valid TOML: {exc}.") from None
-    if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("deskcheck", {})
-        prefix = "tool.deskcheck."
-    else:
-        prefix = ""
+    data, prefix = deskcheck_tables(path)
     section = data.get("openapi", {}).get("check", {}) if isinstance(data.get("openapi", {}), dict) else None
     where = f"[{prefix}openapi.check] in {path}"
     if not isinstance(section, dict):
@@ -106,11 +83,3 @@ def check_severities(pairs: Iterable[tuple[Any, Any]], where: str) -> dict[str, 
             raise InputError(f"{where}: {rule} must be one of {', '.join(SEVERITIES)}, not {level!r}.")
         out[rule] = level
     return out
-
-
-def _mentions_deskcheck(path: Path) -> bool:
-    try:
-        text = read_regular_file(path, MAX_CONFIG_BYTES, subject=str(path), wanted="a TOML file").decode("utf-8")
-    except (InputError, UnicodeDecodeError):
-        return False
-    return "tool.deskcheck" in text

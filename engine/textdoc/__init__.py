@@ -330,3 +330,39 @@ def write_document(previous: bytes | None, data: Any, kind: str | TextFormat, wh
         raise DocumentEditError(
             f"the new data for {what} holds text that UTF-8 cannot encode; nothing was written."
         ) from None
+
+
+def detect_kind(text: str) -> str:
+    """``json``, ``yaml`` or ``toml``, from a text's content (for a file whose name does not
+    say: ``.prettierrc``, ``.clang-format``). JSON when it reads as JSON (comments and trailing
+    commas allowed); TOML when it reads as TOML with at least one key (a YAML mapping is never
+    valid TOML: TOML needs ``key = value``); YAML otherwise, the format that reads the most."""
+    if text.lstrip()[:1] in ("{", "[", "/", '"'):
+        from .json_tree import parse_json
+
+        try:
+            parse_json(text, lenient=True)
+        except InputError:
+            pass
+        else:
+            return "json"
+    import tomllib
+
+    try:
+        if tomllib.loads(text):
+            return "toml"
+    except (tomllib.TOMLDecodeError, RecursionError):
+        pass
+    return "yaml"
+
+
+def shared_values(text: str, kind: str | TextFormat, what: str) -> list[list[str]]:
+    """The values a YAML document writes once and uses again through aliases: for each anchor
+    an alias uses, the data paths (JSON pointers) of the anchored value and of each alias of
+    it, the anchor first. Empty for JSON and TOML, which have no aliases."""
+    fmt = as_format(kind)
+    if fmt.kind != "yaml" or "*" not in text:
+        return []
+    from .nodes import shared_paths
+
+    return shared_paths(parse_tree(text, fmt, what))

@@ -189,3 +189,39 @@ def to_data(node: Node, budget: Budget, depth: int = 0) -> Any:
     if isinstance(node, Sequence):
         return [to_data(item, budget, depth + 1) for item in node.items]
     return {key: to_data(value, budget, depth + 1) for key, (value, _) in effective(node).items()}
+
+
+def shared_paths(root: Node | None) -> list[list[str]]:
+    """The values the document writes once and reads in several places, each as the JSON
+    pointers of its places, the written one first: an anchored value and its aliases, and a key
+    that ``<<`` merges in from an anchored mapping and the mappings that merge it without
+    overriding it. (A value reached only through an alias has no place of its own here.)"""
+    from ..jsonpointer import escape
+
+    anchors: dict[int, str] = {}
+    uses: dict[int, list[str]] = {}
+    merged: dict[tuple[int, str], list[str]] = {}
+    stack: list[tuple[Node, str]] = [(root, "")] if root is not None else []
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, Alias):
+            uses.setdefault(id(node.target), []).append(path)
+            continue
+        if node.anchor:
+            anchors[id(node)] = path
+        if isinstance(node, Mapping):
+            own = []
+            for key, (value, index) in effective(node).items():
+                if index is not None:
+                    own.append((value, path + "/" + escape(key)))
+                    continue
+                source = next(m for m in node.merges if key in effective(m))
+                merged.setdefault((id(source), key), []).append(path + "/" + escape(key))
+            stack.extend(reversed(own))
+        elif isinstance(node, Sequence):
+            stack.extend((item, f"{path}/{i}") for i, item in reversed(list(enumerate(node.items))))
+    groups = [[anchors[target], *paths] for target, paths in uses.items() if target in anchors]
+    groups += [
+        [anchors[source] + "/" + escape(key), *paths] for (source, key), paths in merged.items() if source in anchors
+    ]
+    return groups

@@ -9,9 +9,12 @@ matched item for item (``difflib``), so removing the first of a hundred items re
 rather than rewriting a hundred. When an editor cannot make a change in place it says so and
 the enclosing value is rewritten instead.
 
-Aliases: a change under an alias replaces that alias with a copy of its new value (the anchor
-and the other aliases keep theirs). A key that ``<<`` merges in and that the new data changes
-gets its own entry in the merging mapping; one it removes rewrites that mapping.
+Aliases: an alias whose new value is the new value of its anchor stays an alias (a change made
+to every copy of a shared value is written once, where the anchor is); a changed anchored value
+keeps its anchor then, even when it is rewritten. An alias whose new value differs is replaced
+by a copy of that value (the anchor and the other aliases keep theirs). A key that ``<<``
+merges in and that the new data changes gets its own entry in the merging mapping; one it
+removes rewrites that mapping.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 from difflib import SequenceMatcher
 from typing import Any, Protocol
 
-from .nodes import MAX_VALUES, Alias, Budget, Entry, Mapping, Node, Sequence, effective, node_equals, to_data
+from .nodes import MAX_VALUES, Alias, Budget, Entry, Mapping, Node, Sequence, effective, node_equals, same_value, to_data
 from .splices import Splice
 
 # Lists longer than this are matched by position: the matcher's cost grows with the square.
@@ -51,6 +54,12 @@ class Planner:
         self.used: set[str] = set()
         # Nodes whose text a splice removes or rewrites.
         self.dropped: list[Node] = []
+        # The new value of each anchored node that aliases use, once planned; the anchors an
+        # alias follows (its new value is the anchor's new value); anchored values rewritten,
+        # with the splices that rewrite them without and with their anchor.
+        self.anchor_values: dict[str, Any] = {}
+        self.followed: set[str] = set()
+        self.rewritten: dict[str, tuple[list[Splice], list[Splice]]] = {}
         stack = [root]
         while stack:
             node = stack.pop()
@@ -72,13 +81,26 @@ class Planner:
         splices = self.plan(root, value)
         if splices is None:
             splices = self._replace(root, value, None, None)
+        if splices is None:
+            return None
+        for name in self.followed & set(self.rewritten):
+            # An alias reads the new value: the anchor stays on it instead of moving away.
+            without, with_anchor = self.rewritten[name]
+            splices = [s for s in splices if not any(s is w for w in without)] + with_anchor
+            self.dropped = [n for n in self.dropped if getattr(n, "anchor", None) != name]
         relocated = self._relocate_anchors()
-        return None if splices is None or relocated is None else splices + relocated
+        return None if relocated is None else splices + relocated
 
     def plan(
         self, node: Node, value: Any, parent: Mapping | Sequence | None = None, entry: Entry | None = None
     ) -> list[Splice] | None:
         """Splices that make ``node`` read as ``value`` (None: rewrite the enclosing value)."""
+        if isinstance(node, Alias) and node.name in self.anchor_values:
+            if same_value(self.anchor_values[node.name], value):
+                self.followed.add(node.name)
+                return []
+        elif getattr(node, "anchor", None) in self.used:
+            self.anchor_values[node.anchor] = value  # type: ignore[union-attr]
         if node_equals(node, value):
             return []
         if not isinstance(node, Alias):
@@ -97,9 +119,15 @@ class Planner:
     ) -> list[Splice] | None:
         self.dropped.append(node)
         anchor = getattr(node, "anchor", None)
-        # An anchor nothing uses stays on the new value; one that aliases use moves to the first
-        # of them with the old value (``_relocate_anchors``): those aliases did not change.
-        return self.editor.replace(node, value, parent, entry, anchor if anchor not in self.used else None)
+        if anchor not in self.used:
+            return self.editor.replace(node, value, parent, entry, anchor)  # kept on the new value
+        # One that aliases use moves to the first of them with the old value
+        # (``_relocate_anchors``), unless an alias follows the new value (``run``).
+        without = self.editor.replace(node, value, parent, entry, None)
+        with_anchor = self.editor.replace(node, value, parent, entry, anchor)
+        if without is not None and with_anchor is not None:
+            self.rewritten[anchor] = (without, with_anchor)
+        return without
 
     def _relocate_anchors(self) -> list[Splice] | None:
         """An anchored value that a splice removes or rewrites while aliases elsewhere still use
@@ -144,7 +172,7 @@ class Planner:
         for key, (child, index) in seen.items():
             if key in value:
                 if index is None:
-                    if not node_equals(child, value[key]):
+                    if not self._merged_reads(node, key, child, value[key]):
                         overrides.add(key)
                     continue
                 splices = self.plan(child, value[key], node, node.entries[index])
@@ -167,6 +195,15 @@ class Planner:
         if not removed and not inserted:
             return children
         return self.editor.change_mapping(node, removed, inserted, children)
+
+    def _merged_reads(self, node: Mapping, key: str, child: Node, value: Any) -> bool:
+        """Whether a key that ``<<`` merges in reads as ``value`` once the merged mapping has
+        its new value (a shared value changed where its anchor is)."""
+        source = next((m for m in node.merges if key in effective(m)), None)
+        new = self.anchor_values.get(source.anchor) if source is not None and source.anchor else None
+        if isinstance(new, dict) and key in new:
+            return same_value(new[key], value)
+        return node_equals(child, value)
 
     def _sequence(self, node: Sequence, value: list) -> list[Splice] | None:
         children: list[Splice] = []

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError
 from .layout import indicator_before
-from .nodes import MAX_DEPTH, Alias, Entry, Mapping, Node, Scalar, Sequence
+from .nodes import MAX_DEPTH, MAX_VALUES, Alias, Entry, Mapping, Node, Scalar, Sequence
 
 CORE = "tag:yaml.org,2002:"
 # Line breaks in YAML 1.1 only: libyaml would break lines there where YAML 1.2 does not.
@@ -138,6 +138,9 @@ class _Builder:
     def build(self, events: Any) -> YamlStream:
         documents: list[YamlDocument] = []
         root: Node | None = None
+        # Nodes built: a text of millions of tiny values ("[], [], ...") is refused before it
+        # costs gigabytes (aliases are counted when the data is built: nodes.Budget).
+        left = MAX_VALUES
         # Open collections, with the key read and not yet given its value (mappings).
         stack: list[tuple[Mapping | Sequence, Any]] = []
         for event in events:
@@ -184,6 +187,11 @@ class _Builder:
                 node = Alias(event.start_mark.index, event.end_mark.index, event.anchor, target)
             else:
                 continue
+            left -= 1
+            if left < 0:
+                raise InputError(
+                    f"{self.what} holds more than {MAX_VALUES:,} values; a form cannot hold it.", code="tooLarge"
+                )
             if not stack:
                 root = node
                 continue

@@ -147,10 +147,12 @@ def test_the_spellings_are_the_declared_options():
                 declared[spelling] = (param.name, param.multiple)
             is_path = "Path" in type(param.type).__name__  # Typer's path type for a Path annotation
             assert is_path == (param.name in form_line._PATHS), param.name
-            if not is_path and param.name != "timeout":
+            if not is_path and param.name not in ("timeout", "document"):
                 assert type(param.type).__name__ == "StringParamType", param.name  # taken as given
             if param.name == "timeout":
                 assert param.type.min == form_line._MIN_TIMEOUT and not param.type.min_open
+            if param.name == "document":  # read as a whole number from 1, the rest left to Typer
+                assert type(param.type).__name__ == "IntRange" and param.type.min == 1 and param.type.max is None
         assert declared == SPELLINGS, name
         has_flag = any(p.name == "allow_invalid" for p in command.params)
         assert has_flag == (name == "save-form")
