@@ -23,7 +23,19 @@ import json
 from difflib import SequenceMatcher
 from typing import Any, Protocol
 
-from .nodes import MAX_VALUES, Alias, Budget, Entry, Mapping, Node, Sequence, effective, node_equals, same_value, to_data
+from .nodes import (
+    MAX_VALUES,
+    Alias,
+    Budget,
+    Entry,
+    Mapping,
+    Node,
+    Sequence,
+    effective,
+    node_equals,
+    same_value,
+    to_data,
+)
 from .splices import Splice
 
 # Lists longer than this are matched by position: the matcher's cost grows with the square.

@@ -166,7 +166,7 @@ def test_an_empty_or_comment_only_file_gets_its_data_after_the_comments():
 
 
 def test_documents_a_form_cannot_edit_are_refused_clearly():
-    with pytest.raises(InputError, match="holds 2 YAML documents .* --document N"):
+    with pytest.raises(InputError, match=r"holds 2 YAML documents .* --document N"):
         read_document("a: 1\n---\nb: 2\n", "yaml", "doc")
     with pytest.raises(InputError, match="key that is a list or a mapping"):
         read_document("? [a]\n: 1\n", "yaml", "doc")
