@@ -279,7 +279,7 @@ class FormSession:
             reason = exc.message.rstrip(".")
             message = (
                 f'"{title}" changed at its source since it was loaded ({reason}). Your edits are still in the '
-                f"session{_paths_note(edits)}. {self._tool('reloadForm')} with {{\"keepEdits\": true}} gets the "
+                f'session{_paths_note(edits)}. {self._tool("reloadForm")} with {{"keepEdits": true}} gets the '
                 "current copy and re-applies them onto it (without keepEdits it discards them); check them and save "
                 "again."
             )
