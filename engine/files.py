@@ -8,11 +8,16 @@ and reads at most the caller's limit plus one byte, so even a regular file that 
 read (or a ``/proc`` file that reports size 0) cannot cost more than the limit.
 
 Writing (``write_atomically``): a docx written in place, a review queue, a file-backed form's
-data, the REPL's working copy. The bytes go to a temporary file in the target's folder (a rename
-within one file system is atomic), are flushed to disk, and then replace the target in one
-``os.replace``. A new file gets the permissions the umask gives any new file (0644 under 022); a
-file written over keeps its own. Any failure removes the temporary file and leaves the target
-exactly as it was.
+data, the REPL's working copy. The file written is the one the user named: a symbolic link is
+followed (its target is written, the link stays a link), and a file written over keeps its mode,
+owner, group and extended attributes. The bytes go to a temporary file in the target's folder
+(a rename within one file system is atomic), are flushed to disk, and then replace the target in
+one ``os.replace``. A new file gets the permissions the umask gives any new file (0644 under
+022). Two cases are written in place instead, because a rename would change them: a file with
+other hard links (the rename would split them), and one whose owner a new file cannot be given
+(owned by someone else, written through its group's permission); a copy of the old bytes is kept
+beside it until the write is complete and puts them back if the write fails. Any failure removes
+the temporary file and leaves the target exactly as it was.
 """
 
 from __future__ import annotations
@@ -99,50 +104,122 @@ def read_regular_file(path: str | os.PathLike[str], limit: int, *, subject: str,
 
 
 def write_atomically(target: Path, data: bytes) -> None:
-    """Replace ``target`` with ``data`` through a temporary file in the same folder.
+    """Replace the file at ``target`` (the file a symbolic link there points to) with ``data``
+    (see the module docstring).
 
     A write that cannot start is bad input (``InputError``, code badOutput): a missing folder, a
     directory or a device in the way, a folder that cannot be written. An operating-system
     failure while writing (a full disk) is a ``DeskcheckError`` (code writeFailed)."""
-    target = Path(target)
+    named = Path(target)
+    target = Path(os.path.realpath(named)) if named.is_symlink() else named
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise InputError(f"cannot write {target}: the folder {folder} does not exist.", code="badOutput")
-    mode = None
+        raise InputError(f"cannot write {_shown(named, target)}: the folder {folder} does not exist.", code="badOutput")
     try:
-        info = target.stat()
+        info: os.stat_result | None = target.stat()
     except FileNotFoundError:
-        pass
+        info = None
     except OSError as exc:
-        raise InputError(f"cannot write {target}: {exc.strerror or exc}.", code="badOutput") from None
-    else:
+        raise InputError(f"cannot write {_shown(named, target)}: {exc.strerror or exc}.", code="badOutput") from None
+    if info is not None:
         # Renaming over a device or a FIFO would replace it (as root, /dev/null itself).
         kind = _irregular(info.st_mode)
         if kind == "a directory":
-            raise InputError(f"cannot write {target}: it is a directory.", code="badOutput")
+            raise InputError(f"cannot write {_shown(named, target)}: it is a directory.", code="badOutput")
         if kind is not None:
             raise InputError(
-                f"cannot write {target}: it is {kind}; deskcheck writes only regular files, so give a file path.",
+                f"cannot write {_shown(named, target)}: it is {kind}; deskcheck writes only regular files, so give "
+                "a file path.",
                 code="badOutput",
             )
-        mode = stat.S_IMODE(info.st_mode)
     fd, temp_name = _create_temporary(target, folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
+        if info is not None and (info.st_nlink > 1 or not _same_owner(temp_name, info)):
+            _write_in_place(target, temp_name, data)
+            return
+        if info is not None:
+            os.chmod(temp_name, stat.S_IMODE(info.st_mode))
+            _copy_attributes(target, temp_name)
         os.replace(temp_name, target)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
+        if not isinstance(exc, _BackupKept):
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
         if isinstance(exc, OSError):
             raise DeskcheckError(
-                f"cannot write {target}: {exc.strerror or exc}; the file was left as it was.", code="writeFailed"
+                f"cannot write {_shown(named, target)}: {exc.strerror or exc}; the file was left as it was.",
+                code="writeFailed",
             ) from None
         raise
+
+
+def _shown(named: Path, target: Path) -> str:
+    return str(named) if named == target else f"{named} (a link to {target})"
+
+
+def _same_owner(temp_name: str, info: os.stat_result) -> bool:
+    """Whether the new file has (or can be given) the old one's owner and group."""
+    mine = os.stat(temp_name)
+    if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid):
+        return True
+    try:
+        os.chown(temp_name, info.st_uid, info.st_gid)
+    except (PermissionError, AttributeError):  # another user's file; no chown on this system
+        return False
+    return True
+
+
+def _copy_attributes(source: Path, temp_name: str) -> None:
+    """Extended attributes (security labels, ACLs, user tags) where the system has them; one
+    that cannot be copied is left behind rather than failing the write."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = os.listxattr(source)
+    except OSError:
+        return
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.setxattr(temp_name, name, os.getxattr(source, name))
+
+
+def _write_in_place(target: Path, temp_name: str, data: bytes) -> None:
+    """Overwrite ``target``'s own bytes (its inode, its links and owner stay). The temporary
+    file becomes the copy of the old bytes, put back if the write fails."""
+    with open(target, "rb") as old, open(temp_name, "wb") as backup:
+        backup.write(old.read())
+        backup.flush()
+        os.fsync(backup.fileno())
+    try:
+        _overwrite(target, data)
+    except OSError as exc:
+        try:
+            with open(temp_name, "rb") as backup:
+                _overwrite(target, backup.read())
+        except OSError:
+            raise _BackupKept(
+                f"cannot write {target}: {exc.strerror or exc}, and putting its old bytes back failed too; they are "
+                f"in {temp_name}.",
+                code="writeFailed",
+            ) from None
+        raise
+    os.unlink(temp_name)
+
+
+class _BackupKept(DeskcheckError):
+    """An in-place write failed and so did putting the old bytes back: their copy stays."""
+
+
+def _overwrite(target: Path, data: bytes) -> None:
+    with open(target, "r+b") as handle:
+        handle.write(data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _create_temporary(target: Path, folder: Path) -> tuple[int, str]:

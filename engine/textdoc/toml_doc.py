@@ -45,11 +45,16 @@ def render_toml(data: Any) -> str:
 def edit_toml(text: str, data: Any, what: str) -> str:
     """``text`` changed to read as ``data``; ``TomlEditError`` when TOML cannot hold it."""
     import tomlkit
+    from tomlkit.exceptions import TOMLKitError
 
     _check_writable(data, "")
     document = _parse(text, what)
-    _apply(document, data)
-    new = tomlkit.dumps(document)
+    try:
+        _apply(document, data)
+        new = tomlkit.dumps(document)
+    except (TOMLKitError, AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
+        # A shape tomlkit does not change in place (it says so in its own words).
+        raise TomlEditError(f"tomlkit could not make this change ({type(exc).__name__}: {exc})") from None
     _check_reads_back(new, data, what)
     return new
 
@@ -125,10 +130,18 @@ def _apply(container: Any, new: dict[str, Any]) -> None:
             continue
         if isinstance(value, dict) and isinstance(item, dict):
             _apply(item, value)
-        elif isinstance(value, list) and isinstance(item, list) and item and value:
+        elif isinstance(value, list) and isinstance(item, list) and item and value and _fits(item, value):
             _apply_list(item, value)
         else:
             container[key] = _new_item(value, item)
+
+
+def _fits(array: Any, new: list[Any]) -> bool:
+    """Whether ``new`` can be written into ``array`` item by item: an array of tables holds
+    tables only."""
+    from tomlkit import items
+
+    return not isinstance(array, items.AoT) or all(isinstance(value, dict) for value in new)
 
 
 def _apply_list(array: Any, new: list[Any]) -> None:
@@ -148,14 +161,25 @@ def _apply_list(array: Any, new: list[Any]) -> None:
         item, value = array[index], new[index]
         if isinstance(value, dict) and isinstance(item, dict):
             _apply(item, value)
-        elif isinstance(value, list) and isinstance(item, list) and item and value:
+        elif isinstance(value, list) and isinstance(item, list) and item and value and _fits(item, value):
             _apply_list(item, value)
         else:
-            array[index] = _new_item(value, item)
+            array[index] = _in_array(value, item, array)
     for index in range(old_end - 1, head + paired - 1, -1):
         del array[index]
     for index in range(head + paired, new_end):
-        array.insert(index, _new_item(new[index], None))
+        array.insert(index, _in_array(new[index], None, array))
+
+
+def _in_array(value: Any, old: Any, array: Any) -> Any:
+    """An item for ``array``: a table for an array of tables, else an inline value."""
+    from tomlkit import items
+
+    if isinstance(array, items.AoT):
+        return _new_item(value, old)
+    if isinstance(value, str) and isinstance(old, items.String | items.Date | items.DateTime | items.Time):
+        return _new_item(value, old)  # in the old value's quoting, or still a date
+    return _inline(value)
 
 
 def _new_item(value: Any, old: Any) -> Any:

@@ -13,7 +13,7 @@ import copy
 import random
 from typing import Any, NamedTuple
 
-from deskcheck.engine.textdoc import parse_tree, read_document, write_document
+from deskcheck.engine.textdoc import as_format, parse_tree, read_document, write_document
 from deskcheck.engine.textdoc.flow_edit import Member, one_per_line
 from deskcheck.engine.textdoc.layout import first_on_line, line_start
 from deskcheck.engine.textdoc.nodes import Alias, Mapping, Node, Scalar, Sequence, same_value
@@ -120,7 +120,7 @@ def edits(text: str, kind: str, rng: random.Random, count: int = 6) -> list[Edit
     if root is None:
         return []
     data = read_document(text, kind, "doc")
-    editor = YamlEditor(text, root) if kind == "yaml" else None
+    editor = YamlEditor(text, root) if as_format(kind).kind == "yaml" else None
     # A change inside a value that aliases share also rewrites those aliases (test_yaml_edits
     # covers it); the lines-only property is about the others.
     all_places = [p for p in places(root) if not p.shared]

@@ -137,6 +137,22 @@ def test_a_change_under_an_alias_expands_that_alias_only():
     assert out.startswith("base: &b {x: 2}\n")
 
 
+def test_an_alias_that_reads_the_anchors_new_value_stays_an_alias():
+    # A change made to every copy of a shared value (what a session does, as yq does) is written
+    # once, where the anchor is; a copy that differs becomes a value of its own.
+    text = "base: &b {x: 1}\nuse: *b\nalso: *b\n"
+    out = save(text, lambda d: [d[key].update(x=2) for key in ("base", "use", "also")])
+    assert out == "base: &b {x: 2}\nuse: *b\nalso: *b\n"
+    out = save(text, lambda d: [d[key].update(x=2) for key in ("base", "use")])
+    assert out == "base: &b {x: 2}\nuse: *b\nalso:\n  x: 1\n"
+    # A scalar anchor rewritten keeps its anchor when an alias follows it.
+    assert save("b: &k 1\nc: *k\nd: *k\n", lambda d: d.update(b=2, c=2, d=2)) == "b: &k 2\nc: *k\nd: *k\n"
+    # A merged key that reads the anchored mapping's new value gets no entry of its own.
+    text = "base: &b\n  env: {A: 1}\nworker:\n  <<: *b\n  name: w\n"
+    out = save(text, lambda d: [d["base"]["env"].update(A=2), d["worker"]["env"].update(A=2)])
+    assert out == text.replace("{A: 1}", "{A: 2}")
+
+
 def test_merge_keys_merge_and_a_changed_merged_key_gets_its_own_entry():
     text = "defaults: &d\n  restart: always\n  image: app\nweb:\n  <<: *d\n  ports: [80]\n"
     data = read_document(text, "yaml", "doc")
