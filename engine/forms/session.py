@@ -137,6 +137,9 @@ class FormSession:
         self._failure: str | None = None
         # Things the next answer should mention (a session that expired into a draft).
         self.notices: list[str] = []
+        # The path the call writes a whole value at (setFieldValue), when it does: a value
+        # written in place of an alias replaces it (``shared_values``).
+        self.replaced_path: str | None = None
 
     @property
     def title(self) -> str:
@@ -452,7 +455,11 @@ class FormSession:
             return
         from .shared_values import follow_shared
 
-        after, followed = follow_shared(before, state.document, groups)
+        replaced = None
+        if self.replaced_path is not None:
+            with contextlib.suppress(DeskcheckError):
+                replaced = state.node(self.replaced_path).data_path
+        after, followed = follow_shared(before, state.document, groups, replaced=replaced)
         if not followed:
             return
         for places in followed.values():

@@ -92,10 +92,14 @@ class SessionGroup:
         """``<name>_getData``, ``_setData``, ``_describeState``, ``_setFieldValue``,
         ``_getFieldSuggestions``, ``_editArray``, ``_saveForm``, ``_reloadForm``."""
         calls: list[FormSession] = []
+        # The path a setFieldValue call writes: a value written in place of a YAML alias
+        # replaces that alias, where a change inside it is made in every copy.
+        replacing: list[str | None] = [None]
 
         @contextlib.contextmanager
         def open_state(host_args: dict[str, Any]) -> Iterator[FormState]:
             session = self.session(host_args)
+            session.replaced_path = replacing[0]
             calls.append(session)
             with session.edit() as state:
                 yield state
@@ -107,7 +111,7 @@ class SessionGroup:
             parameters=self.parameters,
             required_parameters=self.required_parameters,
         )
-        tools = [self._with_notices(tool, calls) for tool in tools]
+        tools = [self._with_notices(tool, calls, replacing) for tool in tools]
         suggestions = f"{self.name}_getFieldSuggestions"
         tools = [self._with_prefetch(t) if t.name == suggestions else t for t in tools]
         return [*tools, self._save_tool(), self._reload_tool()]
@@ -131,11 +135,13 @@ class SessionGroup:
             )
         return host, rest
 
-    def _with_notices(self, tool: Tool, calls: list[FormSession]) -> Tool:
+    def _with_notices(self, tool: Tool, calls: list[FormSession], replacing: list[str | None]) -> Tool:
         inner = tool.execute
+        sets = tool.name == f"{self.name}_setFieldValue"
 
         def execute(args: dict[str, Any]) -> Any:
             calls.clear()
+            replacing[0] = args.get("path") if sets and isinstance(args.get("path"), str) else None
             result = inner(args)
             notices = [note for session in calls for note in session.notices]
             if notices and isinstance(result, str):

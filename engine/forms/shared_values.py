@@ -25,9 +25,12 @@ from .tree import lookup
 from .values import UNSET, json_equal
 
 
-def follow_shared(before: Any, after: Any, groups: list[list[str]]) -> tuple[Any, dict[str, list[str]]]:
+def follow_shared(
+    before: Any, after: Any, groups: list[list[str]], *, replaced: str | None = None
+) -> tuple[Any, dict[str, list[str]]]:
     """``after`` with each change to a shared value of ``before`` made in its other copies,
-    and the copies changed, by the place whose change they follow."""
+    and the copies changed, by the place whose change they follow. ``replaced``: the data path
+    the call wrote a whole value at, if any (in place of an alias, it replaces that alias)."""
     result = after
     followed: dict[str, list[str]] = {}
     for _ in range(len(groups) + 1):  # a value shared inside another shared one: follow again
@@ -35,7 +38,7 @@ def follow_shared(before: Any, after: Any, groups: list[list[str]]) -> tuple[Any
         for group in groups:
             anchor_before = lookup(before, group[0])
             copies = [place for place in group if json_equal(lookup(before, place), anchor_before)]
-            source = _leading_change(before, result, copies, group[0])
+            source = _leading_change(before, result, copies, group[0], replaced)
             if source is None:
                 continue
             value = lookup(result, source)
@@ -49,7 +52,7 @@ def follow_shared(before: Any, after: Any, groups: list[list[str]]) -> tuple[Any
     return result, followed
 
 
-def _leading_change(before: Any, after: Any, copies: list[str], anchor: str) -> str | None:
+def _leading_change(before: Any, after: Any, copies: list[str], anchor: str, replaced: str | None) -> str | None:
     """The copy whose change the others follow: the anchored value when it changed, else the
     first alias changed inside (an alias replaced whole is a new value, not a change)."""
     for place in copies:
@@ -58,6 +61,8 @@ def _leading_change(before: Any, after: Any, copies: list[str], anchor: str) -> 
             continue
         if place == anchor:
             return place
+        if place == replaced:
+            continue
         if (isinstance(old, dict) and isinstance(new, dict)) or (isinstance(old, list) and isinstance(new, list)):
             return place
     return None
