@@ -182,28 +182,45 @@ class FormSession:
         (nothing is stored when the call raises, except that an opening is kept)."""
         current_schema = self._resolve_schema(count=False) if self.source.check_schema_each_call else None
         self._follow_source()
+        opened: tuple[int, int, FormState] | None = None
         for _ in range(3):
             with self.store.transaction():
                 self._expire()
                 record = self.store.get(self.key.text)
                 if record is not None:
-                    state, changed_schema = self._state(record, current_schema)
-                    before = state.snapshot()
-                    yield state
-                    if changed_schema or state.snapshot() != before:
-                        self._follow_shared(record, before.get("data"), state)
-                        self._keep(record, state)
-                        self.store.put(record)
+                    if opened is not None and opened[:2] == (record.generation, record.revision):
+                        state, changed_schema = opened[2], False  # the state just opened, unchanged since
                     else:
-                        self.store.touch(record)
+                        state, changed_schema = self._state(record, current_schema)
+                    yield from self._one_call(record, state, changed_schema)
                     return
             # Nothing stored: load outside the lock (it may be an HTTP request), then store it
             # unless another process opened the session meanwhile (its copy wins).
-            fresh = self._load_fresh()
+            fresh, fresh_state = self._load_fresh_state()
             with self.store.transaction():
                 if self.store.get(self.key.text) is None:
                     self.store.put(fresh)
+                    opened = (fresh.generation, fresh.revision, fresh_state)
         raise SessionError(f'"{self.title}" could not be opened: it kept disappearing from the store; try again.')
+
+    def _one_call(self, record: SessionRecord, state: FormState, changed_schema: bool) -> Iterator[FormState]:
+        """Yield ``state`` to the call, then store what it changed (inside the caller's
+        transaction). What may change is compared without copying the documents: a write
+        rebuilds the state's data, so the same object means the same data."""
+        data, base, marks = state.data, state.base, _marks(state)
+        yield state
+        changed = (
+            changed_schema
+            or _marks(state) != marks
+            or (state.data is not data and state.data != data)
+            or (state.base is not base and state.base != base)
+        )
+        if changed:
+            self._follow_shared(record, data, state)
+            self._keep(record, state)
+            self.store.put(record)
+        else:
+            self.store.touch(record)
 
     def _expire(self) -> None:
         for key, draft_id in self.store.expire():
@@ -316,19 +333,23 @@ class FormSession:
             record = self.store.get(self.key.text)
             if record is None or record.save_token != token:
                 return SaveOutcome(version, saved.location, self.source.creates, detached=True)
-            state, _ = self._state(record)
-            pending = changed_pointers(sent, state.document)
+            pending = changed_pointers(sent, record.snapshot.get("data"))
             if self.source.creates and not pending:
                 # Created: the form starts again from an empty record for the next one (saving
                 # this one again would create a second record).
+                state, _ = self._state(record)
                 loaded = self.source.load()
                 state = self._new_state(state.form, loaded.data, loaded.data, _nothing_there(loaded))
                 record.doc_version = loaded.version
+                self._keep(record, state)
             else:
-                # Edits made while the request was in flight stay modified against what was sent.
-                state.set_base(sent)
+                # What was sent is the new base; edits made while the request was in flight stay
+                # modified against it. (The data did not change, so neither did its validity:
+                # no state is rebuilt for this.)
+                record.snapshot = {**record.snapshot, "base": sent}
+                record.modified = bool(pending)
                 record.doc_version = saved.version
-            self._keep(record, state)
+                record.expires_at = self.store.now() + self.store.ttl
             record.status, record.message = "ready", None
             record.save_token = record.save_deadline = record.save_owner = None
             self.store.put(record)
@@ -540,6 +561,10 @@ class FormSession:
 
     def _load_fresh(self) -> SessionRecord:
         """A new session record from the source (not stored yet): schema, then document."""
+        return self._load_fresh_state()[0]
+
+    def _load_fresh_state(self) -> tuple[SessionRecord, FormState]:
+        """``_load_fresh`` and the state it was made from."""
         self._opening = True
         try:
             version = self._resolve_schema()
@@ -568,7 +593,7 @@ class FormSession:
             created_at=now,
         )
         self._keep(record, state)
-        return record
+        return record, state
 
     def _resolve_schema(self, *, count: bool = True) -> str:
         """The schema's current version, asking the source (conditionally when the store knows
@@ -649,6 +674,21 @@ class FormSession:
 
     def _context(self) -> Any:
         return self.options.context
+
+
+def _marks(state: FormState) -> str:
+    """What a call may change in a state besides its documents (choices, memories, the count of
+    writes), as text to compare."""
+    parts = [
+        state.variants,
+        state.active_items,
+        state.branches,
+        state.suggestions.as_json(),
+        state.variants_memo,
+        state.edit_count,
+        state.fill_defaults,
+    ]
+    return json.dumps(parts, sort_keys=True, default=str)
 
 
 def _nothing_there(loaded: Loaded) -> bool:

@@ -25,7 +25,6 @@ Operations return report objects; ``text`` turns them into the tools' answers.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from typing import Any
@@ -37,8 +36,8 @@ from .compile import CompiledForm
 from .errors import FieldError, Validation, scoped, validate_tree
 from .record import Record
 from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
-from .tree import MAX_TREE_DEPTH, Node, Tree, build_tree, lookup
-from .values import UNSET, is_empty, jsonable, parse_json_string
+from .tree import FOLD_FROM, MAX_TREE_DEPTH, Node, Tree, build_tree, lookup
+from .values import UNSET, deep_copy, is_empty, jsonable, parse_json_string
 
 SNAPSHOT_FORMAT = 1
 # Keys that only exist in form paths (a data key could be "$then"; these cannot be mistaken).
@@ -182,7 +181,7 @@ class FormState:
         self.form = form
         self.fill_defaults = (data is None or data is UNSET) if fill_defaults is None else fill_defaults
         # A YAML date is its ISO text here, as validation reads it: a state is plain JSON.
-        self.base = copy.deepcopy(jsonable(base))
+        self.base = deep_copy(jsonable(base))
         self.variants: dict[str, int] = dict(variants or {})
         self.active_items: dict[str, int] = dict(active_items or {})
         self.branches: dict[str, str] = dict(branches or {})
@@ -194,7 +193,7 @@ class FormState:
         # Objects absent from the data whose fields a path asked for (see ``_unfold``).
         self._expand: set[str] = set()
         # No document yet (a record being created) may be given as None.
-        self._rebuild(UNSET if data is None else copy.deepcopy(jsonable(data)))
+        self._rebuild(UNSET if data is None else deep_copy(jsonable(data)))
 
     # -- snapshots --------------------------------------------------------------------------------
 
@@ -230,13 +229,13 @@ class FormState:
         """Everything this state needs to be rebuilt, as JSON-ready data."""
         out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": self.form.version}
         if self.data is not UNSET:
-            out["data"] = copy.deepcopy(self.data)
+            out["data"] = deep_copy(self.data)
         if self.base is not UNSET:
-            out["base"] = copy.deepcopy(self.base)
+            out["base"] = deep_copy(self.base)
         out["variants"] = dict(self.variants)
         out["activeItems"] = dict(self.active_items)
         out["branches"] = dict(self.branches)
-        out["suggestions"] = copy.deepcopy(self.suggestions.as_json())
+        out["suggestions"] = deep_copy(self.suggestions.as_json())
         out["variantsMemo"] = dict(self.variants_memo)
         out["editCount"] = self.edit_count
         out["fillDefaults"] = self.fill_defaults
@@ -247,7 +246,7 @@ class FormState:
     @property
     def document(self) -> Any:
         """The data as JSON (None when there is none)."""
-        return None if self.data is UNSET else copy.deepcopy(self.data)
+        return None if self.data is UNSET else deep_copy(self.data)
 
     @property
     def valid(self) -> bool:
@@ -268,7 +267,7 @@ class FormState:
 
     def set_base(self, base: Any) -> None:
         """Adopt ``base`` as the unmodified copy (after a save: the document that was saved)."""
-        self.base = copy.deepcopy(jsonable(base))
+        self.base = deep_copy(jsonable(base))
         self._rebuild(self.data)
 
     def node(self, path: str) -> Node:
@@ -284,7 +283,18 @@ class FormState:
         node = paths.resolve(self.tree, normal) or self._unfold(normal)
         if node is None:
             raise paths.not_found(self.tree, normal)
+        if node.folded:
+            node = self.unfold_items([node])[0]
         return node
+
+    def unfold_items(self, items: list[Node]) -> list[Node]:
+        """The folded items of a long list (``tree.FOLD_FROM``) built with their fields."""
+        folded = [node for node in items if node.folded]
+        if not folded:
+            return items
+        self._expand.update(node.full_key for node in folded)
+        self._rebuild(self.data)
+        return [self.tree.by_full_key.get(node.full_key, node) for node in items]
 
     def _unfold(self, path: str) -> Node | None:
         """The node at ``path`` once the objects absent from the data that it goes through have
@@ -332,6 +342,14 @@ class FormState:
             previous_branches=self.branches,
             fill=self.fill_defaults,
             expand=frozenset(self._expand),
+            active_items=self.active_items,
+        )
+        # An item unfolded once stays so for this state's life: what a call reports shown or
+        # hidden is what the data did, not what the folding did.
+        self._expand.update(
+            node.full_key
+            for node in tree.nodes
+            if node.item_index is not None and node.children and len(node.parent.children) >= FOLD_FROM  # type: ignore[union-attr]
         )
         self.tree: Tree = tree
         self.validation: Validation = validate_tree(self.form, tree)
@@ -420,7 +438,7 @@ class FormState:
         ):
             return None
         key = tokens[-1]
-        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = deep_copy(self.data) if self.data is not UNSET else {}
         entry_path = jsonpointer.append(holder.data_path, key)
         # A placeholder the write replaces: the field must exist to be written.
         data = _set_in(data, entry_path, None)
@@ -442,7 +460,7 @@ class FormState:
                 code="badVariant",
             )
         previous = node.active_variant
-        data = copy.deepcopy(self.data) if self.data is not UNSET else UNSET
+        data = deep_copy(self.data) if self.data is not UNSET else UNSET
         target = lookup(data, node.data_path)
         if previous is not None and previous != index and isinstance(target, dict):
             keep = {name for name, _ in owner.properties}
@@ -463,7 +481,7 @@ class FormState:
             data = target if node.data_path == "" else _set_in(data, node.data_path, target)
         if isinstance(target, dict):
             for name, value in constants.items():
-                target.setdefault(name, copy.deepcopy(value))
+                target.setdefault(name, deep_copy(value))
         self.variants[node.full_key] = index
         self.edit_count += 1
         self._rebuild(data)
@@ -490,11 +508,11 @@ class FormState:
             # The form library's way for a new record: an emptied field goes (and its default
             # comes back). In an existing document "" or {} is a value like any other.
             value = None if nullable and value is not UNSET else UNSET
-        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = deep_copy(self.data) if self.data is not UNSET else {}
         if node.data_path == "":
-            data = copy.deepcopy(value) if value is not UNSET else UNSET
+            data = deep_copy(value) if value is not UNSET else UNSET
         else:
-            data = _set_in(data, node.data_path, copy.deepcopy(value))
+            data = _set_in(data, node.data_path, deep_copy(value))
             if self.fill_defaults:
                 data = self._prune(data, node.data_path)
         self._rebuild(data)
@@ -547,9 +565,9 @@ class FormState:
         removed: list[str] = []
         current = self.data if isinstance(self.data, dict) else {}
         if root_is_object and merge:
-            new_data = _deep_merge(copy.deepcopy(current), data)
+            new_data = _deep_merge(deep_copy(current), data)
         else:
-            new_data = copy.deepcopy(data)
+            new_data = deep_copy(data)
             if isinstance(data, dict):
                 removed = [key for key in current if key not in data]
         self.variants.clear()
@@ -627,7 +645,7 @@ class FormState:
             position = int(position)
             new_item = parse_json_string(value) if value is not UNSET else self._empty_item(node)
             check_structural_keys(new_item, "the value")
-            items.insert(position, copy.deepcopy(new_item))
+            items.insert(position, deep_copy(new_item))
             self._shift(node.full_key, position, +1)
             self.active_items[node.full_key] = position
         elif action == "remove":
@@ -650,7 +668,7 @@ class FormState:
                     self.active_items[node.full_key] = active - 1
         else:
             raise FormError(f'unknown action {_show(action)}: use "add" or "remove".', code="badAction")
-        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = deep_copy(self.data) if self.data is not UNSET else {}
         data = _set_in(data, node.data_path, items) if node.data_path else items
         self.edit_count += 1
         self._rebuild(data)
@@ -703,7 +721,7 @@ class FormState:
             self._refuse_unaccepted_key(node, key)
             new_value = parse_json_string(value) if value is not UNSET else self._empty_entry(skeleton, key)
             check_structural_keys(new_value, "the value")
-            current[key] = copy.deepcopy(new_value)
+            current[key] = deep_copy(new_value)
         elif action in ("remove", "rename"):
             if key not in current:
                 listed = ", ".join(json.dumps(k, ensure_ascii=False) for k in list(current)[:12]) or "none"
@@ -724,7 +742,7 @@ class FormState:
                 self._rekey(jsonpointer.append(node.full_key, key), jsonpointer.append(node.full_key, new_key))
         else:
             raise FormError(f'unknown action {_show(action)}: use "add", "remove" or "rename".', code="badAction")
-        data = copy.deepcopy(self.data) if self.data is not UNSET else {}
+        data = deep_copy(self.data) if self.data is not UNSET else {}
         data = _set_in(data, where, current) if where else current
         self.edit_count += 1
         self._rebuild(data)
@@ -822,7 +840,7 @@ class FormState:
         if path is None or paths.normalise(path) == "":
             if self.data is UNSET:
                 return {"unset": True, "valid": self.valid}
-            return {"data": copy.deepcopy(self.data), "valid": self.valid}
+            return {"data": deep_copy(self.data), "valid": self.valid}
         node = self.node(path)
         if node.wrapper:
             listed, total = paths.data_descendants(node, 12)
@@ -836,7 +854,7 @@ class FormState:
             )
         if node.data is UNSET:
             return {"unset": True, "valid": self.valid}
-        return {"data": copy.deepcopy(node.data), "valid": self.valid}
+        return {"data": deep_copy(node.data), "valid": self.valid}
 
     def list_suggestions(self, path: Any, query: Any = None) -> tuple[Node, Listing, int]:
         """The options of a field and the index the first one got in the store."""
@@ -882,9 +900,9 @@ def _empty_value(skeleton: Any) -> Any:
     if skeleton is None:
         return None
     if skeleton.has_default:
-        return copy.deepcopy(skeleton.default)
+        return deep_copy(skeleton.default)
     if skeleton.has_const:
-        return copy.deepcopy(skeleton.const)
+        return deep_copy(skeleton.const)
     if skeleton.is_object:
         return {}
     return [] if skeleton.kind == "array" else None
@@ -972,7 +990,7 @@ def _deep_merge(target: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]
         if isinstance(value, dict) and isinstance(target.get(key), dict):
             target[key] = _deep_merge(target[key], value)
         else:
-            target[key] = copy.deepcopy(value)
+            target[key] = deep_copy(value)
     return target
 
 

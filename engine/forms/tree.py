@@ -18,6 +18,12 @@ is a field without fields under it (describeState lists what it declares), unles
 something inside it (``expand``: a write there builds that one object's fields). So the tree is
 the data plus one level, and a recursive schema costs what its data costs.
 
+Long lists fold (``FOLD_FROM`` items and more): an object item that is neither written since
+the load, nor the list's active item, nor named by a path (``expand``) is one field without
+fields under it (``Node.folded``), its errors on it; the state unfolds an item a path names. So
+a list of 21,000 objects costs 21,000 fields, not ten times that, and what is shown or written
+is built as before.
+
 Keys that no property names get a field each: a map entry (its schema from ``patternProperties``
 or ``additionalProperties``), a key nothing describes, or a key the schema refuses.
 
@@ -57,6 +63,7 @@ class Node:
         "data_path",
         "entry",
         "error",
+        "folded",
         "full_key",
         "item_index",
         "items",
@@ -125,6 +132,8 @@ class Node:
         # "free" (nothing describes it, nothing forbids it) or "refused" (the schema allows no
         # other key). None for every other node.
         self.entry: str | None = None
+        # An item of a long list built without its fields (see the module docstring).
+        self.folded = False
 
     def __repr__(self) -> str:
         return f"Node({self.path!r}, {self.comp})"
@@ -178,6 +187,8 @@ class Tree(Record):
         self.removed_branch_keys = removed_branch_keys
 
 
+# Lists with this many items or more fold the items nobody is looking at (module docstring).
+FOLD_FROM = 100
 # Fields nested deeper than this are shown as one JSON value: real forms are far shallower, and a
 # recursive schema with data built to be deep must not exhaust the stack.
 MAX_TREE_DEPTH = 40
@@ -246,8 +257,12 @@ class TreeBuilder:
         previous_branches: dict[str, str] | None,
         fill: bool = False,
         expand: frozenset[str] = frozenset(),
+        active_items: dict[str, int] | None = None,
     ) -> None:
         self.form = form
+        self.active_items = active_items or {}
+        # The folded items of each long list (by the list node's id).
+        self._folded: dict[int, set[int]] = {}
         self.variants = variants
         self.base = base
         self.fill = fill
@@ -657,7 +672,13 @@ class TreeBuilder:
             return value
         out = list(value)
         node.data = out
+        folds = self._folds(item, node, value)
+        if folds:
+            self._folded[id(node)] = folds
         for index, entry in enumerate(value):
+            if folds is not None and index in folds:
+                self._folded_item(item, node, index, entry)
+                continue
             _, result = self._field(
                 item,
                 str(index),
@@ -670,6 +691,41 @@ class TreeBuilder:
             )
             out[index] = None if result is UNSET else result
         return out
+
+    def _folds(self, item: Skeleton, node: Node, value: list[Any]) -> set[int] | None:
+        """The items of a long list built folded: unwritten objects nobody is looking at."""
+        if len(value) < FOLD_FROM or self.fill or not item.object_composite or (self.coerce and not self.tracking):
+            return None
+        base = _lookup(self.base, node.data_path) if self.tracking else UNSET
+        active = self.active_items.get(node.full_key)
+        folded = set()
+        for index, entry in enumerate(value):
+            if not isinstance(entry, dict) or index == active or _ptr(node.full_key, index) in self.expand:
+                continue
+            if self.tracking and not (
+                isinstance(base, list) and index < len(base) and json_equal(base[index], entry)
+            ):
+                continue
+            folded.add(index)
+        return folded
+
+    def _folded_item(self, item: Skeleton, parent: Node, index: int, entry: Any) -> None:
+        node = self._node(
+            key=str(index),
+            full_key=_ptr(parent.full_key, index),
+            data_path=_ptr(parent.data_path, index),
+            parent=parent,
+            skeleton=item,
+            comp=item.comp,
+            data=entry,
+            read_only=item.read_only or parent.read_only,
+            title=item.title,
+            item_index=index,
+        )
+        node.folded = True
+        node.shown = parent.shown and self._condition(item, node, entry, parent) and item.comp != "none"
+        if self.tracking:
+            node.modified = node.child_modified = False
 
     def _tuple(self, skeleton: Skeleton, node: Node, value: Any) -> Any:
         if isinstance(value, list):
@@ -763,15 +819,22 @@ class TreeBuilder:
             node.modified = False
             node.child_modified = any(c.modified or c.child_modified for c in node.children)
             return
-        base_value = _lookup(self.base, node.data_path) if self.base is not None else UNSET
-        if self.base is None and node.data_path == "":
-            # No document, or a null one (an empty YAML file): the same nothing.
-            base_value = UNSET if node.data is UNSET else None
-        differs = not json_equal(base_value, node.data)
         if node.children and not node.is_list and not node.is_selector:
             node.modified = False
             node.child_modified = any(c.modified or c.child_modified for c in node.children)
             return
+        base_value = _lookup(self.base, node.data_path) if self.base is not None else UNSET
+        if self.base is None and node.data_path == "":
+            # No document, or a null one (an empty YAML file): the same nothing.
+            base_value = UNSET if node.data is UNSET else None
+        folded = self._folded.get(id(node))
+        if folded is not None and isinstance(base_value, list) and isinstance(node.data, list):
+            # Folded items are their base copy's: only the others can differ.
+            differs = len(base_value) != len(node.data) or any(
+                not json_equal(base_value[i], item) for i, item in enumerate(node.data) if i not in folded
+            )
+        else:
+            differs = not json_equal(base_value, node.data)
         node.modified = differs
         node.child_modified = differs or any(c.modified or c.child_modified for c in node.children)
         if differs and node.children:
@@ -833,9 +896,11 @@ def build_tree(
     previous_branches: dict[str, str] | None = None,
     fill: bool = False,
     expand: frozenset[str] = frozenset(),
+    active_items: dict[str, int] | None = None,
 ) -> Tree:
     """The tree of ``data`` (what it writes on its own, with ``fill``: see the module docstring).
-    ``expand``: layout paths of objects absent from the data whose fields are built too."""
+    ``expand``: layout paths of objects absent from the data, and of items of long lists, whose
+    fields are built too; ``active_items``: each list's active item (never folded)."""
     builder = TreeBuilder(
         form,
         variants=variants,
@@ -844,6 +909,7 @@ def build_tree(
         previous_branches=previous_branches,
         fill=fill,
         expand=expand,
+        active_items=active_items,
     )
     # The builder copies every container it shapes; callers hand it data they own.
     return builder.build(data)

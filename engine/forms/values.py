@@ -34,6 +34,16 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
+def deep_copy(value: Any) -> Any:
+    """A deep copy of a document (plain data): pickle's round trip, in C, takes half the time of
+    ``copy.deepcopy``, which a large record pays at every write."""
+    if value is None or value is UNSET or isinstance(value, (str, bool, int, float)):
+        return value
+    import pickle
+
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 def json_equal(a: Any, b: Any) -> bool:
     """Equality as JSON sees it: ``true`` is not ``1``, ``1`` is ``1.0``, key order does not count."""
     if a is UNSET or b is UNSET:

@@ -25,7 +25,7 @@ import json
 from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError, InputError
-from .nodes import MAX_DEPTH, MAX_VALUES, Budget, Duplicate, Node, node_equals, same_value, to_data
+from .nodes import MAX_DEPTH, MAX_VALUES, Budget, Duplicate, Node, equal_data, node_equals, same_value, to_data
 
 BOM = "\ufeff"
 KINDS = ("json", "yaml", "toml")
@@ -191,10 +191,13 @@ def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the doc
             fmt = fmt._replace(document=stream.documents.index(stream.select(fmt.document, what)))
     parsed = stream
     for _ in range(MAX_ROUNDS):
-        if fmt.kind == "json" and _reads_as(text, data, fmt, what):
-            return text  # (the C parser answers this quickly)
         root, tail = _tree_of_own_text(text, fmt, what, parsed)
         parsed = None
+        decoded = getattr(root, "decoded", None)
+        if fmt.kind == "json" and (
+            equal_data(decoded, data) if decoded is not None else _reads_as(text, data, fmt, what, exactly=False)
+        ):
+            return text  # (the C parser answers this quickly)
         if fmt.kind == "yaml" and (node_equals(root, data) if root is not None else data is None):
             if text is original or _others_kept(stream, original, text, fmt, what):
                 return text
@@ -255,21 +258,19 @@ def _others_kept(before: Any, old: str, new: str, fmt: TextFormat, what: str) ->
     return kept and new.startswith(old[:start]) and new.endswith(old[end:])
 
 
-def _reads_as(text: str, data: Any, fmt: TextFormat, what: str) -> bool:
-    """Whether a JSON ``text`` reads as ``data`` (through the C parser, which is quick)."""
+def _reads_as(text: str, data: Any, fmt: TextFormat, what: str, *, exactly: bool = True) -> bool:
+    """Whether a JSON ``text`` reads as ``data`` (through the C parser, which is quick).
+    Without ``exactly``, a NaN in a list or an object may make it say no (a quick look)."""
     try:
-        read = read_document(text, fmt, what)
-    except InputError:
+        read = json.loads(text)
+    except ValueError:
+        try:
+            read = read_document(text, fmt, what)
+        except InputError:
+            return False
+    except RecursionError:
         return False
-    return _same_json(read, data) or same_value(read, data)
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    """A quick sufficient test of ``same_value`` (the C encoder keeps 1 and true apart)."""
-    try:
-        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-    except (TypeError, ValueError, RecursionError):
-        return False
+    return equal_data(read, data) or (exactly and same_value(read, data))
 
 
 def _tree_of_own_text(text: str, fmt: TextFormat, what: str, stream: Any = None) -> tuple[Node | None, int | None]:
@@ -284,6 +285,12 @@ def _tree_of_own_text(text: str, fmt: TextFormat, what: str, stream: Any = None)
         except InputError:
             return None, None
         return document.root, document.tail
+    from .json_tree import parse_json_lazy
+
+    try:
+        return parse_json_lazy(text), None
+    except ValueError:
+        pass  # comments or trailing commas (tsconfig style): read all of it
     try:
         return parse_tree(text, fmt, what), None
     except InputError as exc:
@@ -312,7 +319,7 @@ def _planner(text: str, root: Node, kind: str) -> Any:
         return Planner(YamlEditor(text, root), root)
     from .json_edit import JsonEditor
 
-    return Planner(JsonEditor(text, root), root)
+    return Planner(JsonEditor(text, root), root, aliases=False)
 
 
 def write_document(previous: bytes | None, data: Any, kind: str | TextFormat, what: str = "the document") -> bytes:

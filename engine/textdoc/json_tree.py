@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from json.decoder import scanstring  # type: ignore[attr-defined]
+from typing import Any
 
 from ..errors import InputError
 from .nodes import MAX_DEPTH, Entry, Mapping, Node, Scalar, Sequence
@@ -171,3 +172,99 @@ class _Parser:
         if text.startswith("-Infinity", pos):
             return Scalar(pos, pos + 9, float("-inf")), pos + 9
         raise self.fail("expected a value", pos)
+
+
+# -- lazily read trees -------------------------------------------------------------------------
+#
+# A save of one value into a large file needs the positions of what lies on the way to that value
+# only. ``parse_json_lazy`` reads a strict JSON text (no comments, no trailing commas) level by
+# level: a collection's members are read when first asked for (``entries``, ``items``), each
+# member's value decoded by Python's C scanner, which gives its end too. Every collection keeps
+# its decoded value (``decoded``), so comparing an untouched part with the new data costs what
+# ``==`` costs in C.
+
+
+def parse_json_lazy(text: str) -> Node:
+    """The tree of a strict JSON text, read as it is walked (see above); ``ValueError`` (a
+    ``json.JSONDecodeError``) when the text is not strict JSON."""
+    scan = json.JSONDecoder().scan_once
+    start = BLANKS.match(text, 0).end()  # type: ignore[union-attr]
+    try:
+        value, end = scan(text, start)
+    except StopIteration:
+        raise json.JSONDecodeError("Expecting value", text, start) from None
+    if BLANKS.match(text, end).end() != len(text):  # type: ignore[union-attr]
+        raise json.JSONDecodeError("Extra data", text, end)
+    return _lazy_node(text, scan, start, end, value)
+
+
+def _lazy_node(text: str, scan: Any, start: int, end: int, value: Any) -> Node:
+    if isinstance(value, dict):
+        return LazyMapping(text, scan, start, end, value)
+    if isinstance(value, list):
+        return LazySequence(text, scan, start, end, value)
+    return Scalar(start, end, value, '"' if text[start] == '"' else None)
+
+
+def _members(container: Any) -> list[tuple[str | None, int, int, int, Node]]:
+    """(key, key start, key end, colon end, value node) of each member, in the text's order."""
+    text, scan = container._text, container._scan
+    closer = "}" if isinstance(container, LazyMapping) else "]"
+    pos = BLANKS.match(text, container.open + 1).end()  # type: ignore[union-attr]
+    out: list[tuple[str | None, int, int, int, Node]] = []
+    while text[pos] != closer:
+        key, key_start, key_end, colon = None, pos, pos, pos
+        if closer == "}":
+            key, key_end = scanstring(text, pos + 1, True)
+            colon = text.index(":", key_end) + 1
+            pos = BLANKS.match(text, colon).end()  # type: ignore[union-attr]
+        value, end = scan(text, pos)
+        out.append((key, key_start, key_end, colon, _lazy_node(text, scan, pos, end, value)))
+        pos = BLANKS.match(text, end).end()  # type: ignore[union-attr]
+        if text[pos] == ",":
+            pos = BLANKS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    return out
+
+
+class LazyMapping(Mapping):
+    __slots__ = ("_entries", "_scan", "_text", "decoded")
+
+    def __init__(self, text: str, scan: Any, start: int, end: int, decoded: dict) -> None:
+        self._entries: list[Entry] | None = None
+        super().__init__(start, True)
+        self._text, self._scan, self.decoded = text, scan, decoded
+        self.open, self.close, self.end = start, end - 1, end
+
+    @property  # type: ignore[override]
+    def entries(self) -> list[Entry]:
+        if self._entries is None:
+            self._entries = []
+            for key, key_start, key_end, colon, node in _members(self):
+                entry = Entry(key, key_start, key_end, node, '"')  # type: ignore[arg-type]
+                entry.colon = colon
+                self._entries.append(entry)
+        return self._entries
+
+    @entries.setter
+    def entries(self, value: list[Entry]) -> None:
+        self._entries = value or None  # (the base class starts it empty: read when asked)
+
+
+class LazySequence(Sequence):
+    __slots__ = ("_items", "_scan", "_text", "decoded")
+
+    def __init__(self, text: str, scan: Any, start: int, end: int, decoded: list) -> None:
+        self._items: list[Node] | None = None
+        super().__init__(start, True)
+        self._text, self._scan, self.decoded = text, scan, decoded
+        self.open, self.close, self.end = start, end - 1, end
+
+    @property  # type: ignore[override]
+    def items(self) -> list[Node]:
+        if self._items is None:
+            self._items = [member[4] for member in _members(self)]
+        return self._items
+
+    @items.setter
+    def items(self, value: list[Node]) -> None:
+        self._items = value or None

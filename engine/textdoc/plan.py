@@ -57,7 +57,9 @@ class Editor(Protocol):
 
 
 class Planner:
-    def __init__(self, editor: Editor, root: Node) -> None:
+    def __init__(self, editor: Editor, root: Node, *, aliases: bool = True) -> None:
+        """``aliases``: the format has aliases (YAML); without (JSON), the tree is not walked
+        ahead, so that a lazily read one stays unread where nothing changed."""
         self.editor = editor
         self.budget = Budget(MAX_VALUES, "the document")
         # Where each node sits, every alias in the order of the text, the anchors something uses.
@@ -72,7 +74,7 @@ class Planner:
         self.anchor_values: dict[str, Any] = {}
         self.followed: set[str] = set()
         self.rewritten: dict[str, tuple[list[Splice], list[Splice]]] = {}
-        stack = [root]
+        stack = [root] if aliases else []
         while stack:
             node = stack.pop()
             if isinstance(node, Alias):
@@ -241,7 +243,9 @@ class Planner:
         """How the old items map to the new ones: the items both ends share stay; in between,
         difflib's matching, unless it finds nothing in common (then item i becomes item i)."""
         if len(items) > MAX_MATCHED_ITEMS or len(value) > MAX_MATCHED_ITEMS:
-            return _by_position(0, len(items), 0, len(value))
+            old_values = [to_data(item, self.budget) for item in items]
+            head, tail = _shared_ends(old_values, value)
+            return _by_position(head, len(items) - tail, head, len(value) - tail)
         old = [_fingerprint(to_data(item, self.budget)) for item in items]
         new = [_fingerprint(v) for v in value]
         head = 0
@@ -255,6 +259,26 @@ class Planner:
         if not any(tag == "equal" for tag, *_ in codes):
             return _by_position(head, old_end, head, new_end)
         return [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in codes]
+
+
+def _shared_ends(old: list[Any], new: list[Any]) -> tuple[int, int]:
+    """How many items both lists share at their start and at their end, found with ``==`` in C
+    and confirmed at once by the C encoder (``==`` takes true for 1); 0, 0 when it cannot
+    confirm them."""
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    try:
+        same = [old[:head], old[len(old) - tail :]] if tail else [old[:head]]
+        other = [new[:head], new[len(new) - tail :]] if tail else [new[:head]]
+        if json.dumps(same) == json.dumps(other):
+            return head, tail
+    except (TypeError, ValueError, RecursionError):
+        pass
+    return 0, 0
 
 
 def _by_position(i1: int, i2: int, j1: int, j2: int) -> list[tuple[str, int, int, int, int]]:
