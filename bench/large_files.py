@@ -93,7 +93,8 @@ def run(command: list[str], env: dict[str, str]) -> Run:
     out = proc.stdout.read() if proc.stdout else b""
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, len(out), os.waitstatus_to_exitcode(status))
+    code = os.waitstatus_to_exitcode(status)
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, len(out), code)
 
 
 def case(folder: Path, kind: str, note_chars: int, runs: int) -> None:

@@ -702,9 +702,7 @@ class TreeBuilder:
         for index, entry in enumerate(value):
             if not isinstance(entry, dict) or index == active or _ptr(node.full_key, index) in self.expand:
                 continue
-            if self.tracking and not (
-                isinstance(base, list) and index < len(base) and json_equal(base[index], entry)
-            ):
+            if self.tracking and not (isinstance(base, list) and index < len(base) and json_equal(base[index], entry)):
                 continue
             folded.add(index)
         return folded
