@@ -35,6 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError
+from ..textdoc.nodes import equal_data
 from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
 from .rebase import changed_pointers, rebase
 from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
@@ -282,10 +283,15 @@ class FormSession:
                     f'"{title}" is already being saved: wait for that save to report before starting another.',
                     code="saving",
                 )
-            state, _ = self._state(record)
-            if not state.valid and not allow:
-                raise SessionError(_invalid_message(title, state, self._tool("describeState")), code="invalid")
-            data, base, version = state.document, state.base, record.doc_version
+            if record.valid or allow:
+                # The stored verdict is the state's (kept at every call): no state is rebuilt.
+                data, base = record.snapshot.get("data"), record.snapshot.get("base")
+            else:
+                state, _ = self._state(record)
+                if not state.valid:
+                    raise SessionError(_invalid_message(title, state, self._tool("describeState")), code="invalid")
+                data, base = state.document, state.base
+            version = record.doc_version
             record.status, record.message = "saving", None
             record.save_token = token
             record.save_deadline = self.store.now() + self._lease_seconds()
@@ -333,7 +339,8 @@ class FormSession:
             record = self.store.get(self.key.text)
             if record is None or record.save_token != token:
                 return SaveOutcome(version, saved.location, self.source.creates, detached=True)
-            pending = changed_pointers(sent, record.snapshot.get("data"))
+            now = record.snapshot.get("data")
+            pending = [] if equal_data(sent, now) else changed_pointers(sent, now)
             if self.source.creates and not pending:
                 # Created: the form starts again from an empty record for the next one (saving
                 # this one again would create a second record).

@@ -249,6 +249,10 @@ class FileSource:
             what = "was deleted" if current is None else "was changed on disk"
             raise SaveConflict(f"{self.data_path} {what} since the session loaded it")
         from ..textdoc import DocumentEditError, write_document
+        from ..textdoc.nodes import equal_data
+
+        if current is not None and version is not None and equal_data(data, base):
+            return Saved(version)  # the file is the one loaded and nothing changed: nothing to write
 
         what = f"the data file {self.data_path}"
         fmt = self.text_format(None if current is None else _decode(current, what))

@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import FieldError
 from .layout import agent_type
-from .state import ArrayReport, FormState, SetDataReport, VisibilityChange, WriteReport
+from .state import ArrayReport, FormError, FormState, SetDataReport, VisibilityChange, WriteReport
 from .suggestions import Listing
 from .tree import Node
 from .values import UNSET, json_default
@@ -36,6 +36,11 @@ MAX_VALUES_TITLED = 600
 MAX_OPTION_VALUE = 100
 # Lists longer than this print their active item in full and the others on one line each.
 MAX_FULL_ITEMS = 5
+# Items of one list an answer lists (describeState's maxItems; a page, as read_document's).
+PAGE_ITEMS = 50
+MAX_PAGE_ITEMS = 500
+# Items with errors outside the page that the line after it names.
+MAX_NAMED_ITEMS = 5
 # How many paths a visibility line names.
 MAX_NAMED_PATHS = 10
 
@@ -76,10 +81,11 @@ class Describer:
     it shows is listed once in it, then adds what it listed to the state's memory; a write's
     answer uses the state's memory, so a list the agent already has is not repeated."""
 
-    def __init__(self, state: FormState, *, fresh: bool) -> None:
+    def __init__(self, state: FormState, *, fresh: bool, page: Page | None = None) -> None:
         self.state = state
         self.fresh = fresh
         self.memo: dict[str, str] = {} if fresh else state.variants_memo
+        self.page = page or Page()
 
     def remember(self) -> None:
         for pointer, path in self.memo.items():
@@ -91,13 +97,25 @@ class Describer:
         if node.is_selector:
             out.extend(indent + line for line in self._variant_lines(node, asked=focus and depth == 0))
         children = node.visible_children
+        paged = node.is_list and len(children) > self.page.size
+        if paged:
+            first = self.page.first if node.full_key == self.page.list_key else 0
+            page = children[first : first + self.page.size]
+        else:
+            page = children
         if node.is_list and isinstance(node.data, list) and len(node.data) > MAX_FULL_ITEMS and depth > 0:
             active = self.state.active_items.get(node.full_key)
-            for child in children:
-                if child.item_index == active:
+            for child in page:
+                if child.item_index == active and not child.folded:
                     out.extend(self.lines(child, depth + 1, focus=False))
                 else:
                     out.append(indent + self._item_summary(child))
+            if paged:
+                out.append(indent + self._rest_line(node, children, page))
+            return out
+        if paged:
+            out.extend(line for child in page for line in self.lines(child, depth + 1, focus=False))
+            out.append(indent + self._rest_line(node, children, page))
             return out
         for child in children:
             if child.wrapper and not child.is_selector and child.comp != "slot" and not child.visible_children:
@@ -225,9 +243,34 @@ class Describer:
             out.append(line)
         return out
 
+    def _rest_line(self, node: Node, children: list[Node], page: list[Node]) -> str:
+        """What a page of a long list leaves out, and how to page through it."""
+        shown = {id(child) for child in page}
+        rest = [child for child in children if id(child) not in shown]
+        failing = [child.path for child in rest if any(n.error for n in child.walk())]
+        flagged = ""
+        if failing:
+            named = ", ".join(failing[:MAX_NAMED_ITEMS]) + (", ..." if len(failing) > MAX_NAMED_ITEMS else "")
+            flagged = f"; {len(failing)} of them with errors ({named})"
+        after = page[-1].item_index + 1 if page and page[-1].item_index is not None else 0
+        if after >= len(children):
+            pointer = json.dumps({"path": node.path, "fromItem": 0})
+            return (
+                f"... {len(rest)} earlier item(s) of {len(children)} not listed here{flagged}: "
+                f"describeState {pointer} starts again"
+            )
+        pointer = json.dumps({"path": node.path, "fromItem": after})
+        return (
+            f"... {len(rest)} more item(s) of {len(children)} not listed here{flagged}: "
+            f"describeState {pointer} lists the next {self.page.size} (maxItems sets how many)"
+        )
+
     def _item_summary(self, node: Node) -> str:
         title = _item_title(node)
-        count = sum(1 for _ in node.walk()) - 1
+        if node.folded:
+            count = len(node.data) if isinstance(node.data, dict) else 0
+        else:
+            count = sum(1 for _ in node.walk()) - 1
         flags = ", error" if any(n.error for n in node.walk()) else ""
         label = f' title="{title}"' if title else ""
         return (
@@ -368,17 +411,46 @@ def error_lines(errors: list[FieldError]) -> list[str]:
     return [f"- {e.path}: {e.message}" for e in errors]
 
 
-def describe(state: FormState, path: Any = None) -> str:
-    describer = Describer(state, fresh=True)
-    if path is None or (isinstance(path, str) and path.strip() in ("", "/")):
-        text = "\n".join([*validity_header(state), "", "Fields:", *describer.lines(state.tree.root, focus=False)])
+class Page:
+    """Which items of long lists an answer lists: ``size`` of each, from item ``first`` of the
+    list at ``list_key`` (describeState's fromItem and maxItems)."""
+
+    def __init__(self, size: int = PAGE_ITEMS, first: int = 0, list_key: str | None = None) -> None:
+        self.size, self.first, self.list_key = size, first, list_key
+
+
+def describe(state: FormState, path: Any = None, from_item: Any = None, max_items: Any = None) -> str:
+    size = _whole_number(max_items, "maxItems", PAGE_ITEMS, 1, MAX_PAGE_ITEMS)
+    first = _whole_number(from_item, "fromItem", 0, 0, None)
+    whole = path is None or (isinstance(path, str) and path.strip() in ("", "/"))
+    node = state.tree.root if whole else state.node_for_edit(path)
+    if from_item is not None and not node.is_list:
+        raise FormError(f"fromItem pages through a list; {node.path} is not one.", code="notAList")
+    items = node.visible_children if node.is_list else []
+    if first and first >= len(items):
+        raise FormError(f"fromItem {first} is past the last item of {node.path} ({len(items) - 1}).", code="pastTheEnd")
+    page = items[first : first + size]
+    if not whole and len(items) > size and any(item.folded for item in page):
+        state.unfold_items(page)  # the list asked for shows its page's items in full
+        node = state.node(path)
+    describer = Describer(state, fresh=True, page=Page(size, first, node.full_key if node.is_list else None))
+    if whole:
+        text = "\n".join([*validity_header(state), "", "Fields:", *describer.lines(node, focus=False)])
         describer.remember()
         return text
-    node = state.node_for_edit(path)
     lines = describer.lines(node)
     describer.remember()
     mine, others = state.scoped_errors(node)
     return "\n".join([*lines, "", *scoped_block(state, mine, others)])
+
+
+def _whole_number(value: Any, name: str, default: int, low: int, high: int | None) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"from {low}"
+        raise FormError(f"{name} must be a whole number {bounds}, not {value!r}.", code="badPage")
+    return value
 
 
 def scoped_block(state: FormState, mine: list[FieldError], others: int) -> list[str]:

@@ -69,8 +69,22 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
             f"Describe the {quoted} form: one line per field with its path, type, constraints, value and error "
             "(and the schema's default when the field has no value: shown, not in the document until written), "
             "and the validity of the whole. A part the document does not have yet is one line saying what it can "
-            "hold. Pass a path to describe one part, with its own errors.",
-            {"path": {"type": "string", "description": PATH_SENTENCE + " Leave it out for the whole form."}},
+            "hold. Pass a path to describe one part, with its own errors. A long list shows a page of its items "
+            "and a line saying how to read the next page (fromItem, maxItems).",
+            {
+                "path": {"type": "string", "description": PATH_SENTENCE + " Leave it out for the whole form."},
+                "fromItem": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "With a path naming a list: the index of the first item to list (default 0).",
+                },
+                "maxItems": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 500,
+                    "description": "Most items of each list to list (default 50); the answer says what it left out.",
+                },
+            },
             [],
             READ_ONLY,
         ),
@@ -151,7 +165,7 @@ def _run(verb: str, state: FormState, args: dict[str, Any]) -> str:
             raise DeskcheckError("merge must be true or false.", code="badMerge")
         return text.set_data_report(state.set_data(args["data"], merge=merge))
     if verb == "describeState":
-        return text.describe(state, args.get("path"))
+        return text.describe(state, args.get("path"), args.get("fromItem"), args.get("maxItems"))
     if verb == "setFieldValue":
         report = state.set_field_value(
             args.get("path"), args.get("value", UNSET), suggestion_index=args.get("suggestionIndex")

@@ -79,11 +79,20 @@ def read_text(text: str, kind: str | TextFormat, what: str) -> Reading:
     """The data of a text and the keys it writes twice (see the module docstring)."""
     fmt = as_format(kind)
     if fmt.kind == "yaml":
-        from .nodes import duplicate_keys
-        from .yaml_tree import parse_yaml
+        from .nodes import duplicate_keys, value_of
+        from .yaml_tree import choose, parse_stream, read_plain
 
-        root = parse_yaml(text, what, version=fmt.version, document=fmt.document)
-        data = None if root is None else to_data(root, Budget(MAX_VALUES, what))
+        plain = read_plain(text, what, version=fmt.version)
+        if plain is not None:
+            index = choose([doc.content for doc in plain], fmt.document, what)
+            return Reading(None if index is None else plain[index].data, [])
+        stream = parse_stream(text, what, version=fmt.version)
+        root = stream.select(fmt.document, what).root
+        if root is None:
+            return Reading(None, [])
+        # Shared values (aliases, merges) are copied out, within a budget; otherwise the data
+        # the parser decoded is the data.
+        data = to_data(root, Budget(MAX_VALUES, what)) if stream.aliased else value_of(root)
         return Reading(data, duplicate_keys(root, text))
     if fmt.kind == "toml":
         from .toml_doc import read_toml
@@ -191,7 +200,7 @@ def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the doc
             fmt = fmt._replace(document=stream.documents.index(stream.select(fmt.document, what)))
     parsed = stream
     for _ in range(MAX_ROUNDS):
-        root, tail = _tree_of_own_text(text, fmt, what, parsed)
+        root, tail, aliased = _tree_of_own_text(text, fmt, what, parsed)
         parsed = None
         decoded = getattr(root, "decoded", None)
         if fmt.kind == "json" and (
@@ -207,13 +216,15 @@ def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the doc
             joint = "" if at == 0 or text.endswith("\n", 0, at) else "\n"
             text = text[:at] + joint + render_document(data, fmt).replace("\n", _newline(text)) + text[at:]
             continue
-        splices = _planner(text, root, fmt.kind).run(root, data)
+        splices = _planner(text, root, fmt.kind, aliased).run(root, data)
         if not splices:
             break
         try:
             text = apply_splices(text, splices)
         except OverlapError:
             break
+        if fmt.kind == "yaml" and _yaml_reads_as(text, data, fmt, what, stream, original):
+            return text
     if fmt.kind == "json" and _reads_as(text, data, fmt, what):
         return text
     raise DocumentEditError(
@@ -240,20 +251,39 @@ def _stream(text: str, fmt: TextFormat, what: str) -> Any:
         raise _unreadable(exc, what) from None
 
 
-def _others_kept(before: Any, old: str, new: str, fmt: TextFormat, what: str) -> bool:
+def _yaml_reads_as(text: str, data: Any, fmt: TextFormat, what: str, before: Any, original: str) -> bool:
+    """Whether a YAML ``text`` reads as ``data`` with the other documents kept, by the quick
+    reader (``yaml_tree.read_plain``); False when it cannot tell (the full reader then does)."""
+    from .yaml_tree import read_plain
+
+    try:
+        plain = read_plain(text, what, version=fmt.version)
+    except InputError:
+        return False
+    if plain is None or fmt.document is None or len(plain) != len(before.documents):
+        return False
+    if not equal_data(plain[fmt.document].data, data):
+        return False
+    return _others_kept(before, original, text, fmt, what, [doc.start for doc in plain])
+
+
+def _others_kept(
+    before: Any, old: str, new: str, fmt: TextFormat, what: str, starts: list[int] | None = None
+) -> bool:
     """Whether the other documents of a YAML stream kept their bytes: the text before the
     edited document and the text after it are what they were, and the documents still fall at
     the same places."""
     if len(before.documents) < 2 or fmt.document is None:
         return True
-    after = _stream(new, fmt, what)
-    if len(after.documents) != len(before.documents):
+    if starts is None:
+        starts = [doc.start for doc in _stream(new, fmt, what).documents]
+    if len(starts) != len(before.documents):
         return False
     index = fmt.document
     start, end = before.documents[index].start, before.documents[index].end
     shift = len(new) - len(old)
     kept = [doc.start for doc in before.documents] == [
-        doc.start - (shift if i > index else 0) for i, doc in enumerate(after.documents)
+        begin - (shift if i > index else 0) for i, begin in enumerate(starts)
     ]
     return kept and new.startswith(old[:start]) and new.endswith(old[end:])
 
@@ -273,26 +303,29 @@ def _reads_as(text: str, data: Any, fmt: TextFormat, what: str, *, exactly: bool
     return equal_data(read, data) or (exactly and same_value(read, data))
 
 
-def _tree_of_own_text(text: str, fmt: TextFormat, what: str, stream: Any = None) -> tuple[Node | None, int | None]:
+def _tree_of_own_text(
+    text: str, fmt: TextFormat, what: str, stream: Any = None
+) -> tuple[Node | None, int | None, bool]:
     """The tree of the text (of its document, for YAML: from ``stream`` when it was parsed
-    already) and, for YAML, where content added to an empty document goes."""
+    already), for YAML where content added to an empty document goes, and whether values are
+    shared between places (YAML aliases and merges)."""
     if fmt.kind == "yaml":
         stream = stream or _stream(text, fmt, what)
         if not stream.documents:
-            return None, None
+            return None, None, False
         try:
             document = stream.select(fmt.document, what)
         except InputError:
-            return None, None
-        return document.root, document.tail
+            return None, None, False
+        return document.root, document.tail, stream.aliased
     from .json_tree import parse_json_lazy
 
     try:
-        return parse_json_lazy(text), None
+        return parse_json_lazy(text), None, False
     except ValueError:
         pass  # comments or trailing commas (tsconfig style): read all of it
     try:
-        return parse_tree(text, fmt, what), None
+        return parse_tree(text, fmt, what), None, False
     except InputError as exc:
         raise _unreadable(exc, what) from None
 
@@ -310,13 +343,13 @@ def _newline(text: str) -> str:
     return newline_of(text)
 
 
-def _planner(text: str, root: Node, kind: str) -> Any:
+def _planner(text: str, root: Node, kind: str, aliased: bool) -> Any:
     from .plan import Planner
 
     if kind == "yaml":
         from .yaml_edit import YamlEditor
 
-        return Planner(YamlEditor(text, root), root)
+        return Planner(YamlEditor(text, root), root, aliases=aliased)
     from .json_edit import JsonEditor
 
     return Planner(JsonEditor(text, root), root, aliases=False)

@@ -227,7 +227,8 @@ def _members(container: Any) -> list[tuple[str | None, int, int, int, Node]]:
 
 
 class LazyMapping(Mapping):
-    __slots__ = ("_entries", "_scan", "_text", "decoded")
+    __slots__ = ("_entries", "_scan", "_text")
+    lazy = True
 
     def __init__(self, text: str, scan: Any, start: int, end: int, decoded: dict) -> None:
         self._entries: list[Entry] | None = None
@@ -251,7 +252,8 @@ class LazyMapping(Mapping):
 
 
 class LazySequence(Sequence):
-    __slots__ = ("_items", "_scan", "_text", "decoded")
+    __slots__ = ("_items", "_scan", "_text")
+    lazy = True
 
     def __init__(self, text: str, scan: Any, start: int, end: int, decoded: list) -> None:
         self._items: list[Node] | None = None

@@ -43,7 +43,11 @@ class Entry:
 
 
 class Mapping:
-    __slots__ = ("anchor", "close", "end", "entries", "flow", "merges", "open", "start", "tag")
+    """``decoded``: the mapping's data when the parser gives it (None otherwise), for quick
+    comparisons; an alias inside it is the same object as its anchor's (read it, do not change
+    it)."""
+
+    __slots__ = ("anchor", "close", "decoded", "end", "entries", "flow", "merges", "open", "start", "tag")
 
     def __init__(self, start: int, flow: bool) -> None:
         self.start, self.end, self.flow = start, start, flow
@@ -52,10 +56,11 @@ class Mapping:
         self.open = self.close = -1
         self.anchor: str | None = None
         self.tag: str | None = None
+        self.decoded: dict[str, Any] | None = None
 
 
 class Sequence:
-    __slots__ = ("anchor", "close", "end", "flow", "items", "open", "start", "tag")
+    __slots__ = ("anchor", "close", "decoded", "end", "flow", "items", "open", "start", "tag")
 
     def __init__(self, start: int, flow: bool) -> None:
         self.start, self.end, self.flow = start, start, flow
@@ -63,6 +68,7 @@ class Sequence:
         self.open = self.close = -1
         self.anchor: str | None = None
         self.tag: str | None = None
+        self.decoded: list[Any] | None = None
 
 
 class Alias:
@@ -143,6 +149,16 @@ def same_value(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def value_of(node: Node) -> Any:
+    """A node's data for reading (its decoded value when it has one, else built)."""
+    node = resolve(node)
+    if isinstance(node, Scalar):
+        return node.value
+    if node.decoded is not None:
+        return node.decoded
+    return to_data(node, Budget(MAX_VALUES, "the document"))
+
+
 def node_equals(node: Node, value: Any) -> bool:
     """``same_value`` of a node's data and ``value``, without building the node's data. For a
     collection read with its decoded value (``json_tree.parse_json_lazy``) the comparison is
@@ -199,11 +215,10 @@ def equal_data(a: Any, b: Any) -> bool:
 
 def to_data(node: Node, budget: Budget, depth: int = 0) -> Any:
     """The node as plain JSON data, every alias as its own copy (a lazily read JSON collection
-    gives its decoded value: read it, do not change it)."""
+    gives its decoded value, which holds no alias: read it, do not change it)."""
     node = resolve(node)
-    decoded = getattr(node, "decoded", None)
-    if decoded is not None:
-        return decoded
+    if getattr(node, "lazy", False):
+        return node.decoded  # type: ignore[union-attr]
     budget.take()
     if isinstance(node, Scalar):
         return node.value

@@ -35,6 +35,7 @@ from .nodes import (
     node_equals,
     same_value,
     to_data,
+    value_of,
 )
 from .splices import Splice
 
@@ -243,7 +244,7 @@ class Planner:
         """How the old items map to the new ones: the items both ends share stay; in between,
         difflib's matching, unless it finds nothing in common (then item i becomes item i)."""
         if len(items) > MAX_MATCHED_ITEMS or len(value) > MAX_MATCHED_ITEMS:
-            old_values = [to_data(item, self.budget) for item in items]
+            old_values = [value_of(item) for item in items]
             head, tail = _shared_ends(old_values, value)
             return _by_position(head, len(items) - tail, head, len(value) - tail)
         old = [_fingerprint(to_data(item, self.budget)) for item in items]
