@@ -38,7 +38,7 @@ from ..errors import DeskcheckError
 from ..textdoc.nodes import equal_data
 from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
 from .rebase import changed_pointers, rebase
-from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
+from .sources import ABSENT, DocumentVersion, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
 from .store import Draft, SessionRecord, SessionStore
 from .suggestions import Fetcher
@@ -182,12 +182,19 @@ class FormSession:
         """The state for one call, opened when needed; stored back when the call changed it
         (nothing is stored when the call raises, except that an opening is kept)."""
         current_schema = self._resolve_schema(count=False) if self.source.check_schema_each_call else None
-        self._follow_source()
+        current = self._probe()
         opened: tuple[int, int, FormState] | None = None
-        for _ in range(3):
+        moved: SessionRecord | None = None
+        for _ in range(4):
+            if moved is not None:
+                self._follow_source(moved, current)
+                current = moved = None
             with self.store.transaction():
                 self._expire()
                 record = self.store.get(self.key.text)
+                if record is not None and self._source_moved(record, current):
+                    moved = record  # followed outside the lock, then read again
+                    continue
                 if record is not None:
                     if opened is not None and opened[:2] == (record.generation, record.revision):
                         state, changed_schema = opened[2], False  # the state just opened, unchanged since
@@ -218,6 +225,7 @@ class FormSession:
         )
         if changed:
             self._follow_shared(record, data, state)
+            del data, base  # (the documents as they were: not needed to store the new ones)
             self._keep(record, state)
             self.store.put(record)
         else:
@@ -233,7 +241,9 @@ class FormSession:
 
     def _keep(self, record: SessionRecord, state: FormState) -> None:
         shared = record.snapshot.get(SHARED_KEY) if isinstance(record.snapshot, dict) else None
-        record.snapshot = state.snapshot()
+        # The state never changes its documents in place (a write builds new ones), so the
+        # record may hold them as they are until the store writes it out.
+        record.snapshot = state.snapshot(copy=False)
         if shared:
             record.snapshot[SHARED_KEY] = shared
         record.schema_version = state.form.version
@@ -258,46 +268,21 @@ class FormSession:
         import secrets
 
         token = secrets.token_hex(8)
-        self._follow_source()
+        current = self._probe()
         with self.store.transaction():
             # Committed on its own: a session that expired becomes a draft even though this save
             # is then refused, and the refusal says where the edits went.
             self._expire()
         with self.store.transaction():
             record = self.store.get(self.key.text)
-            if record is None:
-                raise SessionError(
-                    " ".join(
-                        [
-                            f'"{title}" is not open, so there is nothing to save: open it with '
-                            f"{self._tool('describeState')} (or any other form tool), make your changes, then save.",
-                            *self.notices,
-                        ]
-                    ),
-                    code="closed",
-                )
-            if self.source.read_only:
-                raise SessionError(f'"{title}" is read-only: this session has no way to save it.', code="readonly")
-            if record.status == "saving" and self._lease_alive(record):
-                raise SessionError(
-                    f'"{title}" is already being saved: wait for that save to report before starting another.',
-                    code="saving",
-                )
-            if record.valid or allow:
-                # The stored verdict is the state's (kept at every call): no state is rebuilt.
-                data, base = record.snapshot.get("data"), record.snapshot.get("base")
-            else:
-                state, _ = self._state(record)
-                if not state.valid:
-                    raise SessionError(_invalid_message(title, state, self._tool("describeState")), code="invalid")
-                data, base = state.document, state.base
-            version = record.doc_version
-            record.status, record.message = "saving", None
-            record.save_token = token
-            record.save_deadline = self.store.now() + self._lease_seconds()
-            record.save_owner = _owner()
-            record.expires_at = self.store.now() + self.store.ttl
-            self.store.put(record)
+            moved = record is not None and self._source_moved(record, current)
+            if not moved:
+                data, base, version = self._start_saving(record, token, allow)
+        if moved:
+            assert record is not None and current is not None
+            self._follow_source(record, current)
+            with self.store.transaction():
+                data, base, version = self._start_saving(self.store.get(self.key.text), token, allow)
         try:
             saved = self.source.save(data, version=version, base=base)
         except SaveConflict as exc:
@@ -322,7 +307,48 @@ class FormSession:
         except BaseException:
             self._save_failed(token, "error", f'saving "{title}" stopped before the source answered.')
             raise
+        del base
         return self._save_done(token, data, saved)
+
+    def _start_saving(self, record: SessionRecord | None, token: str, allow: bool) -> tuple[Any, Any, Any]:
+        """Inside a transaction: the gate of a save (open, writable, no save in flight, valid
+        unless allowed), then the record marked as being saved. The document to send, its base
+        and the version it was loaded at."""
+        title = self.title
+        if record is None:
+            raise SessionError(
+                " ".join(
+                    [
+                        f'"{title}" is not open, so there is nothing to save: open it with '
+                        f"{self._tool('describeState')} (or any other form tool), make your changes, then save.",
+                        *self.notices,
+                    ]
+                ),
+                code="closed",
+            )
+        if self.source.read_only:
+            raise SessionError(f'"{title}" is read-only: this session has no way to save it.', code="readonly")
+        if record.status == "saving" and self._lease_alive(record):
+            raise SessionError(
+                f'"{title}" is already being saved: wait for that save to report before starting another.',
+                code="saving",
+            )
+        if record.valid or allow:
+            # The stored verdict is the state's (kept at every call): no state is rebuilt.
+            data, base = record.snapshot.get("data"), record.snapshot.get("base")
+        else:
+            state, _ = self._state(record)
+            if not state.valid:
+                raise SessionError(_invalid_message(title, state, self._tool("describeState")), code="invalid")
+            data, base = state.document, state.base
+        version = record.doc_version
+        record.status, record.message = "saving", None
+        record.save_token = token
+        record.save_deadline = self.store.now() + self._lease_seconds()
+        record.save_owner = _owner()
+        record.expires_at = self.store.now() + self.store.ttl
+        self.store.put(record)
+        return data, base, version
 
     def _save_failed(self, token: str, status: str, message: str) -> None:
         with self.store.transaction():
@@ -419,21 +445,25 @@ class FormSession:
 
     # -- the source's copy changing under the session -----------------------------------------
 
-    def _follow_source(self) -> None:
-        """For a source that can tell cheaply what version it holds now (a file: the hash of its
-        bytes), compare it with the version the session loaded, before each call and save. A
-        session without unsaved edits then shows the new copy; one with edits keeps them and
-        becomes ``stale``. Either way the answer of the call says so (``notices``)."""
+    def _probe(self) -> DocumentVersion | None:
+        """The version the source holds now, for a source that can tell cheaply (a file: the
+        hash of its bytes); None otherwise, or when it cannot be read now (the call itself
+        reports it if it needs the document)."""
         probe = getattr(self.source, "current_version", None)
-        record = self.record()
-        if probe is None or record is None or record.status == "saving":
-            return
+        if probe is None:
+            return None
         try:
-            current = probe()
+            return probe()
         except DeskcheckError:
-            return  # unreadable now: the call itself reports it if it needs the file
-        if current == record.doc_version:
-            return
+            return None
+
+    def _source_moved(self, record: SessionRecord, current: DocumentVersion | None) -> bool:
+        return current is not None and record.status != "saving" and current != record.doc_version
+
+    def _follow_source(self, record: SessionRecord, current: DocumentVersion) -> None:
+        """The source's copy moved since the session loaded it (``_source_moved``), as seen
+        before a call or a save. A session without unsaved edits then shows the new copy; one
+        with edits keeps them and becomes ``stale``. Either way the answer says so (``notices``)."""
         what = self.source.describe_change(current) if hasattr(self.source, "describe_change") else self.title
         if not record.modified:
             self._adopt_new_copy(record, what)
@@ -577,7 +607,9 @@ class FormSession:
             version = self._resolve_schema()
             loaded = self.source.load()
             form = self._compiled(version)
-            state = self._new_state(form, loaded.data, loaded.data, _nothing_there(loaded))
+            # A file's data was just read for this state: it is handed over, not copied (twice).
+            owned = getattr(self.source, "hands_over_data", False)
+            state = self._new_state(form, loaded.data, loaded.data, _nothing_there(loaded), owned=owned)
             self.notices.extend(getattr(loaded, "notes", ()))
         except DeskcheckError as exc:
             self._failure = exc.message
@@ -656,12 +688,15 @@ class FormSession:
             context=self._context(),
             fetcher=self.options.fetcher,
             fill_defaults=self._fill_defaults(snapshot.get("fillDefaults")),
+            owned=True,  # decoded from the store for this call: nothing else changes it
         )
         return state, False
 
-    def _new_state(self, form: CompiledForm, data: Any, base: Any, fill_chosen: bool | None) -> FormState:
+    def _new_state(
+        self, form: CompiledForm, data: Any, base: Any, fill_chosen: bool | None, *, owned: bool = False
+    ) -> FormState:
         """A state of ``data`` edited from ``base``, with this session's options (see
-        ``_fill_defaults`` for ``fill_chosen``)."""
+        ``_fill_defaults`` for ``fill_chosen``; ``owned``: see ``FormState``)."""
         return FormState(
             form,
             data,
@@ -669,6 +704,7 @@ class FormSession:
             fill_defaults=self._fill_defaults(fill_chosen),
             context=self._context(),
             fetcher=self.options.fetcher,
+            owned=owned,
         )
 
     def _fill_defaults(self, chosen: bool | None) -> bool:

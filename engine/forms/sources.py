@@ -165,6 +165,8 @@ class FileSource:
     read_only = False
     creates = False
     check_schema_each_call = True
+    # ``load`` returns data read just now, which nothing else holds: a session may keep it.
+    hands_over_data = True
 
     def __init__(
         self,
@@ -255,7 +257,8 @@ class FileSource:
             return Saved(version)  # the file is the one loaded and nothing changed: nothing to write
 
         what = f"the data file {self.data_path}"
-        fmt = self.text_format(None if current is None else _decode(current, what))
+        known = self.format or SUFFIXES.get(self.data_path.suffix.lower())
+        fmt = self.text_format(None if current is None or known else _decode(current, what))
         try:
             new = write_document(current, data, fmt, what)
         except DocumentEditError as exc:

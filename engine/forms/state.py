@@ -177,11 +177,15 @@ class FormState:
         fill_defaults: bool | None = None,
         context: Any = None,
         fetcher: Fetcher | None = None,
+        owned: bool = False,
     ) -> None:
         self.form = form
         self.fill_defaults = (data is None or data is UNSET) if fill_defaults is None else fill_defaults
-        # A YAML date is its ISO text here, as validation reads it: a state is plain JSON.
-        self.base = deep_copy(jsonable(base))
+        # A YAML date is its ISO text here, as validation reads it: a state is plain JSON. Data
+        # handed over (``owned``: plain JSON the caller will not touch again, as a snapshot it
+        # just decoded) is neither turned nor copied: a large record costs no copy.
+        own = (lambda value: value) if owned else (lambda value: deep_copy(jsonable(value)))
+        self.base = own(base)
         self.variants: dict[str, int] = dict(variants or {})
         self.active_items: dict[str, int] = dict(active_items or {})
         self.branches: dict[str, str] = dict(branches or {})
@@ -193,7 +197,7 @@ class FormState:
         # Objects absent from the data whose fields a path asked for (see ``_unfold``).
         self._expand: set[str] = set()
         # No document yet (a record being created) may be given as None.
-        self._rebuild(UNSET if data is None else deep_copy(jsonable(data)))
+        self._rebuild(UNSET if data is None else own(data))
 
     # -- snapshots --------------------------------------------------------------------------------
 
@@ -206,8 +210,10 @@ class FormState:
         context: Any = None,
         fetcher: Fetcher | None = None,
         fill_defaults: bool | None = None,
+        owned: bool = False,
     ) -> FormState:
-        """The state ``snapshot`` holds; ``fill_defaults`` overrides the snapshot's choice."""
+        """The state ``snapshot`` holds; ``fill_defaults`` overrides the snapshot's choice.
+        ``owned``: the caller hands the snapshot's documents over (see ``__init__``)."""
         if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
             raise FormError("this form snapshot is not one this version of deskcheck can read.", code="badSnapshot")
         return cls(
@@ -223,15 +229,18 @@ class FormState:
             fill_defaults=snapshot.get("fillDefaults") if fill_defaults is None else fill_defaults,
             context=context,
             fetcher=fetcher,
+            owned=owned,
         )
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything this state needs to be rebuilt, as JSON-ready data."""
+    def snapshot(self, *, copy: bool = True) -> dict[str, Any]:
+        """Everything this state needs to be rebuilt, as JSON-ready data. Without ``copy`` the
+        documents are the state's own (for a caller that writes them out at once and changes
+        nothing)."""
         out: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": self.form.version}
         if self.data is not UNSET:
-            out["data"] = deep_copy(self.data)
+            out["data"] = deep_copy(self.data) if copy else self.data
         if self.base is not UNSET:
-            out["base"] = deep_copy(self.base)
+            out["base"] = deep_copy(self.base) if copy else self.base
         out["variants"] = dict(self.variants)
         out["activeItems"] = dict(self.active_items)
         out["branches"] = dict(self.branches)

@@ -219,6 +219,7 @@ def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the doc
         splices = _planner(text, root, fmt.kind, aliased).run(root, data)
         if not splices:
             break
+        root = decoded = None  # (a large tree is not needed to check the new text)
         try:
             text = apply_splices(text, splices)
         except OverlapError:
@@ -267,9 +268,7 @@ def _yaml_reads_as(text: str, data: Any, fmt: TextFormat, what: str, before: Any
     return _others_kept(before, original, text, fmt, what, [doc.start for doc in plain])
 
 
-def _others_kept(
-    before: Any, old: str, new: str, fmt: TextFormat, what: str, starts: list[int] | None = None
-) -> bool:
+def _others_kept(before: Any, old: str, new: str, fmt: TextFormat, what: str, starts: list[int] | None = None) -> bool:
     """Whether the other documents of a YAML stream kept their bytes: the text before the
     edited document and the text after it are what they were, and the documents still fall at
     the same places."""
@@ -365,7 +364,7 @@ def write_document(previous: bytes | None, data: Any, kind: str | TextFormat, wh
     if new == text:
         return previous
     try:
-        return ((BOM if bom else "") + new).encode("utf-8")
+        return (BOM + new).encode("utf-8") if bom else new.encode("utf-8")
     except UnicodeEncodeError:
         raise DocumentEditError(
             f"the new data for {what} holds text that UTF-8 cannot encode; nothing was written."

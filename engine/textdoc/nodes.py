@@ -204,13 +204,27 @@ def equal_data(a: Any, b: Any) -> bool:
     mapping makes them differ (it is never ``==`` to another NaN)."""
     if type(a) is not type(b) or a != b:
         return isinstance(a, float) and isinstance(b, float) and same_value(a, b)
-    # == takes true for 1: the encoder tells them apart (and two orders of the same keys).
+    # == takes true for 1: the encoder tells them apart.
     try:
-        if json.dumps(a) == json.dumps(b):
+        if _encoded_equal(a, b):
             return True
     except (TypeError, ValueError, RecursionError):
         pass
     return same_value(a, b)
+
+
+# Items of a long list encoded at a time (so that no text of a whole large document is made).
+_CHUNK = 500
+
+
+def _encoded_equal(a: Any, b: Any) -> bool:
+    """For ``a == b``: whether the C encoder writes them alike, piece by piece (keys compared
+    by name, whatever their order)."""
+    if isinstance(a, dict):
+        return all(_encoded_equal(value, b[key]) for key, value in a.items())
+    if isinstance(a, list) and len(a) > _CHUNK:
+        return all(json.dumps(a[i : i + _CHUNK]) == json.dumps(b[i : i + _CHUNK]) for i in range(0, len(a), _CHUNK))
+    return json.dumps(a) == json.dumps(b)
 
 
 def to_data(node: Node, budget: Budget, depth: int = 0) -> Any:

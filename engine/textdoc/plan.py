@@ -32,6 +32,7 @@ from .nodes import (
     Node,
     Sequence,
     effective,
+    equal_data,
     node_equals,
     same_value,
     to_data,
@@ -272,13 +273,9 @@ def _shared_ends(old: list[Any], new: list[Any]) -> tuple[int, int]:
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    try:
-        same = [old[:head], old[len(old) - tail :]] if tail else [old[:head]]
-        other = [new[:head], new[len(new) - tail :]] if tail else [new[:head]]
-        if json.dumps(same) == json.dumps(other):
-            return head, tail
-    except (TypeError, ValueError, RecursionError):
-        pass
+    same = old[:head] + old[len(old) - tail :]
+    if equal_data(same, new[:head] + new[len(new) - tail :]):
+        return head, tail
     return 0, 0
 
 

@@ -265,16 +265,24 @@ class _Builder:
             documents[-1] = documents[-1]._replace(end=len(text))
         return YamlStream(documents, self.aliased)
 
+    def plain_value(self, event: Any) -> Any:
+        """The value of a plain scalar without anchor or tag (the common case; keys repeat, so
+        each spelling is read once); _MISSING for any other scalar."""
+        if event.style or not event.implicit[0] or event.anchor or event.tag is not None:
+            return _MISSING
+        text = event.value
+        found = self.plain.get(text, _MISSING)
+        if found is _MISSING:
+            found = self.plain[text] = self.convert(self.resolver(text), text, event)
+        return found
+
     def scalar(self, event: Any) -> Scalar:
         style = event.style or None  # libyaml says "" for a plain scalar, ruamel.yaml None
         node = Scalar(event.start_mark.index, event.end_mark.index, None, style)
         text = node.source = event.value
-        if style is None and event.implicit[0] and not event.anchor and event.tag is None:
-            # The common case, and keys repeat: plain text read once per distinct spelling.
-            found = self.plain.get(text, _MISSING)
-            if found is _MISSING:
-                found = self.plain[text] = self.convert(self.resolver(text), text, event)
-            node.value = found
+        value = self.plain_value(event)
+        if value is not _MISSING:
+            node.value = value
             return node
         node.anchor, node.tag = event.anchor, _tag(event.tag)
         if event.anchor:
@@ -364,7 +372,9 @@ class _PlainReader:
             cls = type(event)
             kind = names.get(cls) or names.setdefault(cls, cls.__name__)
             if kind == "ScalarEvent":
-                value: Any = builder.scalar(event).value
+                value: Any = builder.plain_value(event)
+                if value is _MISSING:
+                    value = builder.scalar(event).value
                 if not stack:
                     content = bool(event.value or event.style or event.anchor) or event.tag is not None
                 elif isinstance(stack[-1][0], dict) and stack[-1][1] is _MISSING:
