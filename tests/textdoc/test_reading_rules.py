@@ -282,3 +282,62 @@ def test_real_multi_document_files_keep_the_save_properties():
             check_unchanged(text.encode(), doc(index))
             for edit in edits(text, doc(index), random.Random(index), 4):
                 check(text, doc(index), edit)
+
+
+# -- the quick readers agree with the full ones -------------------------------------------------------
+
+
+def _plain_agrees(text: str) -> bool:
+    """Whether ``read_plain`` gives what the tree gives (True when it declines to read)."""
+    from deskcheck.engine.textdoc.nodes import Budget, same_value, to_data
+
+    plain = yaml_tree.read_plain(text, "d")
+    if plain is None:
+        return True
+    stream = yaml_tree.parse_stream(text, "d")
+    assert [(d.content, d.start, d.end) for d in plain] == [
+        (d.root is not None, d.start, d.end) for d in stream.documents
+    ]
+    for quick, full in zip(plain, stream.documents, strict=True):
+        expected = None if full.root is None else to_data(full.root, Budget(10**6, "d"))
+        assert same_value(quick.data, expected)
+    return True
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents, st.integers(0, 3))
+def test_the_quick_yaml_reader_reads_what_the_tree_reads(document, style):
+    assert _plain_agrees(yaml_text(document, style))
+
+
+def test_the_quick_yaml_reader_on_real_files_and_streams():
+    for path in real_yaml_files():
+        text = path.read_text(encoding="utf-8-sig")
+        try:
+            _plain_agrees(text)
+        except InputError:
+            continue
+    # What it leaves to the tree: shared values, keys written twice.
+    assert yaml_tree.read_plain("a: &x 1\nb: *x\n", "d") is None
+    assert yaml_tree.read_plain("a: {<<: {b: 1}}\n", "d") is None
+    assert yaml_tree.read_plain("a: 1\na: 2\n", "d") is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents, st.integers(0, 4))
+def test_the_lazy_json_tree_has_the_full_trees_positions(document, style):
+    from deskcheck.engine.textdoc.json_tree import parse_json, parse_json_lazy
+
+    from .test_properties import json_text
+
+    text = json_text(document, style, False, True)
+    assert _json_shape(parse_json_lazy(text)) == _json_shape(parse_json(text))
+
+
+def _json_shape(node):
+    if isinstance(node, Scalar):
+        return ("scalar", node.start, node.end, repr(node.value), node.style)
+    if isinstance(node, Sequence):
+        return ("seq", node.start, node.end, node.open, node.close, [_json_shape(i) for i in node.items])
+    entries = [(e.key, e.key_start, e.key_end, e.colon, _json_shape(e.value)) for e in node.entries]
+    return ("map", node.start, node.end, node.open, node.close, entries)
