@@ -78,6 +78,7 @@ class ContextOptions:
 
 
 MODES = ("tracked-changes", "direct")
+# What engine.textdoc reads (kept here so that parsing a command line imports no engine module).
 DATA_FORMATS = ("json", "yaml", "toml")
 YAML_VERSIONS = ("1.1", "1.2")
 TABLE_REVISIONS = ("cells", "rows")

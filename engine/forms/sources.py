@@ -141,7 +141,6 @@ def content_hash(data: bytes) -> str:
 
 # -- files --------------------------------------------------------------------------------------
 
-FORMATS = ("json", "yaml", "toml")
 SUFFIXES = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
 
 

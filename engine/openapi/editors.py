@@ -32,7 +32,21 @@ ROLES = ("schemaOperation", "readOperation")
 # The form tools' own argument names. Every tool of a group also takes the write operation's path
 # parameters, so a path parameter cannot be called one of these (a test keeps the list in step
 # with the form tools).
-FORM_ARGUMENTS = ("path", "data", "merge", "value", "suggestionIndex", "query", "action", "index", "key", "newKey")
+FORM_ARGUMENTS = (
+    "path",
+    "data",
+    "merge",
+    "value",
+    "suggestionIndex",
+    "query",
+    "action",
+    "index",
+    "key",
+    "newKey",
+    "fromItem",
+    "maxItems",
+    "keepEdits",
+)
 
 
 @dataclass

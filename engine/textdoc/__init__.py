@@ -28,7 +28,6 @@ from ..errors import DeskcheckError, InputError
 from .nodes import MAX_DEPTH, MAX_VALUES, Budget, Duplicate, Node, equal_data, node_equals, same_value, to_data
 
 BOM = "\ufeff"
-KINDS = ("json", "yaml", "toml")
 YAML_VERSIONS = ("1.1", "1.2")
 # Rounds of edits: the first makes the changes; a second repairs what an anchor's change did to
 # its aliases or merges.

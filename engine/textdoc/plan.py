@@ -250,12 +250,7 @@ class Planner:
             return _by_position(head, len(items) - tail, head, len(value) - tail)
         old = [_fingerprint(to_data(item, self.budget)) for item in items]
         new = [_fingerprint(v) for v in value]
-        head = 0
-        while head < min(len(old), len(new)) and old[head] == new[head]:
-            head += 1
-        tail = 0
-        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
-            tail += 1
+        head, tail = _common_ends(old, new)
         old_end, new_end = len(old) - tail, len(new) - tail
         codes = SequenceMatcher(None, old[head:old_end], new[head:new_end], autojunk=False).get_opcodes()
         if not any(tag == "equal" for tag, *_ in codes):
@@ -263,16 +258,21 @@ class Planner:
         return [(tag, i1 + head, i2 + head, j1 + head, j2 + head) for tag, i1, i2, j1, j2 in codes]
 
 
-def _shared_ends(old: list[Any], new: list[Any]) -> tuple[int, int]:
-    """How many items both lists share at their start and at their end, found with ``==`` in C
-    and confirmed at once by the C encoder (``==`` takes true for 1); 0, 0 when it cannot
-    confirm them."""
+def _common_ends(old: list[Any], new: list[Any]) -> tuple[int, int]:
+    """How many items (``==``) both lists have in common at their start and at their end."""
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
         head += 1
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    return head, tail
+
+
+def _shared_ends(old: list[Any], new: list[Any]) -> tuple[int, int]:
+    """``_common_ends`` of two lists of data, found with ``==`` in C and confirmed at once by the
+    C encoder (``==`` takes true for 1); 0, 0 when it cannot confirm them."""
+    head, tail = _common_ends(old, new)
     same = old[:head] + old[len(old) - tail :]
     if equal_data(same, new[:head] + new[len(new) - tail :]):
         return head, tail

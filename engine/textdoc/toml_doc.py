@@ -193,44 +193,34 @@ def _new_item(value: Any, old: Any) -> Any:
             return kept
     if isinstance(value, str) and isinstance(old, items.String):
         return _string(value, literal=old.type.is_literal(), multiline=old.type.is_multiline())
-    if isinstance(value, dict) and isinstance(old, items.InlineTable):
-        table = tomlkit.inline_table()
-        for key, entry in value.items():
-            table[key] = _new_item(entry, None)
-        return table
-    if isinstance(value, dict):
-        table = tomlkit.table()
-        for key, entry in value.items():
-            table[key] = _new_item(entry, None)
-        return table
+    if isinstance(value, dict) and not isinstance(old, items.InlineTable):
+        return _filled(tomlkit.table(), value, lambda entry: _new_item(entry, None))
     if isinstance(value, list) and value and all(isinstance(entry, dict) for entry in value) and old is None:
         array_of_tables = tomlkit.aot()
         for entry in value:
             array_of_tables.append(_new_item(entry, None))
         return array_of_tables
-    if isinstance(value, list):
-        array = tomlkit.array()
-        for entry in value:
-            array.append(_inline(entry))
-        return array
-    return tomlkit.item(value)
+    return _inline(value)
 
 
 def _inline(value: Any) -> Any:
-    """An array's item: tables inside an array are inline tables."""
+    """A value written on one line: tables are inline tables, and so are the ones in arrays."""
     import tomlkit
 
     if isinstance(value, dict):
-        table = tomlkit.inline_table()
-        for key, entry in value.items():
-            table[key] = _inline(entry)
-        return table
+        return _filled(tomlkit.inline_table(), value, _inline)
     if isinstance(value, list):
         array = tomlkit.array()
         for entry in value:
             array.append(_inline(entry))
         return array
     return tomlkit.item(value)
+
+
+def _filled(table: Any, value: dict[str, Any], item: Any) -> Any:
+    for key, entry in value.items():
+        table[key] = item(entry)
+    return table
 
 
 def _string(value: str, *, literal: bool, multiline: bool) -> Any:

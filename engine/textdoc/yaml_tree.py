@@ -240,9 +240,7 @@ class _Builder:
                 continue
             left -= 1
             if left < 0:
-                raise InputError(
-                    f"{self.what} holds more than {MAX_VALUES:,} values; a form cannot hold it.", code="tooLarge"
-                )
+                raise _too_many(self.what)
             if not stack:
                 root = node
                 continue
@@ -405,7 +403,7 @@ class _PlainReader:
                 continue
             left -= 1
             if left < 0:
-                raise InputError(f"{builder.what} holds more than {MAX_VALUES:,} values; a form cannot hold it.")
+                raise _too_many(builder.what)
             if not stack:
                 root = value
                 continue
@@ -421,6 +419,10 @@ class _PlainReader:
         if documents:
             documents[-1] = documents[-1]._replace(end=len(builder.text))
         return documents
+
+
+def _too_many(what: str) -> InputError:
+    return InputError(f"{what} holds more than {MAX_VALUES:,} values; a form cannot hold it.", code="tooLarge")
 
 
 def _resolver(version: tuple[int, int]) -> Any:

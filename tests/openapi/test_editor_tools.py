@@ -9,7 +9,7 @@ import json
 import pytest
 
 from deskcheck.engine.forms.compile import clear_compile_cache, compile_stats
-from deskcheck.engine.forms.tools import form_tools
+from deskcheck.engine.forms.session_tools import SessionGroup
 from deskcheck.engine.openapi.editors import FORM_ARGUMENTS, FORM_VERBS
 from deskcheck.engine.openapi.http import Credentials
 from deskcheck.engine.openapi.load import load_openapi
@@ -103,7 +103,8 @@ def test_a_missing_path_parameter_is_refused_before_any_request():
 
 def test_the_form_arguments_list_matches_the_form_tools():
     own = set()
-    for tool in form_tools(lambda _args: None, prefix="x", title="x"):  # type: ignore[arg-type,return-value]
+    group = SessionGroup(name="x", title="x", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
+    for tool in group.tools():  # the six form tools, saveForm and reloadForm
         own |= set(tool.input_schema["properties"])
     assert own == set(FORM_ARGUMENTS)
 
