@@ -208,7 +208,7 @@ class FileSource:
     # The record -----------------------------------------------------------------------------
 
     def load(self) -> Loaded:
-        from ..textdoc import read_text, shared_values
+        from ..textdoc import read_text
 
         raw = self._current_bytes()
         if raw is None:
@@ -223,7 +223,7 @@ class FileSource:
         notes = tuple(_duplicate_note(self.data_path, d) for d in reading.duplicates[:MAX_NOTED_DUPLICATES])
         if len(reading.duplicates) > MAX_NOTED_DUPLICATES:
             notes += (f"... and {len(reading.duplicates) - MAX_NOTED_DUPLICATES} more keys written twice.",)
-        shared = tuple(tuple(group) for group in shared_values(text, fmt, what))
+        shared = tuple(tuple(group) for group in reading.shared)
         return Loaded(reading.data, DocumentVersion("hash", content_hash(raw)), notes, shared)
 
     def current_version(self) -> DocumentVersion:

@@ -22,6 +22,7 @@ written at the last occurrence and removing the key removes every occurrence. TO
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..errors import DeskcheckError, InputError
@@ -53,8 +54,12 @@ def as_format(kind: str | TextFormat) -> TextFormat:
 
 
 class Reading(NamedTuple):
+    """A text's data, the keys it writes twice, and the values it shares between places (see
+    ``shared_values``)."""
+
     data: Any
     duplicates: list[Duplicate]
+    shared: Sequence[list[str]] = ()
 
 
 class DocumentEditError(DeskcheckError):
@@ -78,7 +83,7 @@ def read_text(text: str, kind: str | TextFormat, what: str) -> Reading:
     """The data of a text and the keys it writes twice (see the module docstring)."""
     fmt = as_format(kind)
     if fmt.kind == "yaml":
-        from .nodes import duplicate_keys, value_of
+        from .nodes import duplicate_keys, shared_paths, value_of
         from .yaml_tree import choose, parse_stream, read_plain
 
         plain = read_plain(text, what, version=fmt.version)
@@ -91,8 +96,9 @@ def read_text(text: str, kind: str | TextFormat, what: str) -> Reading:
             return Reading(None, [])
         # Shared values (aliases, merges) are copied out, within a budget; otherwise the data
         # the parser decoded is the data.
-        data = to_data(root, Budget(MAX_VALUES, what)) if stream.aliased else value_of(root)
-        return Reading(data, duplicate_keys(root, text))
+        if not stream.aliased:
+            return Reading(value_of(root), duplicate_keys(root, text))
+        return Reading(to_data(root, Budget(MAX_VALUES, what)), duplicate_keys(root, text), shared_paths(root))
     if fmt.kind == "toml":
         from .toml_doc import read_toml
 
@@ -395,12 +401,7 @@ def detect_kind(text: str) -> str:
 
 
 def shared_values(text: str, kind: str | TextFormat, what: str) -> list[list[str]]:
-    """The values a YAML document writes once and uses again through aliases: for each anchor
-    an alias uses, the data paths (JSON pointers) of the anchored value and of each alias of
-    it, the anchor first. Empty for JSON and TOML, which have no aliases."""
-    fmt = as_format(kind)
-    if fmt.kind != "yaml" or "*" not in text:
-        return []
-    from .nodes import shared_paths
-
-    return shared_paths(parse_tree(text, fmt, what))
+    """The values a YAML document writes once and uses again through aliases or ``<<`` merges:
+    for each, the data paths (JSON pointers) of its places, the written one first
+    (``nodes.shared_paths``). Empty for JSON and TOML, which have no aliases."""
+    return list(read_text(text, kind, what).shared)
