@@ -138,12 +138,15 @@ class SessionGroup:
     def _with_notices(self, tool: Tool, calls: list[FormSession], replacing: list[str | None]) -> Tool:
         inner = tool.execute
         sets = tool.name == f"{self.name}_setFieldValue"
+        answers_json = tool.name == f"{self.name}_getData"
 
         def execute(args: dict[str, Any]) -> Any:
             calls.clear()
             replacing[0] = args.get("path") if sets and isinstance(args.get("path"), str) else None
             result = inner(args)
             notices = [note for session in calls for note in session.notices]
+            if notices and answers_json and isinstance(result, str):
+                return _with_notes(result, notices)
             if notices and isinstance(result, str):
                 return result + "\n\n" + "\n".join(notices)
             return result
@@ -248,6 +251,14 @@ class SessionGroup:
             execute=execute,
             annotations=RELOAD,
         )
+
+
+def _with_notes(answer: str, notices: list[str]) -> str:
+    """getData's JSON answer with the notices as its "notices" key (it stays JSON)."""
+    import json
+
+    data = json.loads(answer)
+    return json.dumps({**data, "notices": notices}, ensure_ascii=False)
 
 
 def _short(version: str) -> str:

@@ -43,9 +43,10 @@ def test_a_session_without_edits_shows_the_file_as_it_is_now(tmp_path):
     path.write_text("name: a\nport: 1\n")
     assert json.loads(answer(tmp_path, "get-data", '{"path": "/port"}'))["data"] == 1
     path.write_text("name: a\nport: 2  # changed in another editor\n")
-    text = answer(tmp_path, "get-data", '{"path": "/port"}')
-    assert json.loads(text.split("\n\n")[0])["data"] == 2
-    assert "app.yaml changed on disk since this session loaded it" in text and "(/port)" in text
+    read = json.loads(answer(tmp_path, "get-data", '{"path": "/port"}'))
+    assert read["data"] == 2, "getData stays JSON: what the session says is under notices"
+    [notice] = read["notices"]
+    assert "app.yaml changed on disk since this session loaded it" in notice and "(/port)" in notice
     assert "changed on disk" not in answer(tmp_path, "describe-state"), "said once, when it happened"
     assert form(tmp_path, "save-form").json["ok"]
     assert path.read_text() == "name: a\nport: 2  # changed in another editor\n"
@@ -58,9 +59,10 @@ def test_a_session_with_edits_keeps_them_and_a_reload_can_re_apply_them(tmp_path
     path.write_text("name: a\nport: 2\n")
     for verb in ("describe-state", "get-data"):  # every call says so
         text = answer(tmp_path, verb)
+        text = "\n".join(json.loads(text)["notices"]) if verb == "get-data" else text
         assert "app.yaml changed on disk since this session loaded it" in text
         assert "unsaved edits are kept (/name)" in text and '{"keepEdits": true}' in text
-    assert json.loads(answer(tmp_path, "get-data").split("\n\n")[0])["data"] == {"name": "mine", "port": 1}
+    assert json.loads(answer(tmp_path, "get-data"))["data"] == {"name": "mine", "port": 1}
     sessions = json.loads(run_cli("form", "sessions").stdout)["result"]
     assert [s["status"] for s in sessions] == ["stale"]
     refused = form(tmp_path, "save-form", expect=1).json["error"]
@@ -98,10 +100,11 @@ def test_keys_written_twice_follow_one_rule_said_once(tmp_path):
     for name, text, line in cases:
         path = tmp_path / name
         path.write_text(text)
-        first = answer(tmp_path, "get-data", data=name)
-        assert json.loads(first.split("\n\n")[0])["data"] == {"name": "b", "port": 1}
-        assert f'{path} writes the key "name" twice in one object (lines 1 and {line}): the last one counts' in first
-        assert "twice" not in answer(tmp_path, "get-data", data=name), "said once, when the session opens"
+        first = json.loads(answer(tmp_path, "get-data", data=name))
+        assert first["data"] == {"name": "b", "port": 1}
+        [notice] = first["notices"]
+        assert f'{path} writes the key "name" twice in one object (lines 1 and {line}): the last one counts' in notice
+        assert "notices" not in json.loads(answer(tmp_path, "get-data", data=name)), "said once, when it opens"
         form(tmp_path, "set-field-value", '{"path": "/name", "value": "c"}', data=name)
         assert form(tmp_path, "save-form", data=name).json["ok"]
         assert path.read_text() == text.replace('"b"', '"c"').replace("name: b", "name: c")

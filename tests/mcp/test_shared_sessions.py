@@ -112,14 +112,21 @@ def test_a_stale_save_of_a_file_is_refused_on_either_side(transport, tmp_path):
 
             assert not (await client.call_tool("form_reloadForm", {})).is_error
             assert not (await client.call_tool("form_setFieldValue", {"path": "/name", "value": "Agent"})).is_error
+            # The developer edits too, before the agent saves: the developer's session is the stale one.
+            run_process("form", "set-field-value", *files, '{"path": "/seats", "value": 50}')
             assert not (await client.call_tool("form_saveForm", {})).is_error
             assert json.loads(data.read_text()) == {"name": "Agent", "seats": 30}
 
-            # Now the developer's session is the stale one.
-            run_process("form", "set-field-value", *files, '{"path": "/seats", "value": 50}')
             refused = run_process("form", "save-form", *files, "{}", expect=1).json
             assert "form_reloadForm" in refused["error"]
             assert json.loads(data.read_text()) == {"name": "Agent", "seats": 30}, "the agent's save is kept"
+            # A session without edits of its own just follows the file, and says so.
+            run_process("form", "discard", *files)
+            run_process("form", "get-data", *files)
+            assert not (await client.call_tool("form_setFieldValue", {"path": "/seats", "value": 40})).is_error
+            assert not (await client.call_tool("form_saveForm", {})).is_error
+            seen = json.loads(run_process("form", "get-data", *files).json["result"])
+            assert seen["data"] == {"name": "Agent", "seats": 40} and "changed on disk" in seen["notices"][0]
 
     anyio.run(scenario)
 
