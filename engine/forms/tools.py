@@ -44,8 +44,9 @@ def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], 
     return {
         "getData": (
             f"Read the {quoted} document and whether it is valid. The answer is JSON: "
-            '{"data": ..., "valid": true|false}, or {"unset": true, "valid": ...} for a field without a value. '
-            "Values are never shortened, so on a large form pass a path to read only the part you need.",
+            '{"data": ..., "valid": true|false}, or {"unset": true, "valid": ...} for a field without a value, '
+            'with "notices" when the session has something to say (its file changed on disk, say). Values are '
+            "never shortened, so on a large form pass a path to read only the part you need.",
             {"path": {"type": "string", "description": PATH_SENTENCE + " Leave it out for the whole document."}},
             [],
             READ_ONLY,
