@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
 from deskcheck.engine.forms.tree import FOLD_FROM
@@ -117,3 +119,32 @@ def test_a_file_of_twenty_thousand_items_is_described_in_a_page_and_edited_in_pl
     run_cli("form", "set-field-value", *context, '{"path": "/items/15000/name", "value": "renamed"}')
     assert run_cli("form", "save-form", *context).json["ok"]
     assert data.read_text() == text.replace('"name": "item 15000"', '"name": "renamed"')
+
+
+# -- property: a folded list answers as an unfolded one would ---------------------------------------
+
+items = st.fixed_dictionaries(
+    {"id": st.one_of(st.integers(0, 10**6), st.text(max_size=3)), "name": st.one_of(st.text(max_size=8), st.none())},
+    optional={
+        "price": st.one_of(st.floats(-5, 5, allow_nan=False), st.booleans()),
+        "tags": st.lists(st.text(max_size=3), max_size=2),
+    },
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(items, min_size=FOLD_FROM, max_size=FOLD_FROM + 20), st.data())
+def test_validity_and_writes_of_a_folded_list_are_jsonschemas_and_exact(entries, draw):
+    from jsonschema import Draft202012Validator
+
+    document = {"title": "t", "items": [{k: v for k, v in e.items() if v is not None} for e in entries]}
+    tools = form_toolset(state_of(document))
+    answer = json.loads(tools.call("form_getData", {}).value)
+    assert answer["data"] == document
+    assert answer["valid"] is Draft202012Validator(SCHEMA).is_valid(document)
+    index = draw.draw(st.integers(0, len(entries) - 1))
+    assert tools.call("form_setFieldValue", {"path": f"/items/{index}/name", "value": "x"}).ok
+    expected = json.loads(json.dumps(document))
+    expected["items"][index]["name"] = "x"
+    answer = json.loads(tools.call("form_getData", {}).value)
+    assert answer["data"] == expected and answer["valid"] is Draft202012Validator(SCHEMA).is_valid(expected)

@@ -127,20 +127,31 @@ def test_yaml_1_1_is_kept_on_save():
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.integers(0, 1), st.integers(0, 2**32))
-def test_yaml_1_1_edits_read_back_as_pyyaml_reads_them(document, style, seed):
-    eleven = TextFormat("yaml", "1.1")
-    text = yaml.safe_dump(document, sort_keys=False, default_flow_style=None if style else False)
-    data = read_document(text, eleven, "d")
-    assert write_document(text.encode(), data, eleven, "d") == text.encode()
-    for edit in edits(text, "yaml", random.Random(seed), 3):
-        out = write_document(text.encode(), edit.data, eleven, "d").decode()
-        assert yaml.safe_load(out) == edit.data or _same(yaml.safe_load(out), edit.data), out
-
-
-def _same(a, b) -> bool:
+def test_yaml_1_1_edits_keep_the_save_properties_and_read_back_as_pyyaml_reads_them(document, style, seed):
     from deskcheck.engine.textdoc.nodes import same_value
 
-    return same_value(a, b)
+    eleven = TextFormat("yaml", "1.1")
+    text = yaml.safe_dump(document, sort_keys=False, default_flow_style=None if style else False)
+    check_unchanged(text.encode(), eleven)
+    for edit in edits(text, eleven, random.Random(seed), 3):
+        check(text, eleven, edit)  # reads back as the edit (as 1.1), changing only its lines
+        out = write_document(text.encode(), edit.data, eleven, "d").decode()
+        assert same_value(yaml.safe_load(out), edit.data), out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(documents, min_size=2, max_size=3), st.integers(0, 3), st.integers(0, 2**32))
+def test_one_document_of_a_generated_stream_keeps_the_save_properties(stream, style, seed):
+    text = "---\n".join(yaml_text(document, style) for document in stream)
+    rng = random.Random(seed)
+    index = rng.randrange(len(stream))
+    check_unchanged(text.encode(), doc(index))
+    for edit in edits(text, doc(index), rng, 3):
+        check(text, doc(index), edit)  # (check_unchanged and the span check cover the others)
+        out = write_document(text.encode(), edit.data, doc(index), "d").decode()
+        for other in range(len(stream)):
+            if other != index:
+                assert read_document(out, doc(other), "d") == read_document(text, doc(other), "d")
 
 
 # -- keys written twice: one rule -------------------------------------------------------------------
