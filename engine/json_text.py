@@ -107,10 +107,29 @@ def check_shape(value: Any, origin: str, *, depth: int | None = MAX_NESTING, val
         elif isinstance(item, list | tuple):
             children = item
         else:
+            _check_number(item, origin)
             continue
         if depth is not None and level > depth:
             raise _too_deep(origin, depth)
         stack.extend((child, level + 1) for child in children)
+
+
+_LARGEST_INTEGER = 10**MAX_INTEGER_DIGITS
+
+
+def _check_number(item: Any, origin: str) -> None:
+    """The numbers ``parse_json`` refuses, refused in a value parsed elsewhere (an MCP client's
+    arguments, parsed by the SDK, may hold NaN, Infinity or a 400-digit integer)."""
+    if isinstance(item, float) and not math.isfinite(item):
+        raise InputError(
+            f"{origin} holds the number {item}, which is not JSON (write null or a number).", code="badNumber"
+        )
+    if isinstance(item, int) and not isinstance(item, bool) and not -_LARGEST_INTEGER < item < _LARGEST_INTEGER:
+        raise InputError(
+            f"{origin} holds an integer of more than {MAX_INTEGER_DIGITS} digits; no count, id or amount needs "
+            "that many.",
+            code="badNumber",
+        )
 
 
 def _too_many(origin: str, values: int) -> InputError:

@@ -1,20 +1,19 @@
 """The catalogue's tools served with the official MCP SDK's low-level ``Server``, over stdio or
 streamable HTTP.
 
-- ``tools/list`` answers the definitions the exporters give (``Catalogue.definitions``), built
-  into the SDK's models once; the server's instructions are the catalogue's.
-- ``tools/call`` runs the tool as ``deskcheck call`` would and answers its result as text (a
-  docx tool's JSON result also as structured content); a failure is a tool error
-  (``isError``) carrying the CLI's message, an unknown tool name included, so a model reads
-  what to do instead.
-- Calls run one at a time, in order, on one worker thread: the event loop stays free for the
-  transport, and the session store's connection and the parsed documents are only ever used
-  from that thread. One writer at a time also means two clients of an HTTP server never
-  interleave the read-modify-write of a document.
-- Streamable HTTP listens on 127.0.0.1 unless told otherwise; with ``--http-token`` every
-  request must carry ``Authorization: Bearer TOKEN``. On a loopback address the SDK refuses
-  requests whose Host or Origin header is not local (DNS rebinding); elsewhere a token is
-  required.
+- ``tools/list`` answers the definitions the exporters give (``Catalogue.definitions``, each
+  with its output schema), plus ``continue_result`` (``paging``), built into the SDK's models
+  once; the server's instructions are the catalogue's, with what ``resources`` serves.
+- ``tools/call`` runs the tool as ``deskcheck call`` would (``workers``: off the event loop,
+  stoppable, with progress) and answers its result as text and as structured content valid
+  against the tool's output schema, bounded by ``--max-result-chars`` (``paging``); a failure is
+  a tool error (``isError``) carrying the CLI's message, an unknown tool name included, so a
+  model reads what to do instead.
+- Streamable HTTP listens on 127.0.0.1 unless told otherwise, and every request must carry the
+  server's token (``Authorization: Bearer TOKEN``, or ``?token=`` in the address): the one given
+  with ``--http-token``, or one made up at start and printed with the address (``--http-no-auth``
+  opts out, on a loopback address only). On a loopback address the SDK also refuses requests
+  whose Host or Origin header is not local (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -22,15 +21,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from deskcheck.engine.tools import ToolResult
+from deskcheck.engine.tools import ToolResult, structured_result
+from deskcheck.engine.tools import ok as ok_result
 
 from ..errors import UsageError
-from .call_log import answer, now_iso
+from .call_log import answer
+from .paging import CONTINUE_TOOL, PageError, Pager, continue_definition
+from .workers import Caller, Report, ToolRunner
 
 if TYPE_CHECKING:
     from .call_log import CallLog
@@ -60,105 +60,118 @@ def parse_http_address(text: str) -> HttpAddress:
     return HttpAddress(host, int(port))
 
 
-class Caller(NamedTuple):
-    client: str | None = None
-    session: str | None = None
-
-
-NO_CALLER = Caller()
-
-
-class ToolRunner:
-    """Runs calls on the one worker thread, timing and logging each."""
-
-    def __init__(self, catalogue: Catalogue, log: CallLog | None) -> None:
-        self.catalogue = catalogue
-        self.log = log
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskcheck-tools")
-
-    async def call(self, name: str, arguments: Any, caller: Caller = NO_CALLER) -> ToolResult:
-        queued = time.perf_counter()
-        future = self._executor.submit(self._run, name, arguments, caller, queued)
-        return await asyncio.wrap_future(future)
-
-    def _run(self, name: str, arguments: Any, caller: Caller, queued: float) -> ToolResult:
-        at, started = now_iso(), time.perf_counter()
-        result = self.catalogue.call(name, arguments)
-        finished = time.perf_counter()
-        if self.log is not None:
-            self.log.call(
-                name,
-                arguments,
-                result,
-                at=at,
-                ms=(finished - started) * 1000,
-                waited_ms=(started - queued) * 1000,
-                client=caller.client,
-                session=caller.session,
-            )
-        return result
-
-    def warm_up(self) -> None:
-        """Have the worker read the documents while the client reads the tool list (a call that
-        comes meanwhile waits for it, and then finds the document parsed)."""
-        self._executor.submit(self.catalogue.warm_up)
-
-    def close(self) -> None:
-        self._executor.shutdown(wait=True)
-
-
-def build_server(catalogue: Catalogue, runner: ToolRunner, sdk: Any) -> Any:
-    """The SDK's low-level ``Server`` with deskcheck's ``tools/list`` and ``tools/call``."""
+def build_server(catalogue: Catalogue, runner: ToolRunner, sdk: Any, pager: Pager | None = None) -> Any:
+    """The SDK's low-level ``Server`` with deskcheck's tools, skills (resources and prompts) and
+    documents (resources)."""
     from deskcheck.engine import __version__
 
+    from .resources import Library
+
     types = sdk.types
-    listing = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in catalogue.definitions()])
+    pager = pager or Pager()
+    continue_name = _free_name(catalogue, CONTINUE_TOOL)
+    pager.continue_tool = continue_name
+    definitions = [*catalogue.definitions(), continue_definition(continue_name)]
+    listing = types.ListToolsResult(tools=[types.Tool.model_validate(d) for d in definitions])
+    library = Library(catalogue)
 
     warmed = []
 
     async def list_tools(ctx: Any, params: Any) -> Any:
+        _refuse_cursor(params)
         if not warmed:
             warmed.append(True)
             runner.warm_up()
         return listing
 
     async def call_tool(ctx: Any, params: Any) -> Any:
-        result = await runner.call(params.name, params.arguments or {}, _caller(ctx))
-        return call_result(types, result)
+        caller = _caller(ctx)
+        arguments = params.arguments or {}
+        if params.name == continue_name:
+            try:
+                value = pager.next_page(arguments.get("continuation"), caller.session)
+            except PageError as exc:
+                return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
+            return call_result(types, ok_result(value), structured=_structured(catalogue, None, value))
+        result = await runner.call(params.name, arguments, caller, _reporter(ctx))
+        if result.ok:
+            result = ok_result(pager.bound(params.name, result.value, caller.session))
+        return call_result(types, result, structured=_structured(catalogue, params.name, result.value))
 
     return sdk.Server(
         "deskcheck",
         version=__version__,
-        instructions=catalogue.instructions() or None,
+        instructions=(catalogue.instructions() + library.instructions()).strip() or None,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        **library.handlers(types, _refuse_cursor),
     )
 
 
-def call_result(types: Any, result: ToolResult) -> Any:
+def _free_name(catalogue: Catalogue, name: str) -> str:
+    return name if name not in catalogue.names else f"deskcheck_{name}"
+
+
+def _refuse_cursor(params: Any) -> None:
+    """Every list fits in one page: a cursor is one this server never gave (-32602)."""
+    if getattr(params, "cursor", None) is not None:
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(code=-32602, message="Invalid params: this server gave no cursor; list without one.")
+
+
+def _structured(catalogue: Catalogue, name: str | None, value: Any) -> dict[str, Any] | None:
+    tool = catalogue.tool(name) if name is not None else None
+    if tool is not None:
+        return tool.structured(value)
+    return structured_result({}, value)
+
+
+def _reporter(ctx: Any) -> Report | None:
+    """Progress notifications for this call, sent from the worker thread, when the client gave a
+    progress token."""
+    meta = getattr(ctx, "meta", None) or {}
+    if meta.get("progress_token", meta.get("progressToken")) is None:
+        return None
+    loop = asyncio.get_running_loop()
+    session = ctx.session
+
+    def report(progress: float, message: str) -> None:
+        asyncio.run_coroutine_threadsafe(session.report_progress(progress, None, message or None), loop)
+
+    return report
+
+
+def call_result(types: Any, result: ToolResult, *, structured: dict[str, Any] | None = None) -> Any:
     """A tool's result as MCP content, decided as the CLI decides its envelope (``answer``):
-    text (JSON text for a structured value) and the value itself as structured content when it
-    is an object; a failure is ``isError`` with the message, followed by the result when there is
-    one (a suggest_changes that skipped operations: what was applied and why the rest was not)."""
+    text (JSON text for a structured value) and ``structured`` (the result as the tool's output
+    schema describes it); a failure is ``isError`` with the message, followed by the result when
+    there is one (a suggest_changes that skipped operations: what was applied and why the rest
+    was not)."""
     envelope = answer(result)
     value = envelope.get("result")
     blocks = [] if envelope["ok"] else [types.TextContent(text=envelope["error"] or "")]
     if "result" in envelope:
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         blocks.append(types.TextContent(text=text))
-    structured = value if isinstance(value, dict) else None
+    if not envelope["ok"]:
+        structured = value if isinstance(value, dict) else None
     return types.CallToolResult(content=blocks, structured_content=structured, is_error=not envelope["ok"])
 
 
 def _caller(ctx: Any) -> Caller:
-    """Who made a call, for the log: the client's name and version (from the handshake or the
-    request's own metadata) and, over HTTP with a handshake, its session id."""
+    """Who made a call: the client's name and version (from the handshake), over HTTP its
+    session id, and the identity its form sessions are kept under (its own per HTTP session;
+    over stdio, the one client, the context's)."""
     request = getattr(ctx, "request", None)
     headers = getattr(request, "headers", None)
     session = headers.get("mcp-session-id") if headers is not None else None
     info = getattr(getattr(ctx.session, "client_params", None), "client_info", None)
     client = f"{info.name} {info.version}".strip() if info is not None else None
-    return Caller(client, session)
+    identity = None
+    if request is not None:
+        identity = f"mcp-{session[:12]}" if session else "mcp-http"
+    return Caller(client, session, identity)
 
 
 # -- transports ---------------------------------------------------------------------------------
@@ -166,7 +179,58 @@ def _caller(ctx: Any) -> Caller:
 
 async def serve_stdio(server: Any, sdk: Any) -> None:
     async with sdk.stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        answering = AnswerUnreadable(read_stream, write_stream, sdk.types)
+        await server.run(answering, write_stream, server.create_initialization_options())
+
+
+class AnswerUnreadable:
+    """The stdio transport's read stream, answering each line that is not a JSON-RPC message
+    (not JSON, nested past the parser's limit, or JSON of another shape) with the JSON-RPC error
+    the HTTP transport gives (-32700, -32600), where the SDK would skip it in silence and leave
+    the client waiting."""
+
+    def __init__(self, inner: Any, write_stream: Any, types: Any) -> None:
+        self._inner, self._write, self._types = inner, write_stream, types
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def __aiter__(self) -> AnswerUnreadable:
+        return self
+
+    async def __anext__(self) -> Any:
+        while True:
+            item = await self._inner.__anext__()
+            if not isinstance(item, Exception):
+                return item
+            await self._answer(item)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._answer(item)
+
+    async def __aenter__(self) -> AnswerUnreadable:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    async def _answer(self, problem: Exception) -> None:
+        from mcp.shared.message import SessionMessage
+
+        kinds = [e.get("type") for e in problem.errors()] if hasattr(problem, "errors") else []
+        if "json_invalid" in kinds:
+            code, message = -32700, "Parse error: the line is not JSON (or nests too deeply to read)."
+        else:
+            code, message = -32600, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message."
+        error = self._types.JSONRPCError(
+            jsonrpc="2.0", id=None, error=self._types.ErrorData(code=code, message=message)
+        )
+        await self._write.send(SessionMessage(error))
 
 
 async def serve_http(server: Any, address: HttpAddress, token: str | None, announce) -> None:
@@ -200,7 +264,12 @@ class RequireBearer:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self._authorised(scope):
-            body = json.dumps({"error": "this MCP server needs Authorization: Bearer <token> (see --http-token)"})
+            body = json.dumps(
+                {
+                    "error": "this MCP server needs Authorization: Bearer <token>, or the address it printed with "
+                    "?token= (see --http-token)"
+                }
+            )
             await send(
                 {
                     "type": "http.response.start",
@@ -214,12 +283,16 @@ class RequireBearer:
 
     def _authorised(self, scope: dict[str, Any]) -> bool:
         import hmac
+        from urllib.parse import parse_qs
 
         for name, value in scope.get("headers", ()):
             if name == b"authorization":
                 scheme, _, credential = value.partition(b" ")
                 return scheme.lower() == b"bearer" and hmac.compare_digest(credential.strip(), self.expected)
-        return False
+        # The address printed with a generated token carries it (?token=), as notebook servers do.
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        given = query.get("token", [""])[0].encode("utf-8")
+        return bool(given) and hmac.compare_digest(given, self.expected)
 
 
 def run(
@@ -229,14 +302,20 @@ def run(
     http_token: str | None = None,
     log: CallLog | None = None,
     quiet: bool = False,
+    max_result_chars: int | None = None,
+    readers: int | None = None,
+    token_in_url: bool = False,
     on_stop: Callable[[], None] = lambda: None,
 ) -> None:
     """Serve until the client leaves (stdio: end of input) or the process is stopped (SIGTERM, or
     Ctrl-C). ``on_stop`` is what the caller's cleanup does (closing the log, giving back the
-    review locks), for the stdio server's signal path, which cannot return here."""
+    review locks), for the stdio server's signal path, which cannot return here. ``token_in_url``:
+    the token was made up here, and the address printed carries it, as notebook servers do."""
     import anyio
 
     from . import sdk as sdk_loader
+    from .paging import DEFAULT_CAP
+    from .workers import DEFAULT_READERS
 
     if http is not None and http.host not in LOOPBACK and not http_token:
         raise UsageError(
@@ -244,12 +323,12 @@ def run(
             "$DESKCHECK_MCP_TOKEN) so that only your clients can call the tools."
         )
     sdk = sdk_loader.load()
-    runner = ToolRunner(catalogue, log)
-    server = build_server(catalogue, runner, sdk)
+    runner = ToolRunner(catalogue, log, readers=readers or DEFAULT_READERS)
+    server = build_server(catalogue, runner, sdk, Pager(max_result_chars or DEFAULT_CAP))
     count = len(catalogue.names)
 
     def announce(where: str) -> None:
-        if not quiet:
+        if not quiet or token_in_url:
             print(f"deskcheck mcp: serving {count} tools {where}", file=sys.stderr, flush=True)
 
     try:
@@ -266,8 +345,24 @@ def run(
             anyio.run(serve_stdio, server, sdk)
         else:
             terminated = _stop_http_on_sigterm()
+
+            def at(url: str) -> None:
+                if token_in_url and http_token:
+                    from urllib.parse import quote
+
+                    announce(f"at {url}?token={quote(http_token, safe='')}")
+                    if not quiet:
+                        print(
+                            "deskcheck mcp: give a client that address, or the address without ?token= and the header "
+                            "Authorization: Bearer <token>; --http-token TOKEN sets your own token.",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+                else:
+                    announce(f"at {url}")
+
             try:
-                anyio.run(serve_http, server, http, http_token, lambda url: announce(f"at {url}"))
+                anyio.run(serve_http, server, http, http_token, at)
             except KeyboardInterrupt:
                 if not terminated[0]:
                     raise
