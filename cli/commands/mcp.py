@@ -105,6 +105,15 @@ MaxResultOpt = Annotated[
         rich_help_panel=SERVER,
     ),
 ]
+ShareOpt = Annotated[
+    bool,
+    typer.Option(
+        "--share-sessions",
+        help="Over HTTP: every client works in the form sessions the CLI and the REPL use (by default each MCP "
+        "session has its own; --identity NAME shares the sessions of NAME instead).",
+        rich_help_panel=SERVER,
+    ),
+]
 WorkersOpt = Annotated[
     int,
     typer.Option(
@@ -146,6 +155,7 @@ def serve(
     log: LogOpt = None,
     max_result_chars: MaxResultOpt = 50_000,
     readers: WorkersOpt = 4,
+    share_sessions: ShareOpt = False,
     *,
     context: ContextOptions,
 ) -> None:
@@ -163,13 +173,16 @@ def serve(
             http_no_auth=http_no_auth,
             max_result_chars=max_result_chars,
             readers=readers,
+            share_sessions=share_sessions,
         )
     except UsageError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         raise typer.Exit(2) from None
 
 
-def _serve(context, flags, http, http_token, log_path, *, http_no_auth, max_result_chars, readers) -> None:
+def _serve(
+    context, flags, http, http_token, log_path, *, http_no_auth, max_result_chars, readers, share_sessions
+) -> None:
     from ..env import current_env
     from ..mcp.call_log import CallLog, Redactor, credentials_of
     from ..mcp.catalogue import contexts_from_flags, open_catalogue
@@ -189,7 +202,7 @@ def _serve(context, flags, http, http_token, log_path, *, http_no_auth, max_resu
         import secrets
 
         http_token = secrets.token_urlsafe(24)
-    catalogue = open_catalogue(contexts_from_flags(context, *flags))
+    catalogue = open_catalogue(contexts_from_flags(context, *flags), shared_sessions=share_sessions)
     with contextlib.ExitStack() as stack:
         stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None

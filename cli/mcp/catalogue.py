@@ -47,6 +47,8 @@ class ServedContext:
     examples: dict[str, list[Any]] = dataclasses.field(default_factory=dict)
     document_text: str | None = None
     document_type: str = "application/json"
+    # Every client works in the context's own form sessions (--share-sessions, or --identity).
+    shared: bool = False
     _clients: OrderedDict[str, ToolSet] = dataclasses.field(default_factory=OrderedDict)
     _lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
 
@@ -54,7 +56,7 @@ class ServedContext:
     def per_client(self) -> bool:
         """Whether clients get form sessions of their own here (not with --identity, which
         names the sessions to share, nor for a .docx, which has none)."""
-        return self.family != "docx" and not self.options.identity
+        return self.family != "docx" and not self.options.identity and not self.shared
 
     def toolset_for(self, identity: str | None) -> ToolSet:
         """The tool set whose form sessions belong to ``identity`` (None: the context's own)."""
@@ -345,9 +347,10 @@ class Catalogue:
         return None
 
 
-def open_catalogue(options: list[ContextOptions]) -> Catalogue:
+def open_catalogue(options: list[ContextOptions], *, shared_sessions: bool = False) -> Catalogue:
     """Every context opened as ``deskcheck call`` opens it (missing files and unusable documents
-    are usage errors, before anything is served)."""
+    are usage errors, before anything is served); ``shared_sessions``: every client works in the
+    form sessions the CLI and the REPL use."""
     contexts = []
     for opts in options:
         preflight(opts)
@@ -360,6 +363,7 @@ def open_catalogue(options: list[ContextOptions]) -> Catalogue:
                 f"{opts.spec} gives no tools in the loaded profiles (no operation carries an x-agent annotation "
                 "there): choose another --profile, or see what the document gives with deskcheck openapi tools SPEC."
             )
+        served.shared = shared_sessions
         contexts.append(served)
     return Catalogue(contexts)
 
