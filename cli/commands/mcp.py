@@ -76,11 +76,12 @@ HttpOpt = Annotated[
     ),
 ]
 HttpTokenOpt = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
         "--http-token",
         help="With --http: clients must send Authorization: Bearer TOKEN (default: $DESKCHECK_MCP_TOKEN, else "
-        "a token made up at start and printed with the address, as ?token=). Never logged.",
+        "a token made up at start and printed with the address, as ?token=). Repeat it to give each client "
+        "a token of its own: clients of different tokens never share form sessions. Never logged.",
         rich_help_panel=SERVER,
         show_default=False,
     ),
@@ -190,7 +191,7 @@ def _serve(
     from ..review_lock import holding
 
     address = parse_http_address(http) if http is not None else None
-    http_token = http_token or os.environ.get("DESKCHECK_MCP_TOKEN") or None
+    http_token = list(http_token or ()) or [t for t in [os.environ.get("DESKCHECK_MCP_TOKEN")] if t]
     if (http_token or http_no_auth) and address is None:
         raise UsageError("--http-token and --http-no-auth are for an HTTP server: give --http HOST:PORT too.")
     if http_no_auth and http_token:
@@ -201,13 +202,13 @@ def _serve(
     if made_up:
         import secrets
 
-        http_token = secrets.token_urlsafe(24)
+        http_token = [secrets.token_urlsafe(24)]
     catalogue = open_catalogue(contexts_from_flags(context, *flags), shared_sessions=share_sessions)
     with contextlib.ExitStack() as stack:
         stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None
         if log_path is not None:
-            secrets = [*credentials_of(context.headers, context.effective_token), http_token]
+            secrets = [*credentials_of(context.headers, context.effective_token), *http_token]
             log = CallLog(log_path, Redactor(secrets))
             stack.callback(log.close)
             log.start(
@@ -218,7 +219,7 @@ def _serve(
         run(
             catalogue,
             http=address,
-            http_token=http_token,
+            http_tokens=http_token,
             log=log,
             quiet=current_env().quiet,
             max_result_chars=max_result_chars,

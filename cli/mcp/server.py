@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MCP_PATH = "/mcp"
+TOKEN_STATE = "deskcheck_token"
 
 
 class HttpAddress(NamedTuple):
@@ -170,7 +171,9 @@ def _caller(ctx: Any) -> Caller:
     client = f"{info.name} {info.version}".strip() if info is not None else None
     identity = None
     if request is not None:
-        identity = f"mcp-{session[:12]}" if session else "mcp-http"
+        # Per MCP session when the protocol has sessions; otherwise (2026 protocol) per token.
+        token = getattr(getattr(request, "state", None), TOKEN_STATE, None)
+        identity = f"mcp-{session[:12]}" if session else f"mcp-token{token}" if token else "mcp-http"
     return Caller(client, session, identity)
 
 
@@ -233,15 +236,15 @@ class AnswerUnreadable:
         await self._write.send(SessionMessage(error))
 
 
-async def serve_http(server: Any, address: HttpAddress, token: str | None, announce) -> None:
+async def serve_http(server: Any, address: HttpAddress, tokens: list[str], announce) -> None:
     """Serve streamable HTTP at ``address`` (``announce(url)`` once it listens)."""
     import socket
 
     import uvicorn
 
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=address.host)
-    if token:
-        app = RequireBearer(app, token)
+    if tokens:
+        app = RequireBearer(app, tokens)
     family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
     try:
         sock = socket.create_server((address.host, address.port), family=family, reuse_port=False)
@@ -258,48 +261,57 @@ class RequireBearer:
     token compared in constant time is all a local server needs (the SDK's own bearer support
     expects an OAuth issuer and a token verifier)."""
 
-    def __init__(self, app: Any, token: str) -> None:
+    def __init__(self, app: Any, tokens: list[str]) -> None:
         self.app = app
-        self.expected = token.encode("utf-8")
+        self.expected = [token.encode("utf-8") for token in tokens]
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not self._authorised(scope):
-            body = json.dumps(
-                {
-                    "error": "this MCP server needs Authorization: Bearer <token>, or the address it printed with "
-                    "?token= (see --http-token)"
-                }
-            )
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 401,
-                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body.encode("utf-8")})
-            return
+        if scope["type"] == "http":
+            number = self._token_number(scope)
+            if number is None:
+                body = json.dumps(
+                    {
+                        "error": "this MCP server needs Authorization: Bearer <token>, or the address it printed "
+                        "with ?token= (see --http-token)"
+                    }
+                )
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body.encode("utf-8")})
+                return
+            # Which token the client holds: clients of different tokens never share form sessions.
+            scope.setdefault("state", {})[TOKEN_STATE] = number
         await self.app(scope, receive, send)
 
-    def _authorised(self, scope: dict[str, Any]) -> bool:
+    def _token_number(self, scope: dict[str, Any]) -> int | None:
+        """The 1-based number of the token the request carries, None when it carries none of them."""
         import hmac
         from urllib.parse import parse_qs
 
+        given = b""
         for name, value in scope.get("headers", ()):
             if name == b"authorization":
                 scheme, _, credential = value.partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(credential.strip(), self.expected)
-        # The address printed with a generated token carries it (?token=), as notebook servers do.
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        given = query.get("token", [""])[0].encode("utf-8")
-        return bool(given) and hmac.compare_digest(given, self.expected)
+                given = credential.strip() if scheme.lower() == b"bearer" else b""
+                break
+        else:
+            # The address printed with a generated token carries it (?token=), as notebook servers do.
+            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+            given = query.get("token", [""])[0].encode("utf-8")
+        matches = [n for n, token in enumerate(self.expected, 1) if hmac.compare_digest(given, token)]
+        return matches[0] if given and matches else None
 
 
 def run(
     catalogue: Catalogue,
     *,
     http: HttpAddress | None = None,
-    http_token: str | None = None,
+    http_tokens: list[str] | None = None,
     log: CallLog | None = None,
     quiet: bool = False,
     max_result_chars: int | None = None,
@@ -317,7 +329,7 @@ def run(
     from .paging import DEFAULT_CAP
     from .workers import DEFAULT_READERS
 
-    if http is not None and http.host not in LOOPBACK and not http_token:
+    if http is not None and http.host not in LOOPBACK and not http_tokens:
         raise UsageError(
             f"--http {http.host}:{http.port} listens beyond this machine: give --http-token TOKEN (or "
             "$DESKCHECK_MCP_TOKEN) so that only your clients can call the tools."
@@ -347,10 +359,10 @@ def run(
             terminated = _stop_http_on_sigterm()
 
             def at(url: str) -> None:
-                if token_in_url and http_token:
+                if token_in_url and http_tokens:
                     from urllib.parse import quote
 
-                    announce(f"at {url}?token={quote(http_token, safe='')}")
+                    announce(f"at {url}?token={quote(http_tokens[0], safe='')}")
                     if not quiet:
                         print(
                             "deskcheck mcp: give a client that address, or the address without ?token= and the header "
@@ -362,7 +374,7 @@ def run(
                     announce(f"at {url}")
 
             try:
-                anyio.run(serve_http, server, http, http_token, at)
+                anyio.run(serve_http, server, http, http_tokens or [], at)
             except KeyboardInterrupt:
                 if not terminated[0]:
                     raise

@@ -52,7 +52,7 @@ def _decode_style(value, path: str, state: Decoding) -> str | None:
 
 STYLE_FIELD = Field(
     "styleId",
-    {"type": "string", "description": "A paragraph style id of this document (null or empty: no style)."},
+    {"type": ["string", "null"], "description": "A paragraph style id of this document (null or empty: no style)."},
     _decode_style,
     False,
     "A paragraph style id this document defines for the new paragraph (default: the anchor's formatting).",
