@@ -200,25 +200,28 @@ def _open_log(path: Path):
     """The log file opened for appending, readable by its owner only. Only a regular file (or a
     new one) is taken: a FIFO would block the server until someone reads it, and a device
     (/dev/full) is no log."""
-    import stat
-
+    with contextlib.suppress(OSError):
+        _refuse_special(path, os.stat(path).st_mode)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o600)
     except OSError as exc:
         raise UsageError(f"--log {path} cannot be written ({exc.strerror or exc}); give a file path.") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    try:
+        _refuse_special(path, os.fstat(fd).st_mode)
+    except UsageError:
         os.close(fd)
-        kind = (
-            "a FIFO"
-            if stat.S_ISFIFO(mode)
-            else "a device"
-            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "not a file"
-        )
-        raise UsageError(f"--log {path} is {kind}; give the path of a regular file (it is created when missing).")
+        raise
     os.set_blocking(fd, True)
     return os.fdopen(fd, "a", encoding="utf-8")
+
+
+def _refuse_special(path: Path, mode: int) -> None:
+    import stat
+
+    if not stat.S_ISREG(mode):
+        special = stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if special else "not a file"
+        raise UsageError(f"--log {path} is {kind}; give the path of a regular file (it is created when missing).")
 
 
 class RecordedCall(NamedTuple):
