@@ -31,6 +31,8 @@ CONTINUE_TOOL = "continue_result"
 # Room left for the ``paged`` note itself.
 _NOTE_ROOM = 400
 _WALK_DEPTH = 3
+# A place in a result: object keys and list indices.
+Where = tuple[str | int, ...]
 
 
 def continue_definition(name: str) -> dict[str, Any]:
@@ -65,7 +67,7 @@ class _Kept:
     owner: str | None
     tool: str
     value: Any
-    path: tuple[str, ...]  # the list cut (empty for a text result)
+    path: Where  # the list cut (empty for a text result)
     size: int
 
 
@@ -111,7 +113,7 @@ class Pager:
             )
         return self._page((key, kept), int(start))
 
-    def _keep(self, owner: str | None, tool: str, value: Any, path: tuple[str, ...], size: int) -> tuple[str, _Kept]:
+    def _keep(self, owner: str | None, tool: str, value: Any, path: Where, size: int) -> tuple[str, _Kept]:
         with self._lock:
             self._next_id += 1
             key = f"r{self._next_id}"
@@ -200,41 +202,42 @@ def _cut(text: str, start: int, room: int) -> int:
     return end
 
 
-def _pointer(path: tuple[str, ...]) -> str:
-    return "/" + "/".join(part.replace("~", "~0").replace("/", "~1") for part in path)
+def _pointer(path: Where) -> str:
+    return "/" + "/".join(str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
-def _longest_list(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> tuple[str, ...]:
-    """The path of the list (or string) holding the most text, in the objects of ``value`` (a few
-    levels)."""
-    best: tuple[int, tuple[str, ...]] = (0, ())
-    if not isinstance(value, dict) or depth > _WALK_DEPTH:
-        return ()
-    for name, item in value.items():
+def _longest_list(value: Any) -> Where:
+    """The path of the list (or string) holding most of ``value``'s text, a few levels down
+    (through objects, and through lists of one item, as a story list of one long story), or
+    ``()`` when no one part holds at least half of it: then the JSON text is what is paged."""
+    size, path = _bulkiest(value, (), 0)
+    return path if size * 2 >= len(json.dumps(value, ensure_ascii=False)) else ()
+
+
+def _bulkiest(value: Any, path: Where, depth: int) -> tuple[int, Where]:
+    best: tuple[int, Where] = (0, ())
+    if depth > _WALK_DEPTH:
+        return best
+    children = value.items() if isinstance(value, dict) else enumerate(value) if len(value) == 1 else ()
+    for name, item in children:
         if (isinstance(item, list) and len(item) > 1) or isinstance(item, str):
-            size = len(json.dumps(item, ensure_ascii=False))
-            if size > best[0]:
-                best = (size, (*path, name))
-        elif isinstance(item, dict):
-            inner = _longest_list(item, (*path, name), depth + 1)
-            if inner:
-                size = len(json.dumps(_get(value, inner[len(path) :]), ensure_ascii=False))
-                if size > best[0]:
-                    best = (size, inner)
-    return best[1]
+            candidate = (len(json.dumps(item, ensure_ascii=False)), (*path, name))
+        elif isinstance(item, dict | list):
+            candidate = _bulkiest(item, (*path, name), depth + 1)
+        else:
+            continue
+        best = max(best, candidate, key=lambda entry: entry[0])
+    return best
 
 
-def _get(value: Any, path: tuple[str, ...]) -> Any:
+def _get(value: Any, path: Where) -> Any:
     for name in path:
         value = value[name]
     return value
 
 
-def _with(value: dict[str, Any], path: tuple[str, ...], items: Any) -> dict[str, Any]:
+def _with(value: Any, path: Where, items: Any) -> Any:
     """A shallow copy of ``value`` with the list (or string) at ``path`` replaced by ``items``."""
-    out = dict(value)
-    if len(path) == 1:
-        out[path[0]] = items
-    else:
-        out[path[0]] = _with(value[path[0]], path[1:], items)
+    out = list(value) if isinstance(value, list) else dict(value)
+    out[path[0]] = items if len(path) == 1 else _with(value[path[0]], path[1:], items)
     return out
