@@ -60,16 +60,19 @@ def converse(args: list[str], lines: list[str], last_id: int) -> list[dict]:
 
 def test_unreadable_lines_and_bogus_cursors_get_json_rpc_errors(tmp_path):
     deep = '{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": ' + "[" * 300 + "]" * 300 + "}"
+    arguments = '{"name": "read_document", "arguments": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}"
+    deeper = '{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": ' + arguments + "}"
     lines = [
         "this is not json",
         deep,
+        deeper,
         '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "bogus"}}',
         '{"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {}}',
     ]
     answers = converse(["--docx", str(contract(tmp_path))], lines, 4)
     errors = [a for a in answers if "error" in a]
     assert errors[0]["id"] is None and errors[0]["error"]["code"] == -32700
-    assert errors[1]["error"]["code"] in (-32700, -32600, -32602)
+    assert [e["error"]["code"] for e in errors[1:3]] == [-32700, -32700], "nesting past what is read is a parse error"
     assert next(a for a in answers if a.get("id") == 3)["error"]["code"] == -32602
     assert "tools" in next(a for a in answers if a.get("id") == 4)["result"], "the server goes on serving"
 

@@ -14,13 +14,19 @@ import jsonschema
 import pytest
 
 from deskcheck.samples.records_api import openapi_path
-from tests.docx.builders import make_docx, p
+from tests.docx.builders import HEADING_STYLE, long_document, make_docx, p
 from tests.mcp.support import connected, definitions, http_client, http_server, json_of, stdio_client, text_of
 
 pytestmark = pytest.mark.slow
 
 SPEC = str(openapi_path())
 LINE = {"id": "associations", "lineId": "asso-001"}
+NEW_RECORD = {
+    "statut": "active",
+    "date_creation": "2024-09-01",
+    "departement": {"code": "29", "nom": "Finistère"},
+    "bureau": [{"nom": "Anne Guivarc'h", "fonction": "présidence"}],
+}
 
 
 def contract(path: Path) -> Path:
@@ -29,25 +35,55 @@ def contract(path: Path) -> Path:
 
 def test_every_tool_answers_what_its_output_schema_describes(tmp_path, fresh_sample_api):
     """The SDK client validates each structured result against the tool's output schema (it
-    raises otherwise): every docx, form and OpenAPI tool is called once."""
+    raises otherwise), and the test checks it again: every tool the server lists is called at
+    least once (a new tool without a call here fails the test)."""
     api = fresh_sample_api
-    docx = contract(tmp_path / "contract.docx")
+    docx = make_docx(
+        tmp_path / "contract.docx",
+        p("Delivery", ppr=HEADING_STYLE)
+        + p("The Supplier shall deliver the goods.", para_id="0A000001")
+        + p("Payment in 30 days."),
+    )
     shutil.copy(docx, tmp_path / "v1.docx")
     schema, data = tmp_path / "s.json", tmp_path / "d.json"
-    schema.write_text(json.dumps({"type": "object", "properties": {"seats": {"type": "integer"}}}))
-    data.write_text('{"seats": 2}')
+    schema.write_text(
+        json.dumps(
+            {
+                "type": "object",
+                "properties": {
+                    "seats": {"type": "integer"},
+                    "plan": {"type": "string", "enum": ["basic", "pro"]},
+                    "contacts": {
+                        "type": "array",
+                        "items": {"type": "object", "properties": {"name": {"type": "string"}}},
+                    },
+                },
+            }
+        )
+    )
+    data.write_text('{"seats": 2, "contacts": [{"name": "Ann"}]}')
     args = ["--docx", str(docx), "--spec", SPEC, "--profile", "write", "--base-url", api.base_url]
     args += ["--token", api.write_token, "--schema", str(schema), "--data", str(data)]
+    big = long_document(tmp_path / "long.docx", 3_000)
+    new_line = {"id": "associations"}
 
     async def scenario():
-        async with stdio_client(*args) as client:
+        async with stdio_client(*args, "--max-result-chars", "2000") as client:
             listed = {d["name"]: d for d in definitions(await client.list_tools())}
             assert all("outputSchema" in d and d.get("title") for d in listed.values())
-            outline = json_of(await client.call_tool("get_document_outline", {}))
-            stories = json_of(await client.call_tool("list_stories", {}))
-            comment = {"blockId": "0A000001", "text": "Which goods?"}
-            assert not (await client.call_tool("add_comment", comment)).is_error
-            comment_id = json_of(await client.call_tool("read_comments", {}))["comments"][0]["id"]
+            called: set[str] = set()
+
+            async def check(name: str, call_args: dict) -> dict:
+                result = await client.call_tool(name, call_args)
+                assert not result.is_error, (name, text_of(result))
+                jsonschema.validate(result.structured_content, listed[name]["outputSchema"])
+                called.add(name)
+                return result.structured_content
+
+            outline = await check("get_document_outline", {})
+            stories = await check("list_stories", {})
+            await check("add_comment", {"blockId": "0A000001", "text": "Which goods?"})
+            comment_id = (await check("read_comments", {}))["comments"][0]["id"]
             edit = {"type": "replaceInBlock", "blockId": "0A000001", "find": "goods", "replace": "software"}
             calls = [
                 ("read_document", {}),
@@ -59,26 +95,56 @@ def test_every_tool_answers_what_its_output_schema_describes(tmp_path, fresh_sam
                 ("compare_versions", {"previous": "v1.docx"}),
                 ("compare_versions", {"previous": "v1.docx", "format": "json"}),
                 ("sample_list_datasets", {}),
+                ("sample_describe_dataset", {"datasetId": "associations"}),
+                ("sample_search_records", {"datasetId": "associations", "query": "voiles"}),
                 ("sample_get_record", {"datasetId": "associations", "lineId": "asso-001"}),
                 ("sample_dataset_line_getData", LINE),
                 ("sample_dataset_line_describeState", LINE),
+                ("sample_dataset_line_getFieldSuggestions", {**LINE, "path": "/departement", "query": "gironde"}),
+                ("sample_dataset_line_setFieldValue", {**LINE, "path": "/email", "value": "a@b.fr"}),
+                ("sample_dataset_line_setData", {**LINE, "data": {"email": "c@d.fr"}}),
+                ("sample_dataset_line_editArray", {**LINE, "path": "/bureau", "action": "remove"}),
+                ("sample_dataset_line_saveForm", LINE),
+                ("sample_dataset_line_reloadForm", LINE),
+                ("sample_dataset_new_line_describeState", new_line),
+                ("sample_dataset_new_line_getData", new_line),
+                (
+                    "sample_dataset_new_line_getFieldSuggestions",
+                    {**new_line, "path": "/departement", "query": "gironde"},
+                ),
+                ("sample_dataset_new_line_setFieldValue", {**new_line, "path": "/email", "value": "e@f.fr"}),
+                ("sample_dataset_new_line_setData", {**new_line, "data": {"email": "g@h.fr"}}),
+                ("sample_dataset_new_line_editArray", {**new_line, "path": "/bureau", "action": "add"}),
+                ("sample_dataset_new_line_reloadForm", new_line),
                 ("form_getData", {}),
                 ("form_setFieldValue", {"path": "/seats", "value": 3}),
+                ("form_getFieldSuggestions", {"path": "/plan"}),
+                ("form_setData", {"data": {"plan": "pro"}}),
+                ("form_editArray", {"path": "/contacts", "action": "add"}),
                 ("form_describeState", {}),
+                ("form_saveForm", {}),
+                ("form_reloadForm", {}),
             ]
-            if outline["sections"]:
-                calls.append(("read_section", {"handle": outline["sections"][0]["handle"]}))
-            changes = None
+            calls.append(("read_section", {"handle": outline["sections"][0]["handle"]}))
             for name, call_args in calls:
-                result = await client.call_tool(name, call_args)
-                assert not result.is_error, (name, text_of(result))
-                jsonschema.validate(result.structured_content, listed[name]["outputSchema"])
-                if name == "suggest_changes":
-                    changes = json_of(await client.call_tool("read_changes", {}))["changes"]
-            accepted = await client.call_tool("accept_change", {"changeIds": [changes[0]["id"]]})
-            assert not accepted.is_error
+                await check(name, call_args)
+            changes = (await check("read_changes", {}))["changes"]
+            await check("accept_change", {"changeIds": [changes[0]["id"]]})
+            await check("suggest_changes", {"operations": [{**edit, "find": "Supplier", "replace": "Vendor"}]})
+            pending = (await check("read_changes", {}))["changes"]
+            await check("reject_change", {"changeIds": [pending[0]["id"]]})
+            # A result over the cap (2,000 characters here) is paged: the continuation tool too.
+            paged = await check("compare_versions", {"previous": str(big), "format": "json"})
+            await check("continue_result", {"continuation": paged["paged"]["continuation"]})
+            line = await check("sample_get_record", {"datasetId": "associations", "lineId": "asso-002"})
+            assert line
+            await check("sample_delete_record", {"datasetId": "associations", "lineId": "asso-002"})
+            # The new line's save creates a record; it is the last call of that group.
+            await check("sample_dataset_new_line_setData", {**new_line, "data": {"nom": "Club", **NEW_RECORD}})
+            await check("sample_dataset_new_line_saveForm", new_line)
             got = json_of(await client.call_tool("form_getData", {}))
-            assert got["data"] == {"seats": 3}, "getData answers its JSON, not text"
+            assert got["data"]["seats"] == 3, "getData answers its JSON, not text"
+            assert called == set(listed), f"tools never called: {sorted(set(listed) - called)}"
 
     anyio.run(scenario)
 
