@@ -282,6 +282,12 @@ def _openapi_toolset(opts: ContextOptions) -> ToolSet:
     return _load_openapi(opts).toolset
 
 
+def load_openapi_context(opts: ContextOptions):
+    """The loaded OpenAPI document of ``--spec`` (``engine.openapi.load.OpenApiTools``): its tool
+    set, skills, examples and source, for a host that serves more than the tools (``deskcheck mcp``)."""
+    return _load_openapi(opts)
+
+
 def _load_openapi(opts: ContextOptions, *, allow_invalid: bool = False):
     """Load the document (the only request made before a tool runs: fetching it when it is a URL).
     A document that cannot give tools is bad input (exit 2), with every problem listed."""

@@ -90,11 +90,20 @@ def check_json_size(text: str, origin: str, values: int = MAX_VALUES) -> None:
         raise _too_many(origin, values)
 
 
-def check_shape(value: Any, origin: str, *, depth: int | None = MAX_NESTING, values: int | None = MAX_VALUES) -> None:
+def check_shape(
+    value: Any,
+    origin: str,
+    *,
+    depth: int | None = MAX_NESTING,
+    values: int | None = MAX_VALUES,
+    numbers: bool = False,
+) -> None:
     """Refuse ``value`` when its arrays and objects nest more than ``depth`` levels, or when it
     holds more than ``values`` values (counting every array, object and scalar, and a shared one
-    each time it is reached, as a YAML alias is). Walked without recursion, stopping at the
-    first bound crossed, so any input is measured safely."""
+    each time it is reached, as a YAML alias is), and with ``numbers`` when it holds a number
+    ``parse_json`` refuses (for values parsed elsewhere: a YAML file's ``.inf`` is a number of
+    its own, an MCP client's ``NaN`` is not). Walked without recursion, stopping at the first
+    bound crossed, so any input is measured safely."""
     stack = [(value, 1)]
     count = 0
     while stack:
@@ -107,10 +116,30 @@ def check_shape(value: Any, origin: str, *, depth: int | None = MAX_NESTING, val
         elif isinstance(item, list | tuple):
             children = item
         else:
+            if numbers:
+                _check_number(item, origin)
             continue
         if depth is not None and level > depth:
             raise _too_deep(origin, depth)
         stack.extend((child, level + 1) for child in children)
+
+
+_LARGEST_INTEGER = 10**MAX_INTEGER_DIGITS
+
+
+def _check_number(item: Any, origin: str) -> None:
+    """The numbers ``parse_json`` refuses, refused in a value parsed elsewhere (an MCP client's
+    arguments, parsed by the SDK, may hold NaN, Infinity or a 400-digit integer)."""
+    if isinstance(item, float) and not math.isfinite(item):
+        raise InputError(
+            f"{origin} holds the number {item}, which is not JSON (write null or a number).", code="badNumber"
+        )
+    if isinstance(item, int) and not isinstance(item, bool) and not -_LARGEST_INTEGER < item < _LARGEST_INTEGER:
+        raise InputError(
+            f"{origin} holds an integer of more than {MAX_INTEGER_DIGITS} digits; no count, id or amount needs "
+            "that many.",
+            code="badNumber",
+        )
 
 
 def _too_many(origin: str, values: int) -> InputError:

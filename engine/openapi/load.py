@@ -300,7 +300,7 @@ def load_openapi(
     loaded = OpenApiTools(source, analysis, ToolSet("openapi", []), resolved_base)
     if analysis.editors:
         from .editor_source import EditorEndpoint
-        from .editor_tools import EditorContext, editor_session_group, editor_skill
+        from .editor_tools import EditorContext, api_hints, editor_session_group, editor_skill
 
         editor_context = EditorContext(
             EditorEndpoint(
@@ -319,7 +319,7 @@ def load_openapi(
             sessions = editor_session_group(group, editor_context)
             loaded.editor_sessions[group.name] = sessions
             loaded.editor_skills.append(editor_skill(group, sessions))
-            entries.append((group.write, sessions.tools()))
+            entries.append((group.write, api_hints(sessions.tools(), group)))
     order = {pointer: index for index, (_, _, pointer, _) in enumerate(iter_operations(document))}
     entries.sort(key=lambda entry: order.get(entry[0].pointer, len(order)))
     loaded.toolset = ToolSet("openapi", [t for _, tools in entries for t in tools], instructions=loaded.instructions)

@@ -42,11 +42,14 @@ def tool_description(operation: Operation, locale: str) -> str:
 
 
 def tool_annotations(operation: Operation) -> ToolAnnotations:
+    # What the HTTP method says the call does: a request reaches a system beyond deskcheck (open
+    # world); PUT and PATCH overwrite, DELETE removes, and a POST may do either (MCP's default,
+    # destructive, unless the annotation says otherwise).
     hints = {
-        "read_only": operation.method in ("get", "head"),
-        "destructive": operation.method == "delete",
+        "read_only": operation.method in ("get", "head", "options"),
+        "destructive": operation.method in ("put", "patch", "delete", "post"),
         "idempotent": operation.method in ("get", "head", "put", "delete", "options"),
-        "open_world": False,
+        "open_world": True,
     }
     given = operation.agent.get("annotations")
     if isinstance(given, dict):
@@ -71,8 +74,16 @@ def build_plain_tool(operation: Operation, tool_input: ToolInput, context: ToolC
         input_schema=tool_input.schema,
         execute=execute,
         annotations=tool_annotations(operation),
-        title=localize(operation.agent.get("title"), context.locale),
+        title=localize(operation.agent.get("title"), context.locale) or _title(operation),
     )
+
+
+def _title(operation: Operation) -> str:
+    """A title for a tool whose annotation gives none: the operation's summary, or its label."""
+    summary = operation.raw.get("summary")
+    if isinstance(summary, str) and summary.strip():
+        return summary.strip().splitlines()[0][:100]
+    return operation.label
 
 
 def run_operation(operation: Operation, tool_input: ToolInput, context: ToolContext, args: dict[str, Any]):
