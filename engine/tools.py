@@ -112,7 +112,7 @@ def run_tool(tool: Tool, args: JSON) -> ToolResult:
             "pass {} when the tool needs no arguments."
         )
     try:
-        check_shape(args, f"{tool.name}'s arguments")
+        check_shape(args, f"{tool.name}'s arguments", text=True)
         outcome = tool.execute(args)
     except InputError as exc:
         return fail(exc.message, code=exc.code, input_error=True)
