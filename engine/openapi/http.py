@@ -200,6 +200,10 @@ def same_origin(url: str, base: str) -> bool:
     read is on no origin."""
     try:
         a, b = urlsplit(url), urlsplit(base)
-        return (a.scheme.lower(), a.hostname, a.port) == (b.scheme.lower(), b.hostname, b.port)
+        return (a.scheme.lower(), a.hostname, _port(a)) == (b.scheme.lower(), b.hostname, _port(b))
     except ValueError:
         return False
+
+
+def _port(parts: Any) -> int | None:
+    return parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())

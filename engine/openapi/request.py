@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import quote, urlencode, urljoin
+from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from ..errors import DeskcheckError
 from ..urls import PATH_SAFE, dot_segment, path_separator
@@ -93,6 +93,29 @@ def no_base_url_message(document: dict[str, Any]) -> str:
             "pass --base-url with the API's address."
         )
     return "the document declares no server; pass --base-url with the API's address."
+
+
+def foreign_server_message(source_url: str, server: str, allowed: list[Any]) -> str | None:
+    """Why the server a fetched document names is not used (None when it is): it is on another
+    origin than the document (an absolute URL, ``//host``, a variable's default...), and the
+    user named it neither with --base-url nor with --allow-host. Requests there would carry the
+    user's credentials to a host only the document chose."""
+    from ..forms.remote_items import allowed_url
+    from ..urls import redact
+    from .http import same_origin
+
+    if same_origin(server, source_url) or allowed_url(server, allowed):
+        return None
+    parts = urlsplit(server)
+    host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    document = urlsplit(source_url)
+    return (
+        f"the document was fetched from {document.scheme}://{redact(document.netloc)} and names its API server "
+        f"{redact(server)} (servers[0].url), another origin; deskcheck sends requests, and your credentials, only "
+        f"where you point it. If that server is the API you mean, pass --base-url {redact(server)} or "
+        f"--allow-host {host}:{port}."
+    )
 
 
 def build_request(

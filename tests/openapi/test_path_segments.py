@@ -83,26 +83,6 @@ def test_an_editor_group_refuses_a_dot_segment_before_any_request(sample_api, gr
 # -- option URLs: x-fromUrl / getItems.url --------------------------------------------------------
 
 
-@pytest.fixture
-def lookup_form(tmp_path):
-    """A file-backed form whose `line` options come from the sample API, under a dataset the
-    data names (`ds`): through the old x-fromUrl syntax, a getItems template and an expression."""
-
-    def make(items: dict, ds: str):
-        schema = {
-            "type": "object",
-            "properties": {
-                "ds": {"type": "string"},
-                "line": {"type": "object", **items},
-            },
-        }
-        (tmp_path / "schema.json").write_text(json.dumps(schema))
-        (tmp_path / "data.json").write_text(json.dumps({"ds": ds}))
-        return ["--schema", str(tmp_path / "schema.json"), "--data", str(tmp_path / "data.json")]
-
-    return make
-
-
 FROM_URL = {"x-fromUrl": "/api/v1/datasets/{ds}/lines?q={q}&size=3", "x-itemsProp": "results", "x-itemTitle": "nom"}
 TEMPLATE = {
     "layout": {
