@@ -10,7 +10,13 @@ Measures, in one process (CPU time unless said otherwise):
   first evaluation after the root document changed, for an expression that does not read it and
   for one that does (the shared scope is parsed and frozen);
 - a request to a server that trickles one byte every 0.2 s: wall time until ``--timeout 2``
-  stops it (the server is a local socket; no sample API needed).
+  stops it (the server is a local socket; no sample API needed);
+- the totals per call (issue 26, item 7), each as a ``deskcheck`` process (CPU and wall): a form
+  whose 200 fields each have a distinct ``while (true)`` condition (``form describe-state``), 200
+  fields with a backtracking pattern tried at every position against 9,000-character values, and
+  an operation with 60 such query parameters (``call``); then the same shapes at 20 fields with
+  the totals lifted, which is what each costs without them (the issue's 104 s, 121 s and 37 s are
+  that cost at full size).
 
 Run: ``python bench/hostile_net.py`` (``--json`` prints the figures as JSON).
 """
@@ -24,7 +30,7 @@ import sys
 import threading
 import time
 
-from _common import call_times
+from _common import call_times, deskcheck, environment, run_process
 
 
 def cpu_ms(call, repeat: int = 1) -> float:
@@ -133,12 +139,81 @@ def trickle_figures() -> dict:
     return {"trickle_timeout_2s_wall_s": round(wall, 2), "outcome": outcome}
 
 
+def _write_shapes(folder, count: int) -> dict[str, list[str]]:
+    """The three total-per-call shapes at ``count`` fields, as the argv of their commands."""
+    endless = {
+        f"f{i}": {"type": "string", "layout": {"if": f"(() => {{ while (true) {{}} }})() || {i}"}} for i in range(count)
+    }
+    patterns = {f"f{i}": {"type": "string", "pattern": f"(?<=a+)b{i}"} for i in range(count)}
+    long_values = {f"f{i}": "a" * 9000 + "c" for i in range(count)}
+    params = [{"in": "query", "name": f"f{i}", "schema": patterns[f"f{i}"]} for i in range(min(count, 60))]
+    operation = {
+        "operationId": "x",
+        "parameters": params,
+        "x-agent": {"name": "x"},
+        "responses": {"200": {"description": "ok"}},
+    }
+    files = {
+        "endless.json": {"type": "object", "properties": endless},
+        "empty.json": {},
+        "patterns.json": {"type": "object", "properties": patterns},
+        "values.json": long_values,
+        "spec.json": {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {"get": operation}}},
+        "args.json": {name: long_values[name] for name in (p["name"] for p in params)},
+    }
+    for name, content in files.items():
+        (folder / name).write_text(json.dumps(content), encoding="utf-8")
+    return {
+        "conditions": [
+            "form",
+            "describe-state",
+            "--schema",
+            str(folder / "endless.json"),
+            "--data",
+            str(folder / "empty.json"),
+        ],
+        "patterns": [
+            "form",
+            "describe-state",
+            "--schema",
+            str(folder / "patterns.json"),
+            "--data",
+            str(folder / "values.json"),
+        ],
+        "arguments": ["call", "--spec", str(folder / "spec.json"), "x", f"@{folder / 'args.json'}"],
+    }
+
+
+def totals_figures() -> dict:
+    import tempfile
+    from pathlib import Path
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for count, lifted in ((200, False), (20, True)):
+            folder = Path(tmp) / str(count)
+            folder.mkdir()
+            env = environment(Path(tmp) / f"state{count}")
+            if lifted:
+                env.update(
+                    {"DESKCHECK_EXPRESSION_SECONDS_PER_CALL": "1e9", "DESKCHECK_PATTERN_SECONDS_PER_CALL": "1e9"}
+                )
+            for shape, argv in _write_shapes(folder, count).items():
+                n = min(count, 60) if shape == "arguments" else count
+                sample = run_process([deskcheck(), *argv], env)
+                label = f"{shape}_{n}" + ("_no_totals" if lifted else "")
+                out[label + "_cpu_s"] = round(sample.cpu, 2)
+                out[label + "_wall_s"] = round(sample.wall, 2)
+    return out
+
+
 def main() -> dict:
     return {
         "arguments": argument_figures(),
         "form": form_figures(),
         "sandbox": sandbox_figures(),
         "server": trickle_figures(),
+        "totals": totals_figures(),
     }
 
 
