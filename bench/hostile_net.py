@@ -11,6 +11,9 @@ Measures, in one process (CPU time unless said otherwise):
   for one that does (the shared scope is parsed and frozen);
 - a request to a server that trickles one byte every 0.2 s: wall time until ``--timeout 2``
   stops it (the server is a local socket; no sample API needed);
+- compressed answers (issue 26, item 9): 1 GiB of zeros as gzip (1 MB on the wire) and the same
+  gzipped twice (2 KB): wall time and the peak of Python's allocations until deskcheck refuses
+  them (httpx's own decoding took the second to 2 GB and 12 s);
 - the totals per call (issue 26, item 7), each as a ``deskcheck`` process (CPU and wall): a form
   whose 200 fields each have a distinct ``while (true)`` condition (``form describe-state``), 200
   fields with a backtracking pattern tried at every position against 9,000-character values, and
@@ -23,6 +26,7 @@ Run: ``python bench/hostile_net.py`` (``--json`` prints the figures as JSON).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import statistics
@@ -139,6 +143,55 @@ def trickle_figures() -> dict:
     return {"trickle_timeout_2s_wall_s": round(wall, 2), "outcome": outcome}
 
 
+def _gzip_zeros(size: int) -> bytes:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunk = bytes(1 << 20)
+    return b"".join(packer.compress(chunk) for _ in range(size >> 20)) + packer.flush()
+
+
+def bomb_figures() -> dict:
+    import gzip
+    import tracemalloc
+
+    from deskcheck.engine.openapi.http import HttpRequest, HttpxClient, RequestFailed
+
+    once = _gzip_zeros(1 << 30)
+    shapes = {"gzip_1GiB": (once, "gzip"), "gzip_in_gzip_1GiB": (gzip.compress(once, 9), "gzip, gzip")}
+    out = {}
+    for name, (body, coding) in shapes.items():
+        listener = socket.create_server(("127.0.0.1", 0))
+
+        def serve(listener=listener, body=body, coding=coding) -> None:
+            conn, _ = listener.accept()
+            conn.recv(65536)
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: {coding}\r\n"
+            with contextlib.suppress(OSError):  # the client hangs up once it refuses
+                conn.sendall(head.encode() + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+            conn.close()
+
+        threading.Thread(target=serve, daemon=True).start()
+        tracemalloc.start()
+        started = time.perf_counter()
+        try:
+            HttpxClient().send(HttpRequest("GET", f"http://127.0.0.1:{listener.getsockname()[1]}/x"))
+            outcome = "read"
+        except RequestFailed as exc:
+            outcome = "refused: " + ("too large" if "larger than" in exc.message else "stacked codings")
+        wall = time.perf_counter() - started
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        listener.close()
+        out[name] = {
+            "wire_bytes": len(body),
+            "wall_s": round(wall, 3),
+            "peak_mib": round(peak / 2**20, 1),
+            "outcome": outcome,
+        }
+    return out
+
+
 def _write_shapes(folder, count: int) -> dict[str, list[str]]:
     """The three total-per-call shapes at ``count`` fields, as the argv of their commands."""
     endless = {
@@ -213,6 +266,7 @@ def main() -> dict:
         "form": form_figures(),
         "sandbox": sandbox_figures(),
         "server": trickle_figures(),
+        "compressed answers": bomb_figures(),
         "totals": totals_figures(),
     }
 
