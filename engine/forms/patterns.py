@@ -7,9 +7,9 @@ with them needs backtracking, which can take exponential time (``^(a+)\\1*b$`` o
 ``a``): such a pattern is tested one value at a time by ``pattern_verdict``, with at most
 ``BACKTRACK_LIMIT`` steps on at most ``MAX_BACKTRACKING_CHARS`` characters, within the call's
 total for patterns (``engine.budget``), and a value that needs more is "could not be checked"
-rather than a hang. One value at a time, because jsonschema-rs (0.61) drops the "backtrack limit exceeded"
-error of a second field (and sometimes of the first) when it validates a whole document: a
-field that could not be checked must always say so.
+rather than a hang. One value at a time, because jsonschema-rs (0.61) drops the "backtrack
+limit exceeded" error of a second field (and sometimes of the first) when it validates a whole
+document: a field that could not be checked must always say so.
 
 A pattern jsonschema-rs does not accept although it is valid JavaScript (named groups with
 ``\\k<name>``, ``[^]``, Annex B forms) is tested in the sandboxed JavaScript engine instead

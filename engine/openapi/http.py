@@ -144,8 +144,9 @@ class Credentials:
                 raise InputError(f"the value of the --header {name.strip()} {problem}.")
             pairs.append((name.strip(), value.strip()))
         token = token or os.environ.get("DESKCHECK_TOKEN") or None
-        if token and header_value_problem(token):
-            raise InputError(f"the token (--token or DESKCHECK_TOKEN) {header_value_problem(token)}.")
+        problem = header_value_problem(token) if token else None
+        if problem:
+            raise InputError(f"the token (--token or DESKCHECK_TOKEN) {problem}.")
         if token and not any(name.lower() == "authorization" for name, _ in pairs):
             pairs.append(("Authorization", f"Bearer {token}"))
         return cls(tuple(pairs))
@@ -172,7 +173,7 @@ class ApiCaller:
         if self.base_url and same_origin(request.url, self.base_url):
             # Header names are case-insensitive: a request header spelled otherwise must not go
             # out beside the credential (servers differ on which of two they read).
-            own = {name.lower() for name, _ in self.credentials.headers}
+            own = self.credential_names()
             headers = {name: value for name, value in headers.items() if name.lower() not in own}
             headers.update(self.credentials.as_dict())
         return self.client.send(HttpRequest(request.method, request.url, headers, request.json_body, request.has_body))

@@ -51,6 +51,8 @@ HEADERS_NOT_SET = frozenset(
     )
 )
 _DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|"}
+# How a pattern that allows a separator writes it (a backslash is escaped in a pattern).
+_IN_PATTERN = {"/": "/", "\\": "\\\\"}
 
 
 class RequestBuildError(DeskcheckError):
@@ -186,12 +188,11 @@ def path_segment(value: Any, name: str, schema: Any = None) -> str:
         )
     separator = path_separator(text)
     if separator is not None and not _schema_allows(schema, separator, text):
-        written = "\\\\" if separator == "\\" else "/"
         raise RequestBuildError(
             f'the path parameter "{name}" is {_shown(text)}, which holds "{separator}" (as written, encoded '
             "or as a character servers read as one): many servers decode it before they route the request, "
-            f"which would then reach another path. Give the identifier itself; if this API takes "
-            f'"{separator}" inside {name}, its schema must say so with a pattern that contains "{written}".',
+            f'which would then reach another path. Give the identifier itself; if this API takes "{separator}" '
+            f'inside {name}, its schema must say so with a pattern that contains "{_IN_PATTERN[separator]}".',
             code="pathSeparator",
         )
     return quote(text, safe=PATH_SAFE)
@@ -199,8 +200,7 @@ def path_segment(value: Any, name: str, schema: Any = None) -> str:
 
 def _schema_allows(schema: Any, separator: str, text: str) -> bool:
     pattern = schema.get("pattern") if isinstance(schema, dict) else None
-    written = "\\\\" if separator == "\\" else "/"
-    if not isinstance(pattern, str) or written not in pattern:
+    if not isinstance(pattern, str) or _IN_PATTERN[separator] not in pattern:
         return False
     from ..forms.patterns import pattern_verdict
 
@@ -240,8 +240,7 @@ class _SpreadKeys:
                 continue
             raise RequestBuildError(
                 f'"{argument}" holds the key {_shown(key)}, which is {clash}; a key of {argument} cannot replace '
-                f"or repeat another query parameter. Leave it out of {argument}"
-                + (" and give the parameter itself." if normal in self.owned and normal not in self.fixed else "."),
+                f"or repeat another query parameter. Leave it out of {argument}.",
                 code="queryCollision",
             )
 
