@@ -138,13 +138,20 @@ def _too_many(origin: str, values: int) -> InputError:
     )
 
 
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate of ``text``, spelled ``\\udcff``, or None when it has none. A
+    command-line argument holding bytes that are not UTF-8 has them as such surrogates."""
+    found = _SURROGATE.search(text)
+    return f"\\u{ord(found.group()):04x}" if found else None
+
+
 def _check_text(text: Any, origin: str) -> None:
-    found = _SURROGATE.search(text) if isinstance(text, str) else None
+    found = lone_surrogate(text) if isinstance(text, str) else None
     if found:
         raise InputError(
-            f"{origin} holds the lone surrogate \\u{ord(found.group()):04x}, which is not a character (half of a "
-            "pair whose other half is missing); no UTF-8 output can hold it. Give the character itself, or both "
-            "halves of the pair.",
+            f"{origin} holds the lone surrogate {found}, which is not a character (half of a pair whose other half "
+            "is missing, or a byte that is not UTF-8); no UTF-8 output can hold it. Give the character itself, or "
+            "both halves of the pair.",
             code="badText",
         )
 

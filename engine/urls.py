@@ -151,6 +151,10 @@ def check_http_url(
     if it has a port, one written as 1 to 5 digits up to 65535. Messages quote ``given`` (what
     the user wrote, when ``url`` was made from it) and show ``example``."""
     shown = redact(url if given is None else given)
+    from .json_text import lone_surrogate
+
+    if lone_surrogate(url):
+        raise InputError(f"{what} {shown!r} is not UTF-8 text (it holds {lone_surrogate(url)}); give the URL as text.")
     try:
         parts = urlsplit(url)
     except ValueError as exc:  # an unbalanced IPv6 bracket

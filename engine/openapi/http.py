@@ -84,6 +84,11 @@ class HttpxClient:
         if not any(name.lower() == "accept-encoding" for name in headers):
             headers["accept-encoding"] = ACCEPT_ENCODING
         for name, value in headers.items():
+            if not _HEADER_NAME.fullmatch(name):
+                raise RequestFailed(
+                    f"{request.method} {target} was not sent: {name!r} is not a header name (letters, digits and "
+                    "-!#$%&'*+.^_`|~ only)."
+                )
             problem = header_value_problem(value)
             if problem:
                 raise RequestFailed(f"{request.method} {target} was not sent: its {name} header {problem}.")

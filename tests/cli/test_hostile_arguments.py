@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from deskcheck.engine.errors import InputError
+from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.helpers import deskcheck_executable, run_cli, run_process
 
@@ -143,6 +144,39 @@ def test_a_lone_surrogate_in_a_batch_id_fails_that_line_and_the_rest_run(form_fi
     assert [a["ok"] for a in answers] == [False, False, True] and answers[2]["id"] == "c"
     assert "lone surrogate \\ud800" in answers[0]["error"] and "lone surrogate \\udc00" in answers[1]["error"]
     assert "Traceback" not in run.stderr
+
+
+SAMPLE_SPEC = "samples/records_api/openapi.json"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["form", "describe-state", "{form}", "--identity", "me\udcff"],
+        ["call", "--spec", SAMPLE_SPEC, "--profile", "read\udcff", "sample_list_datasets"],
+        ["call", "--spec", "http://127.0.0.1:9/\udcff.json", "sample_list_datasets"],
+        ["call", "--spec", SAMPLE_SPEC, "--base-url", "http://127.0.0.1:9/\udcff", "sample_list_datasets"],
+        ["call", "--spec", SAMPLE_SPEC, "--allow-host", "h\udcff", "sample_list_datasets"],
+        [
+            "openapi",
+            "check",
+            SAMPLE_SPEC,
+            "--format",
+            "json",
+            "--live",
+            "--base-url",
+            "http://h/",
+            "--param",
+            "id=\udcff",
+        ],
+    ],
+    ids=["identity", "profile", "spec-url", "base-url", "allow-host", "live-param"],
+)
+def test_an_option_that_is_not_utf8_is_bad_usage(form_files, argv):
+    # A byte that is not UTF-8 on the command line reaches Python as a lone surrogate.
+    argv = [part for arg in argv for part in (form_files if arg == "{form}" else [arg])]
+    run = run_process(*argv, expect=2, cwd=str(REPO))
+    assert "not UTF-8 text" in run.stdout and "Traceback" not in run.stderr
 
 
 def test_a_host_passing_a_lone_surrogate_gets_an_input_error(docx):

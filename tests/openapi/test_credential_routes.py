@@ -227,6 +227,7 @@ STYLES = {
                     {"in": "header", "name": "Host", "schema": {"type": "string"}},
                     {"in": "header", "name": "authorization", "schema": {"type": "string"}},
                     {"in": "header", "name": "X-Note", "schema": {"type": "string"}},
+                    {"in": "header", "name": "X-N\u00f6te", "schema": {"type": "string"}},
                 ],
                 "x-agent": {"name": "list_items", "fixed": {"scope": "mine"}},
                 "responses": {"200": {"description": "ok"}},
@@ -266,6 +267,8 @@ def test_header_arguments_cannot_set_credential_or_framing_headers(scripted_serv
     assert not refused.ok and "ASCII text only" in refused.error and "bug" not in refused.error
     refused = tools.call("list_items", {"X-Note": "a\r\nX-Api-Key: stolen"})
     assert not refused.ok and "line break" in refused.error
+    refused = tools.call("list_items", {"X-N\u00f6te": "a"})
+    assert not refused.ok and "is not a header name" in refused.error
     assert scripted_server.received == []
     scripted_server.answer(200, {})
     assert tools.call("list_items", {"X-Note": "ok"}).ok
