@@ -190,8 +190,8 @@ def path_segment(value: Any, name: str, schema: Any = None) -> str:
     if separator is not None and not _schema_allows(schema, separator, text):
         raise RequestBuildError(
             f'the path parameter "{name}" is {_shown(text)}, which holds "{separator}" (as written, encoded '
-            "or as a character servers read as one): many servers decode it before they route the request, "
-            f'which would then reach another path. Give the identifier itself; if this API takes "{separator}" '
+            "or as a character servers read as one): many servers decode it before they route the request, so it "
+            f'would change which path is called. Give the identifier itself; if this API takes "{separator}" '
             f'inside {name}, its schema must say so with a pattern that contains "{_IN_PATTERN[separator]}".',
             code="pathSeparator",
         )

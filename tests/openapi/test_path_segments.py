@@ -23,6 +23,22 @@ from tests.helpers import run_cli
 from ..conftest import REPO
 
 SAMPLE_SPEC = str(REPO / "samples" / "records_api" / "openapi.json")
+SEPARATORS = [
+    "42/owner-secrets",
+    "42%2Fowner-secrets",
+    "42%2fowner-secrets",
+    "42%252Fowner-secrets",
+    "42\\owner-secrets",
+    "42%5Cowner-secrets",
+    "42\uff0fowner-secrets",  # full-width solidus: NFKC makes it "/"
+    "42\uff3cowner-secrets",  # full-width reverse solidus
+    "42\u2215owner-secrets",  # division slash: Windows best-fit maps it to "/"
+    "42\u2044owner-secrets",  # fraction slash
+    "42\u2216owner-secrets",  # set minus, read as "\"
+    "42%C0%AFowner-secrets",  # overlong UTF-8 "/"
+    "42%u2215owner-secrets",  # IIS %u escape
+    "c\u2105o",  # care-of sign, NFKC "c/o"
+]
 DOT_VALUES = ["..", ".", "../..", "a/../b", "x/.", "%2e%2E", "%2E", "..%2F..", "..;jsessionid=1", "..\\admin", "./"]
 
 
@@ -35,8 +51,8 @@ def untouched(api) -> bool:
     return [f.message for f in api.pending_faults()] == ["tripwire"]
 
 
-@pytest.mark.parametrize("value", DOT_VALUES)
-def test_a_plain_tool_refuses_a_dot_segment_in_a_path_parameter(sample_api, value):
+@pytest.mark.parametrize("value", DOT_VALUES + SEPARATORS)
+def test_a_plain_tool_refuses_a_dot_segment_or_a_separator_in_a_path_parameter(sample_api, value):
     tripwire(sample_api)
     spec = ["--spec", SAMPLE_SPEC, "--profile", "write", "--base-url", sample_api.base_url]
     args = json.dumps({"datasetId": "associations", "lineId": value})
