@@ -115,6 +115,7 @@ def build_context(
         if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
             raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
     check_author_option(author)
+    check_text_options(("--identity", identity), *(("--profile", name) for name in profile or ()))
     _check_addresses(base_url, allow_host or ())
     types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
     return ContextOptions(
@@ -141,6 +142,18 @@ def build_context(
         dry_run=dry_run,
         queue=queue,
     )
+
+
+def check_text_options(*options: tuple[str, str | None]) -> None:
+    """Refuse an option whose value is not UTF-8 text (bytes that are not UTF-8 arrive as lone
+    surrogates): it would be stored, compared or printed, and no UTF-8 output can hold it. File
+    paths are not checked: a file name may be any bytes."""
+    from deskcheck.engine.json_text import lone_surrogate
+
+    for flag, value in options:
+        found = lone_surrogate(value) if value else None
+        if found:
+            raise UsageError(f"{flag} is not UTF-8 text (it holds {found}, a byte that is not UTF-8); give it as text.")
 
 
 def check_author_option(author: str | None) -> None:

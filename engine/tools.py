@@ -3,7 +3,8 @@
 A ``Tool`` is data plus one function: a name, a description, an input JSON Schema, annotations
 (hints for a host about side effects) and ``execute(args)``. Executing goes through ``run_tool``,
 the only place where an exception becomes a result, so a bad argument or a failed request
-always comes back as ``ToolResult(ok=False, error=...)`` and never as a raise.
+always comes back as ``ToolResult(ok=False, error=...)`` and never as a raise; each execution gets
+its own time budget for a schema's expressions and patterns (``engine.budget``).
 
 A ``ToolSet`` is what a family hands to the CLI, the REPL or a host: the tools of one context
 (one .docx file, one OpenAPI document, one form), looked up by name, plus optional instructions.
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .budget import call_budget
 from .errors import DeskcheckError, InputError, UnknownToolError
 from .json_text import check_shape
 
@@ -147,8 +149,9 @@ def run_tool(tool: Tool, args: JSON) -> ToolResult:
             "pass {} when the tool needs no arguments."
         )
     try:
-        check_shape(args, f"{tool.name}'s arguments", numbers=True)
-        outcome = tool.execute(args)
+        check_shape(args, f"{tool.name}'s arguments", text=True, numbers=True)
+        with call_budget():
+            outcome = tool.execute(args)
     except InputError as exc:
         return fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
