@@ -23,9 +23,13 @@ def call_tool(tool: str, args: str | None, context: ContextOptions) -> int:
     env = current_env()
     arguments = read_args(args, env.stdin)
     preflight(context)
-    with progress.phase(f"running {tool}"):
-        result = open_toolset(context).call(tool, arguments)
     # Docx tools answer JSON that their family's views show on a terminal; the other families
     # answer text, shown as it is.
     view = f"docx:{tool}" if context.family == "docx" else None
+    sent = arguments
+    if view == "docx:compare_versions" and not env.json_output and "format" not in arguments:
+        # A person sees the comparison drawn as `docx compare` draws it, from its structured form.
+        sent = {**arguments, "format": "json"}
+    with progress.phase(f"running {tool}"):
+        result = open_toolset(context).call(tool, sent)
     return int(emit_result(env, result, view, arguments))

@@ -18,10 +18,11 @@ from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..app import help_with_example
 from ..completion import choices
-from ..context import ContextOptions, check_author_option, preflight
+from ..context import ContextOptions, preflight
 from ..env import current_env
+from ..option_values import checked, metavar, one_of
 from ..options import ArgsArg, DryRunOpt, OutputOpt, with_context_options
-from ..output.emit import emit_export_error, emit_result, emit_value
+from ..output.emit import emit_export_error, emit_result, emit_value, exit_code_for
 from ..review_lock import refuse_if_served
 from ..tool_call import call_tool
 
@@ -41,15 +42,24 @@ EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The .docx file.", show_default=False)]
 ResolveAuthorOpt = Annotated[
-    str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
+    str | None,
+    typer.Option(
+        "--author",
+        metavar="NAME",
+        help="Resolve only the tracked changes made by this author.",
+        callback=checked("author"),
+    ),
 ]
 FormatOpt = Annotated[
     str | None,
     typer.Option(
         "--format",
-        help="json (the default), anthropic, openai or mcp; on a terminal without it, a list of names and summaries.",
+        metavar=metavar(EXPORT_FORMATS),
+        help="The definitions' shape (json, the default, is deskcheck's own); on a terminal without it, a list of "
+        "names and summaries.",
         show_default=False,
         autocompletion=choices(EXPORT_FORMATS),
+        callback=one_of(EXPORT_FORMATS),
     ),
 ]
 
@@ -99,7 +109,6 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
-    check_author_option(author)
     preflight(ContextOptions(docx=file))
     if output is None and not dry_run:
         refuse_if_served(file)
@@ -146,9 +155,11 @@ def compare(
         str | None,
         typer.Option(
             "--format",
+            metavar=metavar(COMPARE_FORMATS),
             help="text (a summary line and one line per change, for a model or a diff tool) or json (the "
             "structured comparison); default: a coloured rendering on a terminal, json otherwise.",
             autocompletion=choices(COMPARE_FORMATS),
+            callback=one_of(COMPARE_FORMATS),
         ),
     ] = None,
 ) -> None:
@@ -161,26 +172,24 @@ def compare(
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
-    from ..output.emit import emit_usage_error
-
     env = current_env()
-    if output_format is not None and output_format not in COMPARE_FORMATS:
-        raise typer.Exit(emit_usage_error(env, f"--format must be text or json, not {output_format!r}."))
-    as_text = output_format == "text"
+    if output_format == "json":  # chosen: an envelope in every outcome, on a terminal too
+        env = dataclasses.replace(env, json_output=True)
     try:
         with progress.phase(f"comparing {previous.name} with {current.name}"):
-            diff = compare_versions(previous, current)
+            result = ok(compare_versions(previous, current))
     except InputError as exc:
-        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code, input_error=True))) from None
+        result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
-        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
-    if output_format is None and not env.json_output:
-        raise typer.Exit(emit_result(env, ok(diff), "docx:compare"))
-    if as_text:
-        if not env.quiet:
-            print(format_diff_for_llm(diff), file=env.stdout)
-        raise typer.Exit(0)
-    raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
+        result = fail(exc.message, code=exc.code)
+    if output_format != "text":
+        raise typer.Exit(emit_result(env, result, None if env.json_output else "docx:compare"))
+    # Text for a model or a diff tool: stdout holds that text or nothing, the error goes to stderr.
+    if not result.ok:
+        raise typer.Exit(emit_export_error(env, result.error or "the comparison failed", exit_code_for(result)))
+    if not env.quiet:
+        print(format_diff_for_llm(result.value), file=env.stdout)
+    raise typer.Exit(0)
 
 
 # The options that shape the tool definitions (not where or whether a call writes).
@@ -227,7 +236,13 @@ def redline(
         typer.Option("-o", "--output", help="Where to write the redline (a new .docx).", show_default=False),
     ],
     author: Annotated[
-        str | None, typer.Option("--author", help="Author of the tracked changes (default: deskcheck compare).")
+        str | None,
+        typer.Option(
+            "--author",
+            metavar="NAME",
+            help="Author of the tracked changes (default: deskcheck compare).",
+            callback=checked("author"),
+        ),
     ] = None,
     scrub_metadata: Annotated[
         bool,
@@ -249,7 +264,6 @@ def redline(
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
-    check_author_option(author)
     try:
         privacy = list(TRANSFORMS) if scrub_metadata else None
         with progress.phase(f"redlining {previous.name} into {current.name}"):
@@ -275,10 +289,6 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
     listing = format is None
     format = format or "json"
     env = current_env()
-    if format not in EXPORT_FORMATS:
-        raise typer.Exit(
-            emit_export_error(env, f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
-        )
     try:
         options, suggest = _docx_options(context)
     except UsageError as exc:

@@ -16,9 +16,8 @@ import dataclasses
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
-from ..app import help_with_example
+from ..app import SuggestingGroup, help_with_example
 from ..args import read_args
 from ..completion import form_positionals
 from ..context import ContextOptions, open_form_group, preflight
@@ -44,7 +43,7 @@ DraftOpt = Annotated[
 ]
 
 
-class LazyFormCommands(TyperGroup):
+class LazyFormCommands(SuggestingGroup):
     """The verbs, each turned into a click command only when it is looked up: a call pays for
     one verb's dozen options, not for all eleven verbs'."""
 

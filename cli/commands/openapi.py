@@ -10,7 +10,8 @@ import typer
 from ..app import help_with_example
 from ..completion import choices, profiles
 from ..env import current_env, global_flags
-from ..output.emit import emit_export_error, emit_usage_error
+from ..option_values import metavar, one_of
+from ..output.emit import emit_export_error, print_plain_error
 
 openapi_app = typer.Typer(
     name="openapi",
@@ -53,9 +54,11 @@ def check(
         str | None,
         typer.Option(
             "--format",
+            metavar=metavar(CHECK_FORMATS),
             help="text (the default), json (the envelope, --json too), github (workflow annotations) or sarif; "
             "each one says what happened in every outcome.",
             autocompletion=choices(CHECK_FORMATS),
+            callback=one_of(CHECK_FORMATS),
             show_default=False,
         ),
     ] = None,
@@ -119,8 +122,6 @@ def check(
     1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong."""
     env = current_env()
     fmt = output_format or ("json" if global_flags().json else "text")
-    if fmt not in CHECK_FORMATS:
-        raise typer.Exit(emit_usage_error(env, _bad_format(fmt, CHECK_FORMATS)))
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.report import CheckReport
 
@@ -176,6 +177,8 @@ def _print_report(env, report, fmt: str) -> int:
 
         failed = {} if code == 0 else {"error": report.summary()}
         write_json_line(env.stdout, {"ok": code == 0, **failed, "result": report.result()})
+        if code != 0:
+            print_plain_error(env, report.summary())
         return code
     if fmt == "text" and not env.json_output:  # a person at a terminal: the coloured view
         if report.failure is not None:
@@ -194,8 +197,8 @@ def _print_report(env, report, fmt: str) -> int:
     formatted = format_report(report, fmt, tool_version=__version__)
     if formatted:  # GitHub annotations of a clean check: nothing at all, not an empty line
         print(formatted, file=env.stdout)
-    if report.failure is not None and fmt != "text":
-        print(f"error: {report.failure}", file=env.stderr)
+    if code != 0:  # the findings may go to a file (a CI step's artifact): the gist reaches stderr too
+        print_plain_error(env, report.summary())
     return code
 
 
@@ -233,10 +236,12 @@ def tools(
         str | None,
         typer.Option(
             "--format",
+            metavar=metavar(TOOLS_FORMATS),
             help="json (the default: tools, editor groups, skills, instructions), anthropic, openai or mcp; on a "
             "terminal without it, a list of names and summaries.",
             show_default=False,
             autocompletion=choices(TOOLS_FORMATS),
+            callback=one_of(TOOLS_FORMATS),
         ),
     ] = None,
     locale: Annotated[
@@ -253,8 +258,6 @@ def tools(
     env = current_env()
     listing = output_format is None  # on a terminal: names and summaries instead of definitions
     output_format = output_format or "json"
-    if output_format not in TOOLS_FORMATS:
-        raise typer.Exit(emit_export_error(env, _bad_format(output_format, TOOLS_FORMATS)))
     try:
         loaded = load_openapi(spec, profiles=profile or None, locale=locale)
     except InputError as exc:
@@ -316,10 +319,6 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
     from deskcheck.engine.openapi.live_check import LiveOptions
 
     return LiveOptions(base_url, values, Credentials.from_options(headers, token), timeout=timeout)
-
-
-def _bad_format(given: str, allowed: tuple[str, ...]) -> str:
-    return f"--format must be one of {', '.join(allowed)}, not {given!r}."
 
 
 def _artifact_path(spec: str) -> str:

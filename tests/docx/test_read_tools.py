@@ -213,7 +213,7 @@ def test_cli_verbs_and_exit_codes(outline_doc, tmp_path):
     exported = json.loads(run_cli("docx", "tools", "--format", "openai").stdout)
     assert [t["function"]["name"] for t in exported][:2] == ["read_document", "get_document_outline"]
     refused = run_cli("docx", "tools", "--format", "xml", expect=2)
-    assert refused.stdout == "" and "--format must be one of" in refused.stderr
+    assert refused.stdout == "" and "'xml' is not one of json, anthropic, openai, mcp" in refused.stderr
 
 
 def test_batch_answers_each_line_even_for_a_missing_file(tmp_path):
