@@ -161,10 +161,12 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
     if family == "docx":
         from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
+        from .author import review_author
+
         toolset = docx_toolset(
             opts.docx,
             DocxOptions(
-                author=opts.author,
+                author=review_author(opts.author),
                 mode=opts.mode,
                 table_revisions=opts.table_revisions,
                 operation_types=opts.operation_types,

@@ -240,7 +240,8 @@ def redline(
         typer.Option(
             "--author",
             metavar="NAME",
-            help="Author of the tracked changes (default: deskcheck compare).",
+            help="Author of the tracked changes (default: $DESKCHECK_AUTHOR, else the configuration file's "
+            "author, else deskcheck compare).",
             callback=checked("author"),
         ),
     ] = None,
@@ -263,11 +264,13 @@ def redline(
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
+    from ..author import review_author
+
     env = current_env()
     try:
         privacy = list(TRANSFORMS) if scrub_metadata else None
         with progress.phase(f"redlining {previous.name} into {current.name}"):
-            result = ok(redline_files(previous, current, output, author=author, privacy=privacy))
+            result = ok(redline_files(previous, current, output, author=review_author(author), privacy=privacy))
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:

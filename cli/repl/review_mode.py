@@ -56,6 +56,8 @@ class ReviewMode:
     def start(self) -> ExitCode:
         from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
+        from ..author import review_author
+
         self.operation_types = self._operation_types()
         # The file itself is checked first, so that a file that is not a .docx is reported by
         # its own name (and no working copy is made of it).
@@ -65,7 +67,7 @@ class ReviewMode:
             return exit_code_for(checked)
         self.copy.open()
         options = DocxOptions(
-            author=self.context.author,
+            author=review_author(self.context.author),
             mode=self.context.mode,
             table_revisions=self.context.table_revisions,
             operation_types=self.operation_types,
