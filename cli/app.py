@@ -202,8 +202,33 @@ def _did_you_mean_options() -> None:
     NoSuchOption.format_message = format_message  # type: ignore[method-assign]
 
 
+def _named_placeholders() -> None:
+    """Typer names an option's value by its type (``--locale <str>``, ``--log <path>``); deskcheck
+    names what to give instead (``--locale LOCALE``, ``--log FILE``, ``--port N``). Options that
+    take one of a few values declare them as their metavar (``--mode tracked-changes|direct``)."""
+    from typer.core import TyperOption
+
+    original = TyperOption.make_metavar
+
+    def make_metavar(self, ctx) -> str:
+        var = original(self, ctx)
+        if self.metavar is not None or not (var.startswith("<") and var.endswith(">")):
+            return var
+        name = max(self.opts, key=len).lstrip("-")
+        last = name.rsplit("-", 1)[-1].upper()
+        kind = var[1:-1].split()[0]
+        if kind == "path":
+            return "DIR" if last in ("DIR", "FOLDER") else "FILE"
+        if kind in ("int", "integer", "float"):
+            return "SECONDS" if "timeout" in name else "N"
+        return last
+
+    TyperOption.make_metavar = make_metavar  # type: ignore[method-assign]
+
+
 _usage_without_braces()
 _did_you_mean_options()
+_named_placeholders()
 
 app = typer.Typer(
     name="deskcheck",

@@ -165,7 +165,7 @@ MaxOperationsOpt = Annotated[
     typer.Option(
         "--max-operations",
         metavar="1-200",
-        help="Most operations per suggest_changes call (1-200).",
+        help="Most operations per suggest_changes call.",
         rich_help_panel=REVIEW,
         min=1,
         max=200,

@@ -25,6 +25,7 @@ from ..options import ArgsArg, DryRunOpt, OutputOpt, with_context_options
 from ..output.emit import emit_export_error, emit_result, emit_value, exit_code_for
 from ..review_lock import refuse_if_served
 from ..tool_call import call_tool
+from ..tool_help import ToolHelpCommand
 
 DOCX_OPTIONS = (
     "author",
@@ -98,8 +99,38 @@ def _tool_command(spec: DocxToolSpec):
     return command
 
 
+def describe_tool(verb_name: str) -> tuple[dict, list, str]:
+    """What a docx tool verb's help shows after its options (see ``tool_help``)."""
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
+
+    from ..help_examples import docx_example
+
+    name = verb_name.replace("-", "_")
+    schema = dict(docx_toolset(None).get(name).input_schema)
+    extra = [("Operation types (* required)", operation_rows())] if name == "suggest_changes" else []
+    return schema, extra, docx_example(name)
+
+
+def operation_rows() -> list[tuple[str, str]]:
+    """(type, its fields) for each suggest_changes operation type a host gets by default."""
+    from deskcheck.engine.docx.edit import registry
+
+    rows = []
+    for name in registry.default_types():
+        spec = registry.get_spec(name)
+        fields = [f"{field.name}{'*' if field.required else ''}" for field in spec.fields]
+        if spec.comment and not any(field.name == "comment" for field in spec.fields):
+            fields.append("comment")
+        rows.append((name, ", ".join(fields)))
+    return rows
+
+
+class DocxToolCommand(ToolHelpCommand):
+    describe = staticmethod(describe_tool)
+
+
 for _spec in DOCX_TOOL_SPECS:
-    docx_app.command(verb(_spec.name), no_args_is_help=True)(_tool_command(_spec))
+    docx_app.command(verb(_spec.name), no_args_is_help=True, cls=DocxToolCommand)(_tool_command(_spec))
 
 
 def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry_run: bool) -> None:
@@ -278,12 +309,30 @@ def redline(
     raise typer.Exit(emit_result(env, result, "docx:redline"))
 
 
+ToolNameArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="[NAME]",
+        help="One tool (read_document or read-document): its definition, or on a terminal its arguments and an "
+        "example.",
+        show_default=False,
+    ),
+]
+
+
 @docx_app.command("tools")
 @with_context_options(only=SCHEMA_OPTIONS)
-def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, context: ContextOptions) -> None:
+def tools(
+    name: ToolNameArg = None,
+    format: FormatOpt = None,
+    capabilities: CapabilitiesOpt = False,
+    *,
+    context: ContextOptions,
+) -> None:
     """Print the docx tool definitions (json, anthropic, openai or mcp shape), shaped by the same
     review options the tools run with; on a terminal without --format, each tool's name and what it
-    does. --capabilities prints suggest_changes' capabilities text."""
+    does. NAME prints one tool (on a terminal: its JSON arguments and an example). --capabilities
+    prints suggest_changes' capabilities text."""
     from deskcheck.engine.docx.tools.toolset import docx_toolset
     from deskcheck.engine.providers import export_tools
 
@@ -301,12 +350,40 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
 
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
-    definitions = export_tools(docx_toolset(None, options), format)
+    toolset = docx_toolset(None, options)
+    if name is not None:
+        tool_name = name.replace("-", "_")
+        if tool_name not in toolset:
+            from deskcheck.engine.close_matches import did_you_mean
+
+            hint = did_you_mean(tool_name, toolset.names)
+            listed = ", ".join(toolset.names)
+            raise typer.Exit(emit_export_error(env, f"there is no docx tool {name!r}.{hint} The tools: {listed}."))
+        if listing and not env.json_output:  # a person at a terminal: what --help of its verb says
+            raise typer.Exit(emit_value(env, _one_tool(toolset.get(tool_name)), "tools:tool"))
+        [definition] = export_tools([toolset.get(tool_name)], format)
+        print(json.dumps(definition, ensure_ascii=False, indent=2), file=env.stdout)
+        raise typer.Exit(0)
+    definitions = export_tools(toolset, format)
     if listing and not env.json_output:  # a person at a terminal: names and summaries
         raise typer.Exit(emit_value(env, definitions, "tools:listing"))
     # An exporter: the definitions themselves, in the provider's shape, never in an envelope.
     print(json.dumps(definitions, ensure_ascii=False, indent=2), file=env.stdout)
     raise typer.Exit(0)
+
+
+def _one_tool(tool) -> dict:
+    """One tool as ``render.tools.one_tool`` shows it."""
+    from ..help_examples import docx_example
+    from ..tool_help import argument_rows
+
+    return {
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "arguments": argument_rows(dict(tool.input_schema)),
+        "example": docx_example(tool.name),
+    }
 
 
 queue_app = typer.Typer(

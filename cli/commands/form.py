@@ -25,6 +25,7 @@ from ..env import current_env
 from ..errors import UsageError
 from ..options import with_context_options
 from ..output.emit import emit_result, emit_value
+from ..tool_help import ToolHelpCommand
 from . import form_verbs
 from .form_verbs import FORM_OPTIONS, split_positionals, tool_verbs
 
@@ -106,9 +107,26 @@ def _tool_command(tool_verb: str, summary: str):
     return command
 
 
+def describe_tool(name: str) -> tuple[dict, list, str]:
+    """What a form tool verb's help shows after its options (see ``tool_help``)."""
+    from ..help_examples import form_example
+
+    tool_verb = tool_verbs()[name][0]
+    schema = dict(form_verbs.tool_schemas()[tool_verb])
+    spec_note = (
+        "ARGS also carries the editor group's path parameters (its record's id, for example); "
+        "`deskcheck openapi tools SPEC --format json` lists them under editorGroups."
+    )
+    return schema, [("With --spec SPEC NAME", spec_note)], form_example(tool_verb, name)
+
+
+class FormToolCommand(ToolHelpCommand):
+    describe = staticmethod(describe_tool)
+
+
 def _register_tool_verbs() -> None:
     for name, (tool_verb, summary) in tool_verbs().items():
-        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True})
+        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True, "cls": FormToolCommand})
 
 
 _register_tool_verbs()

@@ -19,6 +19,7 @@ openapi_app = typer.Typer(
         "Check annotated OpenAPI documents (x-agent) and list the tools they give.",
         "deskcheck openapi check openapi.yaml --format github",
         "deskcheck openapi tools openapi.yaml --profile write",
+        "deskcheck openapi rule default-invalid",
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -68,7 +69,9 @@ def check(
         list[str] | None,
         typer.Option(
             "--severity",
-            help="RULE=error|warning|off: change a rule's severity (repeatable; wins over the configuration file).",
+            metavar="RULE=error|warning|off",
+            help="Change a rule's severity (repeatable; wins over the configuration file); `deskcheck openapi rule` "
+            "lists the rules.",
             autocompletion=_complete_severity,
         ),
     ] = None,
@@ -119,7 +122,9 @@ def check(
     """Report everything that would stop the document's tools from loading or working and everything
     the OpenAPI specification forbids (errors), and what is only questionable (warnings), each with its
     file, line, column and JSON pointer; $refs to other files are checked too. Exit 0 without errors,
-    1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong."""
+    1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong.
+    Each finding names its rule: `deskcheck openapi rule` lists the rules, `deskcheck openapi rule NAME`
+    explains one (why it matters, how to fix it)."""
     env = current_env()
     fmt = output_format or ("json" if global_flags().json else "text")
     from deskcheck.engine.errors import InputError
@@ -226,6 +231,33 @@ def _complete_severity(incomplete: str) -> list[str]:
     if sep:
         return [f"{rule}={level}" for level in SEVERITIES]
     return [f"{name}=" for name in RULES if name.startswith(incomplete)]
+
+
+@openapi_app.command("rule")
+def rule(
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="[NAME]", help="The rule, as a finding names it (default-invalid).", show_default=False),
+    ] = None,
+) -> None:
+    """Explain a rule of openapi check: what it finds, why it matters, how to fix it and its default
+    severity. Without NAME, list every rule."""
+    from deskcheck.engine.openapi.rule_docs import all_rule_docs, rule_doc
+    from deskcheck.engine.openapi.rules import RULES
+
+    from ..errors import UsageError
+    from ..output.emit import emit_value
+
+    env = current_env()
+    if name is None:
+        raise typer.Exit(emit_value(env, [doc.as_dict() for doc in all_rule_docs()], "rules:rules"))
+    if name not in RULES:
+        from deskcheck.engine.close_matches import did_you_mean
+
+        raise UsageError(
+            f"there is no rule {name!r}.{did_you_mean(name, RULES)} `deskcheck openapi rule` lists every rule."
+        )
+    raise typer.Exit(emit_value(env, rule_doc(RULES[name]).as_dict(), "rules:rule"))
 
 
 @openapi_app.command("tools", no_args_is_help=True)

@@ -1,5 +1,5 @@
 """Readable renderings of results, one module per family (``docx``, ``forms``, ``openapi``,
-``tools``), shared by the CLI on a terminal, the REPL and ``deskcheck demo``; ``draw`` lays them
+``tools``, ``rules``), shared by the CLI on a terminal, the REPL and ``deskcheck demo``; ``draw`` lays them
 out at a width, ``values`` shows any other value. Imported only when something is shown to a
 person: scripts reading JSON never load it."""
 
@@ -10,7 +10,7 @@ from typing import Any
 from .draw import View
 
 # view family -> module holding its VIEWS table
-_FAMILIES = {"docx": "docx", "form": "forms", "openapi": "openapi", "tools": "tools"}
+_FAMILIES = {"docx": "docx", "form": "forms", "openapi": "openapi", "tools": "tools", "rules": "rules"}
 
 
 def view_of(name: str | None, value: Any, args: dict[str, Any] | None = None) -> View:

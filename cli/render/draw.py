@@ -423,8 +423,11 @@ def _styled_cell(spans: tuple[Span, ...], width: int, column: Column, styler: St
 # -- small helpers the family views share --------------------------------------------------------------
 
 
-def note(text: str) -> Line:
-    return Line((text, "dim"))
+def note(text: str) -> Wrapped:
+    """A hint or an instruction: dim, and wrapped rather than cut, so a narrow terminal still
+    shows all of it."""
+    indent = len(text) - len(text.lstrip(" "))
+    return Wrapped(((text, "dim"),), indent=indent)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
