@@ -89,7 +89,7 @@ def run_tool_verb(
     group = open_form_group(context, name, allow_invalid=allow_invalid)
     try:
         result = group.toolset().call(f"{group.name}_{tool_verb}", arguments)
-        # getData answers JSON text, shown as keys and values on a terminal; the others' text as it is.
-        return emit_result(env, result, "form:getData" if tool_verb == "getData" else None)
+        # getData answers JSON text, shown as keys and values on a terminal; the others' text coloured.
+        return emit_result(env, result, "form:getData" if tool_verb == "getData" else "form:text")
     finally:
         group.close()  # now rather than whenever the collector reaches the connection's cycle
