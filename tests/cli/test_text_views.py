@@ -87,3 +87,37 @@ def test_an_api_tool_s_answer_is_a_table_on_a_terminal(sample_api, monkeypatch):
     assert re.search(r"^\| .* \|$", piped, re.MULTILINE), "a model gets Markdown"
     shown = ANSI.sub("", run_cli(*argv, terminal=True).stdout)
     assert not re.search(r"^\|", shown, re.MULTILINE) and "---" not in shown
+
+
+def test_counts_of_changes_are_said_in_words_and_pluralised():
+    from deskcheck.cli.render.docx import change_kind, kinds_text
+
+    assert change_kind("deletion", 3) == "3 deletions" and change_kind("deletion", 1) == "1 deletion"
+    assert change_kind("paragraphMarkDeleted", 2) == "2 paragraph joins"
+    assert change_kind("paragraphMarkDeleted") == "paragraph join"
+    assert change_kind("someNewKindChanged", 1) == "1 some new kind changed", "an unknown kind still reads as words"
+    assert kinds_text({"insertion": 1, "propertyChange": 2}) == "1 insertion, 2 formatting changes"
+
+
+def test_review_views_count_in_words(tmp_path, monkeypatch):
+    import shutil
+
+    from tests.conftest import REPO
+
+    monkeypatch.setenv("COLUMNS", "60")
+    docx = tmp_path / "c.docx"
+    shutil.copy(REPO / "samples" / "contract.docx", docx)
+    ops = [
+        {"type": "replaceInBlock", "blockId": "2B165965", "find": "thirty (30)", "replace": "forty-five (45)"},
+        {"type": "mergeBlockWithNext", "blockId": "464D8DE6"},
+    ]
+    run_cli("docx", "suggest-changes", str(docx), json.dumps({"operations": ops}))
+    changes = ANSI.sub("", run_cli("docx", "read-changes", str(docx), terminal=True).stdout)
+    assert "2 deletions, 2 insertions, 1 paragraph join" in " ".join(changes.split())
+    assert "paragraphMarkDeleted" not in changes and "paragraph join" in changes
+    accepted = ANSI.sub("", run_cli("docx", "accept-all", str(docx), "--dry-run", terminal=True).stdout)
+    said = " ".join(accepted.split())
+    assert "Would have accepted 5 tracked changes" in said and "2 deletions" in said and "…" not in accepted
+    compared = ANSI.sub("", run_cli("docx", "compare", str(REPO / "samples" / "contract.docx"), str(docx),
+                                     terminal=True).stdout)  # fmt: skip
+    assert "Paragraphs of the main text, its tables, headers, footers and notes:" in " ".join(compared.split())
