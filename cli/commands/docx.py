@@ -88,13 +88,20 @@ def _summary(description: str) -> str:
     return first + "."
 
 
+# Verbs that another verb mirrors, said in both helps.
+ALIASES = {
+    "compare_versions": " The comparison `deskcheck docx compare PREVIOUS CURRENT` makes, drawn the same way on a "
+    "terminal (piped, the tool's own result: text for a model unless ARGS asks for json)."
+}
+
+
 def _tool_command(spec: DocxToolSpec):
     # Read tools take no review options; the others get every docx option.
     @with_context_options(only=() if spec.read_only else DOCX_OPTIONS)
     def command(file: FileArg, args: ArgsArg = None, *, context: ContextOptions) -> None:
         raise typer.Exit(call_tool(spec.name, args, dataclasses.replace(context, docx=file)))
 
-    command.__doc__ = f"{_summary(spec.description)} (tool {spec.name})"
+    command.__doc__ = f"{_summary(spec.description)} (tool {spec.name})" + ALIASES.get(spec.name, "")
     command.__name__ = spec.name
     return command
 
@@ -196,7 +203,9 @@ def compare(
 ) -> None:
     """Compare two saved versions, each read with its pending tracked changes accepted: paragraphs
     added, deleted, modified (word diff), moved or reformatted, table cells, headers, footers and
-    notes. Exit 2 when a file cannot be read."""
+    notes. The compare_versions tool makes the same comparison (`deskcheck docx compare-versions
+    CURRENT '{"previous": "PREVIOUS"}'`, drawn the same way on a terminal). Exit 2 when a file
+    cannot be read."""
     from deskcheck.engine import progress
     from deskcheck.engine.docx.versions.compare import compare_versions
     from deskcheck.engine.docx.versions.diff_report import format_diff_for_llm

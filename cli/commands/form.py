@@ -25,6 +25,7 @@ from ..env import current_env
 from ..errors import UsageError
 from ..options import with_context_options
 from ..output.emit import emit_result, emit_value
+from ..render.draw import plural
 from ..tool_help import ToolHelpCommand
 from . import form_verbs
 from .form_verbs import FORM_OPTIONS, split_positionals, tool_verbs
@@ -197,7 +198,7 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
         raise typer.Exit(emit_result(env, failed)) from None
     text = (
         f"Restored draft {outcome.draft} onto the current copy of {session.key.describe()}: "
-        f"{len(outcome.changed)} change(s) to save ({', '.join(outcome.changed) or 'none'})."
+        f"{plural(len(outcome.changed), 'change')} to save ({', '.join(outcome.changed) or 'none'})."
     )
     if outcome.conflicts:
         text += (

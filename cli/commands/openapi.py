@@ -12,6 +12,7 @@ from ..completion import choices, profiles
 from ..env import current_env, global_flags
 from ..option_values import metavar, one_of
 from ..output.emit import emit_export_error, print_plain_error
+from ..render.draw import plural
 
 openapi_app = typer.Typer(
     name="openapi",
@@ -156,7 +157,7 @@ def _run_checks(report, specs: list[str], profiles, live_options, allow_hosts, s
 
     documents = list(zip(specs, report.documents, strict=True))
     for spec, artifact in progress.each(
-        documents, f"checking {len(specs)} document(s)", lambda document: f"checking {document[0]}"
+        documents, f"checking {plural(len(specs), 'document')}", lambda document: f"checking {document[0]}"
     ):
         try:
             source = read_source(spec)

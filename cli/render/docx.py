@@ -639,7 +639,9 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
     accepted = [side for side in (previous, current) if side.get("acceptedPendingChanges")]
     for side in accepted:
         view.append(
-            note(f"{side['file']} was read with its {side['acceptedPendingChanges']:,} pending change(s) accepted.")
+            note(
+                f"{side['file']} was read with its {plural(side['acceptedPendingChanges'], 'pending change')} accepted."
+            )
         )
     for change in value.get("changes", []):
         view.append(_compare_line(change, shorten))

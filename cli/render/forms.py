@@ -40,7 +40,7 @@ def sessions(value: Any, args: dict[str, Any]) -> View:
     for item in items:
         key = item.get("key") or {}
         status = str(item.get("status", ""))
-        valid = ("valid", "green") if item.get("valid") else (f"{item.get('errors', '?')} error(s)", "red")
+        valid = ("valid", "green") if item.get("valid") else (plural(int(item.get("errors") or 0), "error"), "red")
         rows.append(
             [
                 str(key.get("group", "")),

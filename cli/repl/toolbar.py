@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..render.draw import plural
 from .state import ReplState
 
 Tokens = list[tuple[str, str]]
@@ -19,12 +20,12 @@ def toolbar_tokens(state: ReplState) -> Tokens:
         if state.valid is True:
             tokens.append(("class:bottom-toolbar.ok", " valid "))
         elif state.valid is False:
-            tokens.append(("class:bottom-toolbar.warn", f" invalid: {state.error_count} error(s) "))
+            tokens.append(("class:bottom-toolbar.warn", f" invalid: {plural(state.error_count, 'error')} "))
     else:
         if state.document_version:
             tokens.append(("class:bottom-toolbar", f" version {state.document_version} "))
         style = "class:bottom-toolbar.warn" if state.pending_ops else "class:bottom-toolbar"
-        tokens.append((style, f" {state.pending_ops} pending op(s) "))
+        tokens.append((style, f" {plural(state.pending_ops, 'pending op')} "))
     if state.modified:
         tokens.append(("class:bottom-toolbar.warn", " modified, not saved "))
     tokens.append(("class:bottom-toolbar.hint", " help · Tab completes · Ctrl-D leaves "))

@@ -205,10 +205,14 @@ def test_the_json_flag_decodes_a_text_result_that_holds_json(files):
 
 def test_the_repl_gives_the_same_exit_codes_as_the_cli(files):
     docx = files["docx"]
-    missing = f"replace {KEEP} no such words => x"
-    partial = run_cli("repl", "--docx", docx, stdin=f"delete {GONE}\n{missing}\napply\n", expect=3)
-    assert "line 3 failed: apply" in partial.stderr
-    run_cli("repl", "--docx", docx, stdin=f"revert\n{missing}\napply\n", expect=1)
+    # A queued replace that goes stale: the block changes (through `call`) before the batch is sent.
+    change_now = "call suggest_changes " + json.dumps(
+        {"operations": [{"type": "replaceInBlock", "blockId": KEEP, "find": "invoice", "replace": "bill"}]}
+    )
+    stale = f"replace {KEEP} thirty => forty\n{change_now}"
+    partial = run_cli("repl", "--docx", docx, stdin=f"delete {GONE}\n{stale}\napply\n", expect=3)
+    assert "line 4 failed: apply" in partial.stderr
+    run_cli("repl", "--docx", docx, stdin=f"revert\n{stale}\napply\n", expect=1)
     called = run_cli(
         "repl", "--docx", docx, stdin=f"revert\ncall suggest_changes {suggest(DELETE, MISSING)}\n", expect=3
     )
