@@ -36,7 +36,9 @@ def tools_table(definitions: Iterable[dict[str, Any]], *, indent: int = 0) -> Ta
         fields = _fields(definition)
         marks = ("read-only  ", "dim") if _read_only(fields) else ("", "")
         rows.append([str(fields.get("name", "")), (marks, (summary(fields.get("description", "")), ""))])
-    return Table([Column("tool", style="bold cyan", max_width=48), Column("what it does", flex=True)], rows, indent)
+    return Table(
+        [Column("tool", style="bold cyan", max_width=48), Column("what it does", flex=True, wrap=True)], rows, indent
+    )
 
 
 def listing(value: Any, args: dict[str, Any]) -> View:

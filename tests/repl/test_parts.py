@@ -157,3 +157,14 @@ def test_queued_text_checks():
     assert place_comment(text, "receipt", ops, "B") == (None, None)
     assert "no longer be in block B" in place_comment(text, "thirty", ops, "B").problem
     assert "runs across" in place_comment(text, "within forty", ops, "B").problem
+
+
+def test_the_toolbar_hint_is_shortened_not_cut_on_a_narrow_screen():
+    review = ReplState("review", "a-contract-with-a-rather-long-name.docx", document_version="1b7cba20", pending_ops=3)
+    wide = "".join(text for _, text in toolbar_tokens(review, 200))
+    assert wide.endswith(" help · Tab completes · Ctrl-D leaves ")
+    for width in (80, 60):
+        narrow = "".join(text for _, text in toolbar_tokens(review, width))
+        assert len(narrow) <= width, (width, narrow)
+        assert narrow.endswith((" help · Ctrl-D leaves ", " help ")), "the hint is whole, only shorter"
+        assert "3 pending ops" in narrow
