@@ -8,7 +8,7 @@ A rule the table gains without an entry here is still explained, from its area's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .rules import RULES, Rule
 
@@ -25,17 +25,8 @@ class RuleDoc:
     fix: str
 
     def as_dict(self) -> dict[str, str]:
-        return {
-            "id": self.id,
-            "severity": self.severity,
-            "area": self.area,
-            "what": self.what,
-            "why": self.why,
-            "fix": self.fix,
-        }
+        return asdict(self)
 
-
-AREAS = {"spec": "the OpenAPI specification", "x-agent": "x-agent annotations", "live": "openapi check --live"}
 
 # area -> (why, fix) for a rule without its own entry.
 AREA_DOCS = {
