@@ -108,23 +108,17 @@ def option_problem(keyword: str, value: Any) -> str | None:
 
 def checked(keyword: str) -> Callable[[Any], Any]:
     """A Typer callback refusing a bad value of the option ``keyword`` as bad usage."""
-
-    def callback(value: Any) -> Any:
-        problem = option_problem(keyword, value)
-        if problem is not None:
-            import typer
-
-            raise typer.BadParameter(problem)
-        return value
-
-    return callback
+    return _refusing(lambda value: option_problem(keyword, value))
 
 
 def one_of(allowed: Sequence[str]) -> Callable[[Any], Any]:
     """A Typer callback refusing a value outside ``allowed`` (a --format) as bad usage."""
+    return _refusing(lambda value: None if value is None else choice_problem(value, allowed))
 
+
+def _refusing(problem_of: Callable[[Any], str | None]) -> Callable[[Any], Any]:
     def callback(value: Any) -> Any:
-        problem = None if value is None else choice_problem(value, allowed)
+        problem = problem_of(value)
         if problem is not None:
             import typer
 

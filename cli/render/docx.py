@@ -31,8 +31,8 @@ _MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder")
 CHANGE_WORDS = {
     "insertion": ("insertion", "insertions"),
     "deletion": ("deletion", "deletions"),
-    "movedFrom": ("move away", "moves away"),
-    "movedTo": ("move here", "moves here"),
+    "movedFrom": ("moved passage (from)", "moved passages (from)"),
+    "movedTo": ("moved passage (to)", "moved passages (to)"),
     "formatting": ("formatting change", "formatting changes"),
     "propertyChange": ("formatting change", "formatting changes"),
     "paragraphMark": ("paragraph mark", "paragraph marks"),
