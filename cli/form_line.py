@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .option_values import option_problem
 from .plain_line import Option, read_plain_line, run_guarded
 
 # Spelling -> (``build_context`` keyword, repeatable): the form verbs' options as ``cli.options``
@@ -63,9 +64,12 @@ def read_form_line(argv: list[str]) -> FormLine | None:
 
 
 def _convert(keyword: str, value: str) -> Any:
-    """The option's value as Typer would pass it, or None to leave the line to Typer."""
+    """The option's value as Typer would pass it, or None to leave the line to Typer (which
+    also reports a bad value)."""
     if keyword in _PATHS:
         return Path(value)
+    if option_problem(keyword, value) is not None:
+        return None
     if keyword == "timeout":
         try:
             seconds = float(value)

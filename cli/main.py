@@ -42,7 +42,7 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     ``ends_process``: the process exits right after (the console script), nothing else runs in it."""
     argv = list(sys.argv[1:] if argv is None else argv)
     flags, argv = split_global_flags(argv)
-    if argv == ["--version"]:
+    if argv in (["--version"], ["-V"]):
         from deskcheck.engine import __version__
 
         print(f"deskcheck {__version__}")
@@ -50,6 +50,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .env import GlobalFlags, set_global_flags
 
     set_global_flags(GlobalFlags(**flags))
+    if argv[:1] == ["help"]:  # `deskcheck help docx compare` is `deskcheck docx compare --help`
+        argv = [*argv[1:], "--help"]
 
     from deskcheck.engine.errors import DeskcheckError
 

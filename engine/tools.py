@@ -272,6 +272,22 @@ def unknown_tool_message(name: str, family: str, names: list[str]) -> str:
     return f"unknown tool {name!r} for {family}.{hint} Available tools: {', '.join(names)}."
 
 
+def unknown_arguments_error(tool: str, unknown: Iterable[str], accepted: Iterable[str]) -> InputError:
+    """The error for argument keys ``tool`` does not take: bad input (exit 2 at the CLI), naming
+    the close matches among ``accepted`` (``maxBlock``: did you mean ``maxBlocks``?) and every
+    accepted key."""
+    from .close_matches import did_you_mean
+
+    unknown, accepted = sorted(unknown), list(accepted)
+    hints = [did_you_mean(key, accepted).strip() for key in unknown]
+    hint = " ".join(hint for hint in hints if hint)
+    listed = ", ".join(accepted) if accepted else "no arguments"
+    return InputError(
+        f"{tool} does not take {', '.join(unknown)}.{' ' + hint if hint else ''} It accepts {listed}.",
+        code="unknownArgument",
+    )
+
+
 def check_arguments(schema: Mapping[str, JSON], args: JSON, *, where: str = "arguments") -> str | None:
     """Validate ``args`` against a JSON Schema; return one plain message for the first error, or
     None when valid. Patterns are tested within bounds (``engine.forms.patterns``): a schema's

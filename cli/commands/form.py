@@ -16,9 +16,8 @@ import dataclasses
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
-from ..app import help_with_example
+from ..app import SuggestingGroup, help_with_example
 from ..args import read_args
 from ..completion import form_positionals
 from ..context import ContextOptions, open_form_group, preflight
@@ -26,6 +25,8 @@ from ..env import current_env
 from ..errors import UsageError
 from ..options import with_context_options
 from ..output.emit import emit_result, emit_value
+from ..render.draw import plural
+from ..tool_help import ToolHelpCommand
 from . import form_verbs
 from .form_verbs import FORM_OPTIONS, split_positionals, tool_verbs
 
@@ -44,7 +45,7 @@ DraftOpt = Annotated[
 ]
 
 
-class LazyFormCommands(TyperGroup):
+class LazyFormCommands(SuggestingGroup):
     """The verbs, each turned into a click command only when it is looked up: a call pays for
     one verb's dozen options, not for all eleven verbs'."""
 
@@ -107,9 +108,26 @@ def _tool_command(tool_verb: str, summary: str):
     return command
 
 
+def describe_tool(name: str) -> tuple[dict, list, str]:
+    """What a form tool verb's help shows after its options (see ``tool_help``)."""
+    from ..help_examples import form_example
+
+    tool_verb = tool_verbs()[name][0]
+    schema = dict(form_verbs.tool_schemas()[tool_verb])
+    spec_note = (
+        "ARGS also carries the editor group's path parameters (its record's id, for example); "
+        "`deskcheck openapi tools SPEC --format json` lists them under editorGroups."
+    )
+    return schema, [("With --spec SPEC NAME", spec_note)], form_example(tool_verb, name)
+
+
+class FormToolCommand(ToolHelpCommand):
+    describe = staticmethod(describe_tool)
+
+
 def _register_tool_verbs() -> None:
     for name, (tool_verb, summary) in tool_verbs().items():
-        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True})
+        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True, "cls": FormToolCommand})
 
 
 _register_tool_verbs()
@@ -180,7 +198,7 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
         raise typer.Exit(emit_result(env, failed)) from None
     text = (
         f"Restored draft {outcome.draft} onto the current copy of {session.key.describe()}: "
-        f"{len(outcome.changed)} change(s) to save ({', '.join(outcome.changed) or 'none'})."
+        f"{plural(len(outcome.changed), 'change')} to save ({', '.join(outcome.changed) or 'none'})."
     )
     if outcome.conflicts:
         text += (

@@ -27,6 +27,49 @@ _WARN_FLAGS = frozenset({"pendingDeletion"})
 # The flags find_text copies from the block onto a match.
 _MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder")
 
+# A tracked change's kind as people say it (singular, plural); a kind not listed is split into words.
+CHANGE_WORDS = {
+    "insertion": ("insertion", "insertions"),
+    "deletion": ("deletion", "deletions"),
+    "movedFrom": ("moved passage (from)", "moved passages (from)"),
+    "movedTo": ("moved passage (to)", "moved passages (to)"),
+    "formatting": ("formatting change", "formatting changes"),
+    "propertyChange": ("formatting change", "formatting changes"),
+    "paragraphMark": ("paragraph mark", "paragraph marks"),
+    "paragraphMarkInserted": ("new paragraph", "new paragraphs"),
+    "paragraphMarkDeleted": ("paragraph join", "paragraph joins"),
+    "paragraphPropertiesChanged": ("paragraph formatting change", "paragraph formatting changes"),
+    "sectionPropertiesChanged": ("page layout change", "page layout changes"),
+    "row": ("table row", "table rows"),
+    "rowInserted": ("row inserted", "rows inserted"),
+    "rowDeleted": ("row deleted", "rows deleted"),
+    "rowPropertiesChanged": ("row formatting change", "row formatting changes"),
+    "tablePropertiesChanged": ("table formatting change", "table formatting changes"),
+    "cellInserted": ("cell inserted", "cells inserted"),
+    "cellDeleted": ("cell deleted", "cells deleted"),
+    "cellMerged": ("cell merge", "cell merges"),
+    "cellPropertiesChanged": ("cell formatting change", "cell formatting changes"),
+}
+
+
+def change_kind(kind: str, count: int | None = None) -> str:
+    """``3 deletions``, ``1 paragraph join``; without ``count`` the singular (``deletion``)."""
+    import re
+
+    words = CHANGE_WORDS.get(kind)
+    if words is None:
+        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind).lower()
+        words = (spaced, spaced)
+    if count is None:
+        return words[0]
+    return f"{count:,} {words[0] if count == 1 else words[1]}"
+
+
+def kinds_text(kinds: dict[str, int]) -> str:
+    """``3 deletions, 1 insertion``."""
+    return ", ".join(change_kind(kind, int(count)) for kind, count in kinds.items())
+
+
 CHANGE_STYLES = {
     "insertion": "green",
     "deletion": "red",
@@ -132,11 +175,11 @@ def read_document(value: dict[str, Any], args: dict[str, Any]) -> View:
     return view
 
 
-def _summary(text: str, value: dict[str, Any]) -> Line:
+def _summary(text: str, value: dict[str, Any]) -> Wrapped:
     spans: list[Any] = [(text, "bold")]
     if value.get("documentVersion"):
         spans.append((f"  documentVersion {value['documentVersion']}", "dim"))
-    return Line(*spans)
+    return Wrapped(tuple(spans), indent=2)
 
 
 def read_section(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -352,12 +395,12 @@ def changes_view(changes: Sequence[dict[str, Any]]) -> View:
         kinds: dict[str, int] = {}
         for change in group:
             kinds[str(change.get("type"))] = kinds.get(str(change.get("type")), 0) + 1
-        counts = ", ".join(f"{count:,} {kind}" for kind, count in kinds.items())
-        view.append(Line((author, "bold"), (f"  {plural(len(group), 'change')}: {counts}", "dim")))
+        counts = kinds_text(kinds)
+        view.append(Wrapped(((author, "bold"), (f"  {plural(len(group), 'change')}: {counts}", "dim")), indent=2))
         rows = [
             [
                 change_ref(change),
-                (str(change.get("type", "")), CHANGE_STYLES.get(str(change.get("type")), "yellow")),
+                (change_kind(str(change.get("type", ""))), CHANGE_STYLES.get(str(change.get("type")), "yellow")),
                 _where(change),
                 (str(change.get("date") or "")[:16].replace("T", " "), "dim"),
                 (str(change.get("text") or ""), _text_style(change)) if change.get("text") else ("(no text)", "dim"),
@@ -457,7 +500,7 @@ def edit_result(
     style = "bold green" if not value.get("skipped") else ("bold yellow" if counts[:-1] else "bold red")
     status = {"queued": " (parked in the queue, not applied)", "previewed": " (dry run: nothing written)"}
     view: View = [
-        Line((", ".join(counts) or "nothing to do", style), (status.get(str(value.get("status")), ""), "dim"))
+        Wrapped(((", ".join(counts) or "nothing to do", style), (status.get(str(value.get("status")), ""), "dim")), 2)
     ]
     marks = {"applied": ("✓", "green"), "queued": ("⋯", "cyan"), "replayed": ("↺", "blue")}
     comments = {
@@ -522,7 +565,7 @@ def change_resolution(value: dict[str, Any], args: dict[str, Any], *, written: b
     """accept_change / reject_change: the changes resolved, then what is left."""
     verb = "Accepted" if value.get("mode") == "accept" else "Rejected"
     resolved = value.get("resolved", [])
-    view: View = [Line((f"{verb} {plural(len(resolved), 'tracked change')}", "bold green"), _by_kind(value))]
+    view: View = [Wrapped(((f"{verb} {plural(len(resolved), 'tracked change')}", "bold green"), _by_kind(value)), 2)]
     view.extend(changes_view(resolved) if resolved else [])
     if "remaining" in value:
         view.append(note(f"{plural(int(value['remaining']), 'tracked change')} still pending."))
@@ -533,7 +576,7 @@ def _by_kind(value: dict[str, Any]) -> tuple[str, str]:
     kinds = value.get("byKind") or {}
     if not kinds:
         return ("", "")
-    return (": " + ", ".join(f"{count:,} {kind}" for kind, count in kinds.items()), "")
+    return (": " + kinds_text(kinds), "")
 
 
 def resolve_all(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -543,7 +586,7 @@ def resolve_all(value: dict[str, Any], args: dict[str, Any]) -> View:
     who = f" by {value['author']}" if value.get("author") else ""
     would = "Would have " + verb.lower() if value.get("dryRun") else verb
     return [
-        Line((f"{would} {plural(int(count), 'tracked change')}{who}", "bold green"), _by_kind(value)),
+        Wrapped(((f"{would} {plural(int(count), 'tracked change')}{who}", "bold green"), _by_kind(value)), 2),
         *_written(value),
     ]
 
@@ -561,15 +604,22 @@ _COMPARE_MARKS = {
 _COUNT_STYLES = {"added": "green", "deleted": "red", "modified": "yellow", "formatChanged": "blue", "moved": "magenta"}
 
 
-def counts_line(counts: dict[str, Any]) -> Line:
+# What a comparison's counts count (compare.compare_documents sums the stories into them).
+COUNTED = "Paragraphs of the main text, its tables, headers, footers and notes"
+
+
+def counts_line(counts: dict[str, Any]) -> Wrapped:
+    """``Paragraphs of ...: 1 added, 0 deleted, ..., 97 unchanged``, wrapped on a narrow screen."""
     names = {"formatChanged": "format-changed", "metadataChanged": "metadata-changed"}
-    spans: list[tuple[str, str]] = []
+    spans: list[tuple[str, str]] = [(f"{COUNTED}: ", "dim")]
     for key, count in counts.items():
-        if spans:
+        if key == "metadataChanged":  # not paragraphs: the core properties (title, author...)
+            spans.append(("; document properties: ", "dim"))
+        elif len(spans) > 1:
             spans.append((", ", ""))
         style = _COUNT_STYLES.get(key, "") if count else "dim"
         spans.append((f"{count:,} {names.get(key, key)}", style))
-    return Line(*spans)
+    return Wrapped(tuple(spans), indent=2)
 
 
 def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -589,7 +639,9 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
     accepted = [side for side in (previous, current) if side.get("acceptedPendingChanges")]
     for side in accepted:
         view.append(
-            note(f"{side['file']} was read with its {side['acceptedPendingChanges']:,} pending change(s) accepted.")
+            note(
+                f"{side['file']} was read with its {plural(side['acceptedPendingChanges'], 'pending change')} accepted."
+            )
         )
     for change in value.get("changes", []):
         view.append(_compare_line(change, shorten))

@@ -43,7 +43,7 @@ def check(value: Any, args: dict[str, Any]) -> View:
         view.append(Line((name, "bold underline"), ("  no problems found", "green")))
     if not findings:
         checked = args.get("artifact") or "the documents"
-        view.append(Line(("✓ ", "green"), (f"{checked}: no problems found.", "bold")))
+        view.append(Wrapped((("✓ ", "green"), (f"{checked}: no problems found.", "bold")), indent=2))
     else:
         style = "bold red" if errors else "bold yellow"
         view.append(Line((f"{plural(errors, 'error')}, {plural(len(findings) - errors, 'warning')}.", style)))

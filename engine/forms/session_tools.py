@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..tools import Tool, ToolAnnotations, ToolSet
+from ..tools import Tool, ToolAnnotations, ToolSet, unknown_arguments_error
 from .guide import fill_form_guide
 from .session import FormSession, SessionError, SessionKey, SessionOptions
 from .sources import FileSource, FormSource
@@ -124,12 +124,9 @@ class SessionGroup:
     def _host_and_own(self, verb: str, args: dict[str, Any], own: Sequence[str]) -> tuple[dict[str, Any], dict]:
         host = {name: args[name] for name in self.parameters if name in args}
         rest = {name: value for name, value in args.items() if name not in self.parameters}
-        unknown = sorted(set(rest) - set(own))
+        unknown = set(rest) - set(own)
         if unknown:
-            accepted = ", ".join([*self.parameters, *own]) or "no arguments"
-            raise DeskcheckError(
-                f"{verb} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
-            )
+            raise unknown_arguments_error(verb, unknown, [*self.parameters, *own])
         return host, rest
 
     def _with_notices(self, tool: Tool, calls: list[FormSession]) -> Tool:

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..tools import READ_ONLY, TEXT_OUTPUT, Tool, ToolAnnotations, ToolSet
+from ..tools import READ_ONLY, TEXT_OUTPUT, Tool, ToolAnnotations, ToolSet, unknown_arguments_error
 from . import text
 from .guide import fill_form_guide
 from .state import FormState
@@ -226,12 +226,9 @@ def _executor(verb: str, open_state: StateOpener, parameters: dict[str, Any], ow
     def execute(args: dict[str, Any]) -> str:
         host_args = {name: args[name] for name in parameters if name in args}
         tool_args = {name: value for name, value in args.items() if name not in parameters}
-        unknown = sorted(set(tool_args) - set(own))
+        unknown = set(tool_args) - set(own)
         if unknown:
-            accepted = ", ".join([*parameters, *own])
-            raise DeskcheckError(
-                f"{verb} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
-            )
+            raise unknown_arguments_error(verb, unknown, [*parameters, *own])
         with open_state(host_args) as state:
             return _run(verb, state, tool_args)
 

@@ -61,7 +61,7 @@ def test_deep_or_odd_json_is_an_error_envelope_not_a_traceback(tmp_path, docx, t
     args.write_text(text, encoding="utf-8")
     for spelling in (text, f"@{args}"):
         run = run_cli("docx", "find-text", str(docx), spelling, expect=2)
-        assert message in run.json["error"] and not run.stderr
+        assert message in run.json["error"] and run.stderr == f"error: {run.json['error']}\n"
     run = run_cli("docx", "find-text", str(docx), "-", stdin=text, expect=2)
     assert message in run.json["error"]
 
@@ -176,7 +176,8 @@ def test_an_option_that_is_not_utf8_is_bad_usage(form_files, argv):
     # A byte that is not UTF-8 on the command line reaches Python as a lone surrogate.
     argv = [part for arg in argv for part in (form_files if arg == "{form}" else [arg])]
     run = run_process(*argv, expect=2, cwd=str(REPO))
-    assert "not UTF-8 text" in run.stdout and "Traceback" not in run.stderr
+    # Errors reach stderr in every case (a bad option value as usage, nothing on stdout).
+    assert "not UTF-8 text" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_a_host_passing_a_lone_surrogate_gets_an_input_error(docx):
@@ -295,7 +296,10 @@ def test_the_bounded_reader_never_reads_past_its_limit(tmp_path):
 def test_an_author_a_docx_cannot_store_is_refused_naming_the_option(tmp_path, docx, argv, author):
     args = fill(argv, docx=docx, out=tmp_path / "out.docx")
     run = run_cli(*args, "--author", author, expect=2, stdin='{"id": 1, "tool": "read_document"}\n')
-    assert "--author" in run.json["error"] and "cannot store" in run.json["error"]
+    # A bad option value is bad usage: the usage on stderr, nothing on stdout.
+    assert run.stdout == "" and "Usage: deskcheck" in run.stderr
+    assert "'--author'" in run.stderr and "cannot store" in run.stderr
+    assert author not in run.stderr, "the value's control characters never reach the terminal"
     assert not (tmp_path / "out.docx").exists()
 
 

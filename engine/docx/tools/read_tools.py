@@ -214,14 +214,37 @@ def _section_blocks(doc, handle: Any, tool: str) -> tuple[Block, list[Block]] | 
     return heading, blocks[start:end]
 
 
+def _heading_handle(doc, block_id: str) -> dict[str, Any] | ToolResult:
+    """The section handle of the heading ``block_id`` (what get_document_outline would give)."""
+    block = doc.block(block_id)
+    if block is None:
+        return fail(
+            f"there is no block {block_id} in this document; get_document_outline lists the headings.",
+            code="missingSection",
+        )
+    if block.heading_level is None:
+        return fail(
+            f"block {block_id} is not a heading, so it starts no section; get_document_outline lists the headings.",
+            code="notAHeading",
+        )
+    return _handle(block)
+
+
 @_guard
 def read_section(session, args: dict) -> dict[str, Any] | ToolResult:
-    if "handle" not in args:
-        raise _ArgError("read_section needs a section `handle` from get_document_outline.")
+    if ("handle" in args) == ("headingBlockId" in args):
+        raise _ArgError(
+            "read_section needs either a section `handle` from get_document_outline or the "
+            "`headingBlockId` of the section's heading (not both)."
+        )
+    heading_id = _str(args, "headingBlockId", "read_section")
     limit = _int(args, "maxBlocks", "read_section", 1, MAX_SECTION_BLOCKS, 100)
     after = _str(args, "afterBlockId", "read_section")
     doc = session.document()
-    found = _section_blocks(doc, args["handle"], "read_section")
+    handle = args.get("handle") if heading_id is None else _heading_handle(doc, heading_id)
+    if isinstance(handle, ToolResult):
+        return handle
+    found = _section_blocks(doc, handle, "read_section")
     if isinstance(found, ToolResult):
         return found
     heading, blocks = found

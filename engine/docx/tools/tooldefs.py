@@ -199,17 +199,22 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         title="Read one section",
         description=(
             "Read the blocks of one section: its heading and everything up to the next heading of "
-            "the same or a higher level. Pass the handle from get_document_outline; page with "
-            "maxBlocks (1-200, default 100) and afterBlockId. Blocks read as in read_document, with "
-            "pendingDeletion and joinsNext flags for pending deletions." + VERSION_NOTE
+            "the same or a higher level. Pass the handle from get_document_outline, or only the "
+            "heading's headingBlockId; page with maxBlocks (1-200, default 100) and afterBlockId. "
+            "Blocks read as in read_document, with pendingDeletion and joinsNext flags for pending "
+            "deletions." + VERSION_NOTE
         ),
         input_schema=_object(
             {
                 "handle": SECTION_HANDLE,
+                "headingBlockId": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "Instead of handle: the blockId of the section's heading.",
+                },
                 "maxBlocks": {"type": "integer", "minimum": 1, "maximum": MAX_SECTION_BLOCKS},
                 "afterBlockId": {"type": "string", "minLength": 1},
-            },
-            ["handle"],
+            }
         ),
         handler="tools.read_tools:read_section",
     ),

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...tools import READ_ONLY, Tool, ToolAnnotations, ToolResult, ToolSet, fail
+from ...tools import READ_ONLY, Tool, ToolAnnotations, ToolResult, ToolSet, unknown_arguments_error
 from .tooldefs import DOCX_INSTRUCTIONS, DOCX_TOOL_SPECS, UNSUPPORTED_TOOLS, DocxToolSpec
 
 # The package the "module:function" names of tooldefs are relative to.
@@ -103,12 +103,9 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     allowed = set(spec.input_schema.get("properties", {}))
 
     def execute(args: dict[str, Any]) -> ToolResult | Any:
-        unknown = sorted(set(args) - allowed)
+        unknown = set(args) - allowed
         if unknown:
-            accepted = ", ".join(sorted(allowed)) if allowed else "no arguments"
-            return fail(
-                f"{spec.name} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
-            )
+            raise unknown_arguments_error(spec.name, unknown, sorted(allowed))
         return _function(spec.handler)(session, args)
 
     annotations = _annotations(spec, session.options)
