@@ -22,6 +22,7 @@ paragraph's runs are collected, not read: their paragraphs are blocks of their o
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..wml.attrs import is_on
@@ -32,6 +33,7 @@ from ..wml.ns import (
     W_COMMENTRANGESTART,
     W_COMMENTREFERENCE,
     W_CUSTOMXML,
+    W_DATABINDING,
     W_DEL,
     W_DELTEXT,
     W_DIR,
@@ -71,6 +73,11 @@ MARK = 32
 # Text an empty content control shows in place of content (its placeholder, see
 # ``shows_placeholder``): kept in every view, as word processors show it, but not content.
 PLACEHOLDER = 64
+# Text of a data-bound content control (see ``bindings``): the data store's value (BOUND), or
+# the control's stored text when the binding finds nothing (BOUND_CACHED). Shown, but not
+# editable here.
+BOUND = 128
+BOUND_CACHED = 256
 
 DROP_ACCEPTED = DEL | MOVE_FROM | HIDDEN | MARK
 DROP_ORIGINAL = INS | MOVE_TO | HIDDEN | MARK
@@ -90,6 +97,7 @@ _SDTPR = qn("w:sdtPr")
 _NOT_PLAIN = frozenset({
     W_INS, W_DEL, W_MOVEFROM, W_MOVETO, W_DELTEXT, W_VANISH, MC_ALTERNATECONTENT, qn("w:drawing"), qn("w:pict"),
     qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"), _SHOWING_PLACEHOLDER,
+    W_DATABINDING,
 })  # fmt: skip
 
 
@@ -105,13 +113,19 @@ def shows_placeholder(sdt: Any) -> bool:
 
 
 class ScanContext:
-    """Per-story settings of a scan: styles (for hidden text) and whether to keep markers."""
+    """Per-story settings of a scan: styles (for hidden text), whether to keep markers, and what
+    the document shows beyond its runs (``display``, a ``display.Display``, with ``part``, the
+    story's part): data-bound values here, imported chunks in the walk, which lists what it left
+    unread in ``unread``. Without a display, stored text is read as it is."""
 
-    __slots__ = ("markers", "simple_runs", "styles")
+    __slots__ = ("display", "markers", "part", "simple_runs", "styles", "unread")
 
-    def __init__(self, styles: Styles, *, markers: bool = False) -> None:
+    def __init__(self, styles: Styles, *, markers: bool = False, display: Any = None, part: str = "") -> None:
         self.styles = styles
         self.markers = markers
+        self.display = display
+        self.part = part
+        self.unread: list = []
         # Without markers or hidden character styles, a paragraph free of the elements in
         # _NOT_PLAIN can be read with the fast path.
         self.simple_runs = not markers and not styles.has_hidden_character_style
@@ -158,8 +172,17 @@ def _scan_children(
             _scan_children(child, flags, rev, out, boxes, ctx, style_hidden)
         elif tag == W_SDT:
             content = child.find(W_SDTCONTENT)
-            if content is not None:
+            bound = ctx.display.binding(child) if ctx.display is not None else None
+            if bound is not None and bound.text is not None:
+                # Word shows the data store's value in place of the stored runs.
+                hidden = bound_value_hidden(content, ctx.styles, style_hidden)
+                text = "".join(value_lines(bound.text))
+                if text:
+                    out.append((text, flags | bound.flag | (HIDDEN if hidden else 0), rev))
+            elif content is not None:
                 inner = flags | PLACEHOLDER if shows_placeholder(child) else flags
+                if bound is not None:
+                    inner |= bound.flag
                 _scan_children(content, inner, rev, out, boxes, ctx, style_hidden)
         elif tag == MC_ALTERNATECONTENT:
             branch = choose_alternate(child)
@@ -236,6 +259,22 @@ def _run_hidden(run: Any, styles: Styles, style_hidden: bool) -> bool:
         if hidden is not None:
             return hidden
     return style_hidden
+
+
+def value_lines(text: str) -> list[str]:
+    """A bound value's lines: a reader joins them (as it reads ``w:br`` as no text), a redline
+    writes them with breaks between."""
+    return _LINE_BREAKS.split(text)
+
+
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+
+
+def bound_value_hidden(content: Any | None, styles: Styles, style_hidden: bool) -> bool:
+    """Whether a bound value is hidden text: it takes the formatting of the first run the
+    control holds (``content``, its ``w:sdtContent``), hidden or not, as Word fills it in."""
+    first = next(content.iter(W_R), None) if content is not None else None
+    return _run_hidden(first, styles, style_hidden) if first is not None else style_hidden
 
 
 def find_text_boxes(element: Any, boxes: list[Any]) -> None:

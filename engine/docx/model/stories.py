@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..package.docx_package import RT
 from ..wml.ns import qn
 from .hashing import normalize_text
-from .scan import DROP_ACCEPTED, ScanContext
+from .scan import DROP_ACCEPTED
 from .walk import walk_story
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ..package.docx_package import DocxPackage
     from .blocks import Block
+    from .scan import ScanContext
     from .styles import Styles
 
     class StoryHost(Protocol):
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 
         @property
         def blocks(self) -> list[Block]: ...
+
+        def scan_context(self, part: str, *, markers: bool = False) -> ScanContext: ...
 
 
 _SEPARATOR_TYPES = frozenset({"separator", "continuationSeparator", "continuationNotice"})
@@ -116,7 +119,7 @@ def find_story(doc: StoryHost, handle: dict[str, Any]) -> Story | None:
 
 def story_text(doc: StoryHost, story: Story) -> str:
     """The normalised as-accepted text of a secondary story."""
-    walked = walk_story(story.container, ScanContext(doc.styles))
+    walked = walk_story(story.container, doc.scan_context(story.part or ""))
     paragraphs = [
         "".join([text for text, flags, _ in w.pieces if not flags & DROP_ACCEPTED]) for w in walked if not w.hidden_row
     ]

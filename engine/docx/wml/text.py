@@ -64,8 +64,14 @@ def preserves_space(element: Any) -> bool:
 def symbol_char(sym: Any) -> str:
     """The character of a ``w:sym`` when it is a real character; symbol-font glyphs (stored in
     the private-use area) stand for no text."""
+    return char_of_code(sym.get(W_CHAR))
+
+
+def char_of_code(hex_code: str | None) -> str:
+    """The character a hexadecimal code names (a ``w:sym``'s, a check box state's), or "" for a
+    symbol-font glyph or anything that is not a character."""
     try:
-        code = int(sym.get(W_CHAR) or "", 16)
+        code = int(hex_code or "", 16)
     except ValueError:
         return ""
     if code >= 0xF000 or code < 0x20 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
