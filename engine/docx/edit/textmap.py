@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..model.scan import DEL, MOVE_FROM, _run_hidden
+from ..model.scan import DEL, MOVE_FROM, _run_hidden, bound_value_hidden, value_lines
 from ..model.styles import Styles
 from ..wml.edit import remove_keeping_tail
 from ..wml.ns import (
@@ -92,9 +92,12 @@ class Edit:
 
 
 class ParagraphText:
-    def __init__(self, p: Any, styles: Styles, hidden_by_style: dict | None = None) -> None:
+    def __init__(self, p: Any, styles: Styles, hidden_by_style: dict | None = None, display: Any = None) -> None:
         self.p = p
         self.styles = styles
+        # What data-bound controls show (``model.display``): their text counts as the reader
+        # counts it, as one span that cannot be split (edits never start or end inside it).
+        self.display = display
         self._style_hidden = _paragraph_style_hidden(p, styles, hidden_by_style)
         self.refresh()
 
@@ -126,7 +129,17 @@ class ParagraphText:
                 self._walk(child, flags, parts)
             elif tag == W_SDT:
                 content = child.find(W_SDTCONTENT)
-                if content is not None:
+                bound = self.display.binding(child) if self.display is not None else None
+                if bound is not None and bound.text is not None:
+                    text = "".join(value_lines(bound.text))
+                    hidden = bound_value_hidden(content, self.styles, self._style_hidden)
+                    visible = not (flags & (DEL | MOVE_FROM)) and not hidden
+                    start = self._position
+                    if visible:
+                        parts.append(text)
+                        self._position += _utf16(text)
+                    self.spans.append(RunSpan(child, start, self._position, visible, False))
+                elif content is not None:
                     self._walk(content, flags, parts)
             elif tag == MC_ALTERNATECONTENT:
                 branch = choose_alternate(child)

@@ -187,7 +187,8 @@ def assign_ids(paragraphs: list[WalkedParagraph]) -> ParagraphIds:
             seen.add(para_id)
             continue
         raw = "".join([text for text, flags, _ in walked.pieces if not flags & MARK])
-        needs[ordinal] = f"{raw}:{ordinal}"
+        # An imported paragraph cannot be stamped with its id: its seed keeps the id still.
+        needs[ordinal] = f"{raw}:{walked.origin.seed}" if walked.origin is not None else f"{raw}:{ordinal}"
     base_ids = dict(zip(needs, deterministic_hex_ids(list(needs.values())), strict=True))
     ids: list[str] = []
     minted: dict[Any, str] = {}
@@ -312,7 +313,7 @@ def build_blocks(
                 placeholders=placeholders,
                 bound=bound,
                 bound_block=walked.bound,
-                imported=walked.origin,
+                imported={"format": walked.origin.format, "part": walked.origin.part} if walked.origin else None,
             )
         )
     return blocks

@@ -85,8 +85,18 @@ class WalkedParagraph(NamedTuple):
     placeholder: bool = False
     # scan.BOUND or scan.BOUND_CACHED: the paragraph shows a data-bound control's content.
     bound: int = 0
-    # {"format", "part"} of the w:altChunk the paragraph is imported from.
-    origin: dict | None = None
+    # Where the paragraph is imported from (a w:altChunk), None for the document's own.
+    origin: Origin | None = None
+
+
+class Origin(NamedTuple):
+    """An imported paragraph's source: the chunk's format and part, and ``seed``, which names the
+    paragraph among every imported one (the part, which reference to it, the paragraph's place
+    in it), so its minted id does not move when paragraphs come or go elsewhere."""
+
+    format: str
+    part: str | None
+    seed: str
 
 
 class _Walker:
@@ -99,7 +109,9 @@ class _Walker:
         self.display = ctx.display
         self.bound = 0  # the flag of the bound control around the current block
         self.value: list[str] | None = None  # a bound value replacing the content: [not yet shown]
-        self.origin: dict | None = None
+        self.origin: Origin | None = None
+        self.origin_start = 0
+        self.references: dict[str | None, int] = {}  # chunk references walked, by part
 
     def container(self, parent: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
         for child in parent:
@@ -159,10 +171,11 @@ class _Walker:
             pieces, boxes = ([(text, flags, None)] if text else []), []
         else:
             pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
+        origin = self.origin
+        if origin is not None:
+            origin = origin._replace(seed=f"{origin.seed}:{len(self.out) - self.origin_start}")
         self.out.append(
-            WalkedParagraph(
-                p, pieces, cell, in_box, hidden, row, row_flags, self.placeholders > 0, self.bound, self.origin
-            )
+            WalkedParagraph(p, pieces, cell, in_box, hidden, row, row_flags, self.placeholders > 0, self.bound, origin)
         )
         for box in boxes:
             self.container(box, None, True, hidden, None, 0)
@@ -172,10 +185,13 @@ class _Walker:
         position = len(self.out)
         self.ctx.unread.extend(entry._replace(position=position) for entry in view.unread)
         if view.elements is not None:
-            outer = self.origin
-            self.origin = {"format": view.chunk.format, "part": view.chunk.part}
+            part = view.chunk.part
+            reference = self.references.get(part, 0)
+            self.references[part] = reference + 1
+            outer = self.origin, self.origin_start
+            self.origin, self.origin_start = Origin(view.chunk.format, part, f"{part}#{reference}"), len(self.out)
             self.container(view.elements, cell, in_box, hidden, row, row_flags)
-            self.origin = outer
+            self.origin, self.origin_start = outer
 
     def table(self, tbl: Any, in_box: bool, hidden: bool, outer_flags: int) -> None:
         index = self.tables

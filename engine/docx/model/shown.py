@@ -1,0 +1,182 @@
+"""Writing what a document shows into its own markup, on a private copy (for compare and redline).
+
+``display`` makes the reader see imported chunks and data-bound values without changing the
+file. Comparing two versions and writing a redline work on the markup itself (paragraphs are
+aligned, marked inserted or deleted, copied from one package to the other), so on their private
+copies ``show_in_place`` turns what is shown into what is stored:
+
+- each data-bound content control whose content the data store's value replaces becomes that
+  content, the control itself unwrapped (a control inside a paragraph: one run holding the
+  value, with the formatting of the control's first run; a control holding paragraphs: its
+  first paragraph holds the value, the others are emptied; a rich-text value: its paragraphs):
+  a redline then shows the change as plain tracked text, which a plain-text control could not
+  hold, and nothing in it is filled in again from its data store; any other bound control
+  loses its ``w:dataBinding`` (it shows its stored content, as it did);
+- each readable ``w:altChunk`` becomes the paragraphs read from it (unreadable ones stay, and
+  stay reported).
+
+The result reads exactly as the original does through ``display``: the same texts, and the same
+block ids (the ids of imported paragraphs are written into them first).
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import TYPE_CHECKING, Any
+
+from ..package.docx_package import RT
+from ..wml.ns import (
+    W_ALTCHUNK,
+    W_BODY,
+    W_BR,
+    W_DATABINDING,
+    W_P,
+    W_PPR,
+    W_R,
+    W_RPR,
+    W_SDT,
+    W_SDTCONTENT,
+    W_SDTPR,
+    W_T,
+    W_TBL,
+    W_TC,
+    W_TR,
+    W_TXBXCONTENT,
+    qn,
+)
+from .bindings import Bound
+from .scan import ScanContext, value_lines
+from .walk import walk_story
+
+if TYPE_CHECKING:
+    from .display import Display
+    from .document import DocxDocument
+
+_CONTAINERS = frozenset(
+    {W_BODY, W_TC, W_TXBXCONTENT, *(qn(f"w:{name}") for name in ("hdr", "ftr", "footnote", "endnote", "comment"))}
+)
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+def story_part_names(doc: DocxDocument) -> list[str]:
+    """The main part, then its headers, footers and notes parts."""
+    package = doc.package
+    names = [doc.main_part]
+    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES):
+        for part in package.related_parts(doc.main_part, rel_type):
+            if part not in names:
+                names.append(part)
+    return names
+
+
+def show_in_place(doc: DocxDocument) -> bool:
+    """Write what ``doc`` shows into its markup (see the module docstring). Returns whether
+    anything changed; the document is invalidated when it did."""
+    package = doc.package
+    parts = [part for part in story_part_names(doc)
+             if next(package.xml(part).iter(W_ALTCHUNK, W_DATABINDING), None) is not None]  # fmt: skip
+    if not parts:
+        return False
+    doc.stamp_minted_ids()  # imported paragraphs carry the ids a reader of the file sees
+    display = doc.display
+    for part in parts:
+        root = package.xml(part)
+        _bindings_in_place(root, display, ScanContext(doc.styles))
+        _chunks_in_place(root, display, part)
+        package.mark_dirty(part)
+    doc.invalidate()
+    return True
+
+
+def _bindings_in_place(root: Any, display: Display, plain: ScanContext) -> None:
+    for sdt in list(root.iter(W_SDT)):
+        binding = _binding(sdt)
+        if binding is None or not _attached(sdt, root):
+            continue  # not bound, or inside a control whose content was replaced already
+        level = _level(sdt)
+        bound = display.binding(sdt) if level != "table" else None
+        content = sdt.find(W_SDTCONTENT)
+        if content is None:
+            content = sdt.makeelement(W_SDTCONTENT, {})
+            sdt.append(content)
+        if bound is not None and (bound.text is not None or bound.paragraphs is not None):
+            if level == "run":
+                content[:] = [_value_run(sdt, bound.text or "", next(content.iter(W_R), None))]
+            elif bound.paragraphs is not None:
+                content[:] = display.bound_elements(sdt, bound)
+            else:
+                _value_in_first_paragraph(content, bound, plain)
+            parent = sdt.getparent()
+            index = parent.index(sdt)
+            parent[index : index + 1] = list(content)
+        else:
+            binding.getparent().remove(binding)
+
+
+def _binding(sdt: Any) -> Any | None:
+    sdtpr = sdt.find(W_SDTPR)
+    return sdtpr.find(W_DATABINDING) if sdtpr is not None else None
+
+
+def _attached(element: Any, root: Any) -> bool:
+    node = element
+    while node is not None:
+        if node is root:
+            return True
+        node = node.getparent()
+    return False
+
+
+def _level(sdt: Any) -> str:
+    """``run`` for a control inside a paragraph, ``table`` for one around rows or cells, else
+    ``block`` (what the reader's walk and scan take it as)."""
+    for ancestor in sdt.iterancestors():
+        tag = ancestor.tag
+        if tag == W_P:
+            return "run"
+        if tag in (W_TBL, W_TR):
+            return "table"
+        if tag in _CONTAINERS:
+            return "block"
+    return "block"
+
+
+def _value_run(sdt: Any, text: str, first_run: Any | None) -> Any:
+    """One run holding ``text`` (line breaks as ``w:br``), formatted as ``first_run`` is."""
+    run = sdt.makeelement(W_R, {})
+    if first_run is not None and len(first_run) and first_run[0].tag == W_RPR:
+        run.append(deepcopy(first_run[0]))
+    for index, line in enumerate(value_lines(text)):
+        if index:
+            run.append(run.makeelement(W_BR, {}))
+        if line:
+            t = run.makeelement(W_T, {_XML_SPACE: "preserve"})
+            t.text = line
+            run.append(t)
+    return run
+
+
+def _value_in_first_paragraph(content: Any, bound: Bound, plain: ScanContext) -> None:
+    """A control holding paragraphs shows a text value in its first paragraph (the reader's
+    order), the others blank; nothing else inside it is shown (chunks go)."""
+    paragraphs = [walked.element for walked in walk_story(content, plain) if not walked.in_text_box]
+    for chunk in list(content.iter(W_ALTCHUNK)):
+        chunk.getparent().remove(chunk)
+    for index, p in enumerate(paragraphs):
+        first_run = next(p.iter(W_R), None)
+        keep = [child for child in p if child.tag == W_PPR]
+        if index == 0:
+            keep.append(_value_run(p, bound.text or "", first_run))
+        p[:] = keep
+
+
+def _chunks_in_place(root: Any, display: Display, part: str) -> None:
+    for element in list(root.iter(W_ALTCHUNK)):
+        if not _attached(element, root):
+            continue
+        view = display.chunk(part, element)
+        if view.elements is None:
+            continue  # left unread, and still reported
+        parent = element.getparent()
+        index = parent.index(element)
+        parent[index : index + 1] = view.elements
