@@ -46,7 +46,7 @@ from ..wml.ns import (
 )
 from .bindings import Bound
 from .scan import ScanContext, value_lines
-from .walk import walk_story
+from .walk import cell_span, cells_of, walk_story
 
 if TYPE_CHECKING:
     from .display import Display
@@ -89,28 +89,52 @@ def show_in_place(doc: DocxDocument) -> bool:
 
 
 def _bindings_in_place(root: Any, display: Display, plain: ScanContext) -> None:
-    for sdt in list(root.iter(W_SDT)):
-        binding = _binding(sdt)
-        if binding is None or not _attached(sdt, root):
-            continue  # not bound, or inside a control whose content was replaced already
-        level = _level(sdt)
-        bound = display.binding(sdt) if level != "table" else None
-        content = sdt.find(W_SDTCONTENT)
-        if content is None:
-            content = sdt.makeelement(W_SDTCONTENT, {})
-            sdt.append(content)
-        if bound is not None and (bound.text is not None or bound.paragraphs is not None):
-            if level == "run":
-                content[:] = [_value_run(sdt, bound.text or "", next(content.iter(W_R), None))]
-            elif bound.paragraphs is not None:
-                content[:] = display.bound_elements(sdt, bound)
-            else:
-                _value_in_first_paragraph(content, bound, plain)
-            parent = sdt.getparent()
-            index = parent.index(sdt)
-            parent[index : index + 1] = list(content)
-        else:
+    """Every bound control and every cell inside one, in document order, as the walk meets them.
+    Controls and cells inside content a value replaces show nothing of their own (the walk
+    ignores their bindings): they are only unbound."""
+    inside_values: set[Any] = set()
+    for element in list(root.iter(W_SDT, W_TR)):
+        if not _attached(element, root):
+            continue  # inside a control whose content was replaced already
+        if element.tag == W_TR:
+            _cells_in_place(element, display, plain, inside_values)
+            continue
+        binding = _binding(element)
+        if binding is None:
+            continue
+        bound = display.binding(element) if element not in inside_values else None
+        if bound is None or (bound.text is None and bound.paragraphs is None):
             binding.getparent().remove(binding)
+            continue
+        content = element.find(W_SDTCONTENT)
+        if content is None:
+            content = element.makeelement(W_SDTCONTENT, {})
+            element.append(content)
+        level = _level(element)
+        if level != "table":  # (around cells, each cell marks its own inside)
+            inside_values.update(content.iter(W_SDT, W_TC))
+        if level == "run":
+            content[:] = [_value_run(element, bound.text or "", next(content.iter(W_R), None))]
+        elif level == "block" and bound.paragraphs is not None:
+            content[:] = display.bound_elements(element, bound)
+        elif level == "block":
+            _value_in_first_paragraph(content, bound, plain)
+        # (around cells, the cells hold the value already; around rows, nothing reads it)
+        parent = element.getparent()
+        index = parent.index(element)
+        parent[index : index + 1] = list(content)
+
+
+def _cells_in_place(row: Any, display: Display, plain: ScanContext, inside_values: set[Any]) -> None:
+    """Cells inside a bound control show its value in their first paragraph (``walk.cells_of``),
+    each cell that shows anything of its own (not one continuing a vertical merge)."""
+    for tc, control in list(cells_of(row)):
+        if control is None or tc in inside_values or cell_span(tc)[1]:
+            continue
+        bound = display.binding(control)
+        if bound is not None and bound.text is not None:
+            inside_values.update(tc.iter(W_SDT, W_TC))
+            _value_in_first_paragraph(tc, bound, plain)
 
 
 def _binding(sdt: Any) -> Any | None:

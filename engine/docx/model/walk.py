@@ -57,6 +57,7 @@ from ..wml.ns import (
     qn,
 )
 from ..wml.text import choose_alternate
+from .bindings import data_binding
 from .scan import (
     DEL,
     HIDDEN,
@@ -207,14 +208,28 @@ class _Walker:
                 if trpr.find(W_DEL) is not None:
                     row_flags |= DEL
             column = grid_before(trpr)
-            for tc in table_children(tr, W_TC):
+            for tc, control in cells_of(tr):
                 span, continued = cell_span(tc)
                 if not continued:
                     # A cell continuing a vertical merge shows nothing of its own: Word draws the
                     # merged cell from the first one.
                     flags = row_flags | cell_revision(tc)
-                    self.container(tc, (index, row_index, column), in_box, row_hidden, tr, flags)
+                    self.cell(tc, control, (index, row_index, column), in_box, row_hidden, tr, flags)
                 column += span
+
+    def cell(self, tc: Any, control: Any | None, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
+        """A cell, and the data-bound control around it if there is one (Word binds a document
+        property to a whole cell this way): the value stands in the cell's first paragraph."""
+        bound = None
+        if control is not None and self.display is not None and self.value is None:
+            bound = self.display.binding(control)
+        outer = self.bound, self.value
+        if bound is not None:
+            self.bound = bound.flag
+            if bound.text is not None:
+                self.value = [bound.text]
+        self.container(tc, cell, in_box, hidden, row, row_flags)
+        self.bound, self.value = outer
 
 
 def table_children(parent: Any, tag: str):
@@ -230,6 +245,21 @@ def table_children(parent: Any, tag: str):
                 yield from table_children(content, tag)
         elif child_tag in _BLOCK_WRAPPERS:
             yield from table_children(child, tag)
+
+
+def cells_of(row: Any, control: Any | None = None):
+    """(cell, control) for each ``w:tc`` of a row, looking through content controls and custom
+    XML around cells; ``control`` is the nearest data-bound content control around the cell."""
+    for child in row:
+        tag = child.tag
+        if tag == W_TC:
+            yield child, control
+        elif tag == W_SDT:
+            content = child.find(W_SDTCONTENT)
+            if content is not None:
+                yield from cells_of(content, child if data_binding(child) is not None else control)
+        elif tag in _BLOCK_WRAPPERS:
+            yield from cells_of(child, control)
 
 
 # What sits side by side in a container, besides the markers between blocks.
