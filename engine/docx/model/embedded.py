@@ -167,7 +167,9 @@ _HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?
                            r"\s*(?:;|$)", re.IGNORECASE)  # fmt: skip
 
 
-def read_html(data: bytes, name: str, within: DocxPackage) -> Imported:
+def read_html(data: bytes, name: str, within: DocxPackage, encoding: str | None = None) -> Imported:
+    """The paragraphs of an HTML file, in ``encoding`` when the caller knows it (a web archive's
+    part says it), else as the file declares (a byte order mark, a meta charset)."""
     from lxml import etree
     from lxml.html import HTMLParser
 
@@ -175,7 +177,10 @@ def read_html(data: bytes, name: str, within: DocxPackage) -> Imported:
         within.charge(name, data)
     except InputError as exc:
         raise Unreadable(over_budget(exc)) from None
-    parser = HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False)
+    try:
+        parser = HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False, encoding=encoding)
+    except LookupError:
+        parser = HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=False)
     try:
         root = etree.fromstring(data, parser) if data.strip() else None
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
@@ -274,5 +279,5 @@ def read_mht(data: bytes, name: str, within: DocxPackage) -> Imported:
         raise Unreadable("it is a web archive with no HTML or text part")
     payload = part.get_payload(decode=True) or b""
     if part.get_content_type() == "text/html":
-        return read_html(payload, name, within)
+        return read_html(payload, name, within, part.get_content_charset())
     return read_text(_decode(payload, part.get_content_charset()).encode("utf-8"), name, within)
