@@ -234,7 +234,7 @@ def build_blocks(
         if walked.placeholder:
             placeholders = ((0, len(text)),) if text else ()
         else:
-            placeholders = placeholder_spans(pieces) if text else ()
+            placeholders = placeholder_spans(pieces) if flagged and text else ()
         if walked.bound:
             bound = ((0, len(text), walked.bound),) if text else ()
         else:

@@ -214,14 +214,17 @@ class _Walker:
                     # A cell continuing a vertical merge shows nothing of its own: Word draws the
                     # merged cell from the first one.
                     flags = row_flags | cell_revision(tc)
-                    self.cell(tc, control, (index, row_index, column), in_box, row_hidden, tr, flags)
+                    if control is None:
+                        self.container(tc, (index, row_index, column), in_box, row_hidden, tr, flags)
+                    else:
+                        self.bound_cell(tc, control, (index, row_index, column), in_box, row_hidden, tr, flags)
                 column += span
 
-    def cell(self, tc: Any, control: Any | None, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
-        """A cell, and the data-bound control around it if there is one (Word binds a document
-        property to a whole cell this way): the value stands in the cell's first paragraph."""
+    def bound_cell(self, tc: Any, control: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
+        """A cell inside a data-bound control (Word binds a document property to a whole cell
+        this way): the value stands in the cell's first paragraph."""
         bound = None
-        if control is not None and self.display is not None and self.value is None:
+        if self.display is not None and self.value is None:
             bound = self.display.binding(control)
         outer = self.bound, self.value
         if bound is not None:
