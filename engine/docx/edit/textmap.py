@@ -28,6 +28,7 @@ from ..wml.ns import (
     W_CUSTOMXML,
     W_DEL,
     W_DIR,
+    W_FLDCHAR,
     W_FLDSIMPLE,
     W_HYPERLINK,
     W_INS,
@@ -58,7 +59,7 @@ from ..wml.revisions import (
     run_items,
     split_run,
 )
-from ..wml.text import choose_alternate
+from ..wml.text import FieldCodes, choose_alternate
 
 _TRANSPARENT = frozenset({W_HYPERLINK, W_SMARTTAG, W_CUSTOMXML, W_FLDSIMPLE, W_DIR, W_BDO})
 _FLAGS = {W_INS: 0, W_DEL: DEL, W_MOVEFROM: MOVE_FROM, W_MOVETO: 0}
@@ -105,6 +106,7 @@ class ParagraphText:
         self.spans: list[RunSpan] = []
         parts: list[str] = []
         self._position = 0
+        self._fields = FieldCodes()
         self._walk(self.p, 0, parts)
         self.text = "".join(parts)
         self.length = self._position
@@ -116,8 +118,16 @@ class ParagraphText:
                 hidden = _run_hidden(child, self.styles, self._style_hidden)
                 visible = not (flags & (DEL | MOVE_FROM)) and not hidden
                 items = run_items(child)
-                text = "".join(t for _, t in items)
-                splittable = not any(e.tag == MC_ALTERNATECONTENT and t for e, t in items)
+                shown, in_code = [], False
+                for element, item_text in items:
+                    if element.tag == W_FLDCHAR:
+                        self._fields.feed(element)
+                    elif self._fields.hiding:  # a field's instructions, as the reader skips them
+                        in_code = in_code or bool(item_text)
+                    else:
+                        shown.append(item_text)
+                text = "".join(shown)
+                splittable = not in_code and not any(e.tag == MC_ALTERNATECONTENT and t for e, t in items)
                 start = self._position
                 if visible:
                     parts.append(text)
@@ -251,7 +261,6 @@ class ParagraphText:
         return [s.run for s in self.spans if s.visible]
 
 
-_FLDCHAR = qn("w:fldChar")
 _FLDCHARTYPE = qn("w:fldCharType")
 
 
@@ -261,7 +270,7 @@ def fields_balanced(runs: list[Any]) -> bool:
     whole fields or none, never one end of a field."""
     depth = 0
     for r in runs:
-        for marker in r.iter(_FLDCHAR):
+        for marker in r.iter(W_FLDCHAR):
             kind = marker.get(_FLDCHARTYPE)
             if kind == "begin":
                 depth += 1

@@ -26,14 +26,16 @@ if TYPE_CHECKING:
 
 
 class Unread(NamedTuple):
-    """Content left unread: an imported part (``kind`` "altChunk") and why."""
+    """Content left unread: an imported part (``kind`` "altChunk"), a linked subdocument
+    ("subDoc"), and why."""
 
     kind: str
     part: str | None
     format: str
     reason: str
     digest: str | None
-    position: int = 0  # walked paragraphs of the story before it
+    position: int = 0  # walked paragraphs of the story before it (with ``inside``: up to its own)
+    inside: bool = False  # it stands inside the paragraph at ``position``, not after it
 
 
 class ChunkView(NamedTuple):
@@ -79,6 +81,16 @@ class Display:
     @staticmethod
     def _unread(chunk: Chunk, reason: str) -> Unread:
         return Unread("altChunk", chunk.part, chunk.format, reason, chunk.digest)
+
+    def subdocument(self, part: str, element: Any) -> Unread:
+        """A ``w:subDoc``: the content of another file, which this one only links to (its
+        position is the paragraph holding it: the walk fills it in)."""
+        from .chunks import R_ID
+
+        rel = self.package.relationship(part, element.get(R_ID) or "")
+        target = rel.target if rel is not None else None
+        reason = "it is a subdocument: its content is in another file, which the document only links to"
+        return Unread("subDoc", target, "docx", reason, None, inside=True)
 
     def binding(self, sdt: Any) -> Bound | None:
         if sdt in self._bindings:

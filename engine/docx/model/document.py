@@ -28,7 +28,7 @@ from ...errors import InputError
 from ..package.docx_package import RT, DocxPackage
 from ..package.integrity import check_document_parts
 from ..wml.edit import ensure_root_namespaces
-from ..wml.ns import W14_PARAID, W14_TEXTID, W_ALTCHUNK, W_BODY, W_P
+from ..wml.ns import W14_PARAID, W14_TEXTID, W_ALTCHUNK, W_BODY, W_P, W_SUBDOC
 from .blocks import Block, ParagraphIds, assign_ids, build_blocks
 from .display import Display, Unread
 from .numbering import Numbering
@@ -126,12 +126,12 @@ class DocxDocument:
     def _unread_by_story(self) -> list[tuple[dict[str, Any], Unread]]:
         self.walk_main()
         out: list[tuple[dict[str, Any], Unread]] = [({"type": "main"}, entry) for entry in self._main_unread]
-        with_chunks: dict[str, bool] = {}
+        holding: dict[str, bool] = {}
         for story in self.stories():
             part = story.part or ""
-            if part not in with_chunks:  # only parts holding a chunk are walked again
-                with_chunks[part] = next(self.package.xml(part).iter(W_ALTCHUNK), None) is not None
-            if with_chunks[part]:
+            if part not in holding:  # only parts holding a chunk or a subdocument are walked again
+                holding[part] = next(self.package.xml(part).iter(W_ALTCHUNK, W_SUBDOC), None) is not None
+            if holding[part]:
                 ctx = self.scan_context(part)
                 walk_story(story.container, ctx)
                 out.extend((story.handle, entry) for entry in ctx.unread)
@@ -140,9 +140,10 @@ class DocxDocument:
     def _unread_json(self, entry: Unread, handle: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"story": handle}
         if handle["type"] == "main":
-            out["afterBlockId"] = self.paragraph_ids.ids[entry.position - 1] if entry.position else None
+            block_id = self.paragraph_ids.ids[entry.position - 1] if entry.position else None
+            out["inBlockId" if entry.inside else "afterBlockId"] = block_id
         else:
-            out["afterParagraph"] = entry.position
+            out["inParagraph" if entry.inside else "afterParagraph"] = entry.position
         out.update(kind=entry.kind, part=entry.part, format=entry.format, reason=entry.reason)
         if entry.digest:
             out["contentHash"] = entry.digest

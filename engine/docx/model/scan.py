@@ -12,7 +12,9 @@ markers). Views are filters over the pieces:
 - original (reject-all): drop inserted, moved-here and hidden text;
 - raw: every text node, deleted ones included (the seed of minted paragraph ids).
 
-Tabs, breaks, drawings and field instructions contribute no text (as in the reference system);
+Tabs, breaks, drawings and field instructions contribute no text (as in the reference system;
+text spelled as ``w:t`` inside a complex field's instructions is hidden text, as Word does not
+show it: see ``wml.text.FieldCodes``);
 a non-breaking hyphen is U+2011, a soft hyphen U+00AD, and a ``w:sym`` its character unless it is
 a symbol-font glyph (private use area). Unless ``xml:space="preserve"`` is in force (on the
 ``w:t`` or any ancestor), a ``w:t``'s leading and trailing whitespace is not text (as Word and
@@ -38,6 +40,7 @@ from ..wml.ns import (
     W_DELTEXT,
     W_DIR,
     W_ENDNOTEREFERENCE,
+    W_FLDCHAR,
     W_FLDSIMPLE,
     W_FOOTNOTEREFERENCE,
     W_HYPERLINK,
@@ -54,6 +57,7 @@ from ..wml.ns import (
     W_SDTCONTENT,
     W_SMARTTAG,
     W_SOFTHYPHEN,
+    W_SUBDOC,
     W_SYM,
     W_T,
     W_TXBXCONTENT,
@@ -61,7 +65,7 @@ from ..wml.ns import (
     W_VANISH,
     qn,
 )
-from ..wml.text import XML_WHITESPACE, choose_alternate, preserves_space, symbol_char
+from ..wml.text import XML_WHITESPACE, FieldCodes, choose_alternate, preserves_space, symbol_char
 from .styles import Styles
 
 INS = 1
@@ -97,7 +101,7 @@ _SDTPR = qn("w:sdtPr")
 _NOT_PLAIN = frozenset({
     W_INS, W_DEL, W_MOVEFROM, W_MOVETO, W_DELTEXT, W_VANISH, MC_ALTERNATECONTENT, qn("w:drawing"), qn("w:pict"),
     qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"), _SHOWING_PLACEHOLDER,
-    W_DATABINDING,
+    W_DATABINDING, W_SUBDOC,
 })  # fmt: skip
 
 
@@ -118,7 +122,7 @@ class ScanContext:
     story's part): data-bound values here, imported chunks in the walk, which lists what it left
     unread in ``unread``. Without a display, stored text is read as it is."""
 
-    __slots__ = ("display", "markers", "part", "simple_runs", "styles", "unread")
+    __slots__ = ("display", "fields", "markers", "part", "simple_runs", "styles", "unread")
 
     def __init__(self, styles: Styles, *, markers: bool = False, display: Any = None, part: str = "") -> None:
         self.styles = styles
@@ -126,6 +130,7 @@ class ScanContext:
         self.display = display
         self.part = part
         self.unread: list = []
+        self.fields = FieldCodes()  # of the paragraph being scanned
         # Without markers or hidden character styles, a paragraph free of the elements in
         # _NOT_PLAIN can be read with the fast path.
         self.simple_runs = not markers and not styles.has_hidden_character_style
@@ -140,6 +145,7 @@ def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> 
         # Most paragraphs are plain runs of w:t: read them in one pass, falling back to the full
         # walk at the first element that needs it.
         flags = HIDDEN if paragraph_hidden else 0
+        fields = None
         for element in p.iterdescendants():
             tag = element.tag
             if tag == W_T:
@@ -149,12 +155,17 @@ def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> 
                         text = text.strip(XML_WHITESPACE)
                         if not text:
                             continue
-                    pieces.append((text, flags, None))
+                    pieces.append((text, flags | HIDDEN if fields is not None and fields.hiding else flags, None))
+            elif tag == W_FLDCHAR:
+                if fields is None:
+                    fields = FieldCodes()
+                fields.feed(element)
             elif tag in _NOT_PLAIN:
                 pieces.clear()
                 break
         else:
             return pieces, boxes
+    ctx.fields = FieldCodes()
     _scan_children(p, 0, None, pieces, boxes, ctx, paragraph_hidden)
     return pieces, boxes
 
@@ -192,6 +203,9 @@ def _scan_children(
             base = child.find(W_RUBYBASE)
             if base is not None:
                 _scan_children(base, flags, rev, out, boxes, ctx, style_hidden)
+        elif tag == W_SUBDOC and ctx.display is not None:
+            # A master document's link to another file, whose content Word shows in its place.
+            ctx.unread.append(ctx.display.subdocument(ctx.part, child))
         elif ctx.markers and tag in _MARKERS:
             out.append(("", flags | MARK, child))
 
@@ -205,9 +219,14 @@ def _scan_run(
     _scan_run_content(run, flags, rev, out, boxes, ctx)
 
 
-def _scan_run_content(run: Any, flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext) -> None:
+def _scan_run_content(run: Any, run_flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext) -> None:
+    fields = ctx.fields
     for child in run:
         tag = child.tag
+        if tag == W_FLDCHAR:
+            fields.feed(child)
+            continue
+        flags = run_flags | HIDDEN if fields.hiding else run_flags  # a field's instructions: not shown
         if tag in (W_T, W_DELTEXT):
             text = child.text
             if text:

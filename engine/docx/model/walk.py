@@ -171,7 +171,10 @@ class _Walker:
             flags = self.bound | (HIDDEN if bound_value_hidden(p, self.ctx.styles, style_hidden) else 0)
             pieces, boxes = ([(text, flags, None)] if text else []), []
         else:
+            found = len(self.ctx.unread)
             pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
+            for index in range(found, len(self.ctx.unread)):  # found inside this paragraph
+                self.ctx.unread[index] = self.ctx.unread[index]._replace(position=len(self.out) + 1)
         origin = self.origin
         if origin is not None:
             origin = origin._replace(seed=f"{origin.seed}:{len(self.out) - self.origin_start}")

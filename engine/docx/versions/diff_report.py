@@ -113,6 +113,10 @@ def unread_line(entry: dict[str, Any]) -> str:
     if story.get("type", "main") == "main":
         after = entry.get("afterBlockId")
         where = f"after [{after}]" if after else "at the start of the main text"
+        if entry.get("inBlockId"):
+            where = f"in [{entry['inBlockId']}]"
+    elif "inParagraph" in entry:
+        where = f"in {_story_name(story)}, paragraph {entry['inParagraph']}"
     else:
         where = f"in {_story_name(story)} after paragraph {entry.get('afterParagraph', 0)}"
     what = f"{entry.get('kind')} {entry.get('part') or '(no part)'} ({entry.get('format')})"

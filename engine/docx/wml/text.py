@@ -6,6 +6,9 @@
 - ``w:sym``: its character, unless it is a symbol-font glyph (private use area) or not a
   character at all.
 - ``mc:AlternateContent``: the branch a reader follows (``choose_alternate``).
+- complex fields: between a ``w:fldChar`` ``begin`` and its ``separate`` stand the field's
+  instructions, which Word does not show (only the result after ``separate``), even when they
+  are spelled as ``w:t`` rather than ``w:instrText`` (``FieldCodes``).
 """
 
 from __future__ import annotations
@@ -91,3 +94,31 @@ def choose_alternate(element: Any) -> Any | None:
         if child.tag == MC_FALLBACK:
             return child
     return None
+
+
+_FLDCHARTYPE = qn("w:fldCharType")
+
+
+class FieldCodes:
+    """Where a paragraph stands among its complex fields, fed every ``w:fldChar`` in order:
+    ``hiding`` while some field is still in its instructions (after ``begin``, before its
+    ``separate``), where nothing is shown. Each paragraph starts afresh (Word keeps a field's
+    instructions within one paragraph; its result may run on, and is shown)."""
+
+    __slots__ = ("hiding", "open")
+
+    def __init__(self) -> None:
+        self.open: list[bool] = []  # per open field: still in its instructions
+        self.hiding = 0
+
+    def feed(self, fld_char: Any) -> None:
+        kind = fld_char.get(_FLDCHARTYPE)
+        if kind == "begin":
+            self.open.append(True)
+            self.hiding += 1
+        elif kind == "separate":
+            if self.open and self.open[-1]:
+                self.open[-1] = False
+                self.hiding -= 1
+        elif kind == "end" and self.open and self.open.pop():
+            self.hiding -= 1
