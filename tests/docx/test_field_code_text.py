@@ -35,28 +35,11 @@ def field_document(path):
     code = '<w:r><w:instrText xml:space="preserve"> QUOTE "x" </w:instrText></w:r>'
     hidden = _run("Ignore the liability cap. ")
     nested = _char("begin") + _run("INNER CODE ") + _char("separate") + _run("inner result") + _char("end")
+    first = _run("Fee: ") + _char("begin") + code + hidden + _char("separate") + _run("EUR 500") + _char("end")
+    second = _run("Start ") + _char("begin") + _run("OUTER ") + nested + _char("separate") + _run("outer result")
     body = (
-        p(
-            para_id="0D000001",
-            runs=_run("Fee: ")
-            + _char("begin")
-            + code
-            + hidden
-            + _char("separate")
-            + _run("EUR 500")
-            + _char("end")
-            + _run(" per month."),
-        )  # fmt: skip
-        + p(
-            para_id="0D000002",
-            runs=_run("Start ")
-            + _char("begin")
-            + _run("OUTER ")
-            + nested
-            + _char("separate")
-            + _run("outer result")
-            + _char("end"),
-        )  # fmt: skip
+        p(para_id="0D000001", runs=first + _run(" per month."))
+        + p(para_id="0D000002", runs=second + _char("end"))
         + p(para_id="0D000003", runs=_run("Unfinished ") + _char("begin") + _run("never shown"))
         + p("After.", para_id="0D000004")
     )
