@@ -320,3 +320,14 @@ def test_the_xpath_walk_has_a_budget(tmp_path, monkeypatch):
     read = list(blocks(path).values())
     assert [b["text"] for b in read] == ["stored", "stored"]
     assert all(b["boundRanges"][0]["source"] == "storedText" for b in read)
+
+
+def test_a_long_value_shown_by_many_controls_counts_each_time(tmp_path, monkeypatch):
+    from deskcheck.engine.docx.package import limits
+
+    monkeypatch.setattr(limits, "MAX_XML_BYTES", 400_000)
+    control = bound("price", "stored")
+    path = contract(tmp_path / "c.docx", deal(price="X" * 50_000), body=p(runs=control) * 20)
+    result = docx_toolset(path).call("read_document", {})
+    assert not result.ok and result.code == "tooLarge"
+    assert "data-bound content controls" in result.error and "MAX_XML_BYTES" in result.error

@@ -293,3 +293,19 @@ def test_a_document_whose_chunk_main_refused_reads_now(tmp_path):
     copy = shutil.copy(path, tmp_path / "copy.docx")
     run = run_cli("docx", "read-document", str(copy), "--json")
     assert run.json["ok"] and [b["text"] for b in run.json["result"]["blocks"]][1] == "Inside."
+
+
+def test_hostile_chunks_stay_bounded(tmp_path, monkeypatch):
+    """HTML nested past the parser's limit is unread, not half read; many references to one
+    chunk are counted each time, so they cannot multiply what the file may cost."""
+    deep = b"<html><body>" + b"<div>" * 5000 + b"Deep clause." + b"</div>" * 5000 + b"</body></html>"
+    path = chunk_document(tmp_path / "deep.docx", "word/c.html", "text/html", deep)
+    value = read(path)
+    assert [b["text"] for b in value["blocks"]] == ["Before", "After"]
+    assert "parser's limits" in value["unread"][0]["reason"]
+    monkeypatch.setattr(limits, "MAX_PARAGRAPHS", 1_000)
+    lines = b"\n".join(b"line %d" % n for n in range(300))
+    path = chunk_document(tmp_path / "many.docx", "word/c.txt", "text/plain", lines, body=CHUNK * 50)
+    value = read(path)
+    assert len(value["blocks"]) == 900  # three references fit in the budget of 1,000 paragraphs
+    assert len(value["unread"]) == 47 and all("MAX_PARAGRAPHS" in e["reason"] for e in value["unread"])

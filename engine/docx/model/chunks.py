@@ -62,6 +62,7 @@ class Chunk(NamedTuple):
     reason: str | None
     digest: str | None  # of the part's bytes, so that a change to unread content still shows
     unread: list[tuple[str, str, str]]  # (part, format, reason) left unread inside it
+    characters: int = 0  # of all its paragraphs: what showing it once costs
 
 
 def chunk_target(package: DocxPackage, part: str, element: Any) -> str | None:
@@ -103,7 +104,8 @@ def read_chunk(package: DocxPackage, target: str | None, depth: int) -> Chunk:
             raise Unreadable(f"its content type {content_type or '(none)'} is not one deskcheck reads")
     except Unreadable as exc:
         return Chunk(target, kind, None, str(exc), digest, [])
-    return Chunk(target, kind, imported.paragraphs, None, digest, imported.unread)
+    characters = sum(len(paragraph.text) for paragraph in imported.paragraphs)
+    return Chunk(target, kind, imported.paragraphs, None, digest, imported.unread, characters)
 
 
 def paragraph_elements(paragraphs: list[ImportedParagraph]) -> list[Any]:

@@ -70,7 +70,7 @@ class Display:
         if chunk.paragraphs is None:
             return ChunkView(chunk, None, [self._unread(chunk, chunk.reason or "")])
         try:
-            self.package.charge_blocks(target or "", len(chunk.paragraphs), sum(len(p.text) for p in chunk.paragraphs))
+            self.package.charge_blocks(target or "", len(chunk.paragraphs), chunk.characters)
         except InputError as exc:
             from .embedded import over_budget
 
@@ -98,6 +98,10 @@ class Display:
         bound = None
         if data_binding(sdt) is not None:
             bound = resolve_binding(sdt, self.store, self.package, self.depth)
+            if bound is not None and bound.text:
+                # Each control showing a value costs its length: a long value shown by many
+                # controls counts as often, against the document's budget (InputError past it).
+                self.package.charge_blocks("the values of data-bound content controls", 0, len(bound.text))
         self._bindings[sdt] = bound
         return bound
 

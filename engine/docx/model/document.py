@@ -33,7 +33,7 @@ from .blocks import Block, ParagraphIds, assign_ids, build_blocks
 from .display import Display, Unread
 from .numbering import Numbering
 from .scan import ScanContext
-from .stories import Story, list_stories
+from .stories import Story, list_stories, story_parts
 from .styles import Styles
 from .walk import WalkedParagraph, walk_story
 
@@ -126,13 +126,12 @@ class DocxDocument:
     def _unread_by_story(self) -> list[tuple[dict[str, Any], Unread]]:
         self.walk_main()
         out: list[tuple[dict[str, Any], Unread]] = [({"type": "main"}, entry) for entry in self._main_unread]
-        holding: dict[str, bool] = {}
-        for story in self.stories():
-            part = story.part or ""
-            if part not in holding:  # only parts holding a chunk or a subdocument are walked again
-                holding[part] = next(self.package.xml(part).iter(W_ALTCHUNK, W_SUBDOC), None) is not None
-            if holding[part]:
-                ctx = self.scan_context(part)
+        # Only the stories of parts holding a chunk or a subdocument are walked again.
+        holding = {part for part in story_parts(self)[1:]
+                   if next(self.package.xml(part).iter(W_ALTCHUNK, W_SUBDOC), None) is not None}  # fmt: skip
+        for story in self.stories() if holding else ():
+            if story.part in holding:
+                ctx = self.scan_context(story.part)
                 walk_story(story.container, ctx)
                 out.extend((story.handle, entry) for entry in ctx.unread)
         return out

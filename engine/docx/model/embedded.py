@@ -185,6 +185,11 @@ def read_html(data: bytes, name: str, within: DocxPackage, encoding: str | None 
         root = etree.fromstring(data, parser) if data.strip() else None
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise Unreadable(f"its HTML cannot be parsed ({exc})") from None
+    # Sloppy HTML is read as a browser would; a limit hit (nesting past 256 levels) would cut the
+    # document short, so that is unread rather than half read.
+    fatal = [error for error in parser.error_log if error.level_name == "FATAL"]
+    if fatal:
+        raise Unreadable(f"its HTML goes past the parser's limits ({fatal[0].message.strip()})")
     paragraphs: list[ImportedParagraph] = []
     if root is not None:
         _html_paragraphs(root, paragraphs)

@@ -24,7 +24,6 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
-from ..package.docx_package import RT
 from ..wml.ns import (
     W_ALTCHUNK,
     W_BODY,
@@ -46,6 +45,7 @@ from ..wml.ns import (
 )
 from .bindings import Bound
 from .scan import ScanContext, value_lines
+from .stories import story_parts
 from .walk import cell_span, cells_of, walk_story
 
 if TYPE_CHECKING:
@@ -58,22 +58,11 @@ _CONTAINERS = frozenset(
 _XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
 
-def story_part_names(doc: DocxDocument) -> list[str]:
-    """The main part, then its headers, footers and notes parts."""
-    package = doc.package
-    names = [doc.main_part]
-    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES):
-        for part in package.related_parts(doc.main_part, rel_type):
-            if part not in names:
-                names.append(part)
-    return names
-
-
 def show_in_place(doc: DocxDocument) -> bool:
     """Write what ``doc`` shows into its markup (see the module docstring). Returns whether
     anything changed; the document is invalidated when it did."""
     package = doc.package
-    parts = [part for part in story_part_names(doc)
+    parts = [part for part in story_parts(doc)
              if next(package.xml(part).iter(W_ALTCHUNK, W_DATABINDING), None) is not None]  # fmt: skip
     if not parts:
         return False

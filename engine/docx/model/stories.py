@@ -80,6 +80,18 @@ def describe_story(handle: dict[str, Any]) -> str:
     return "the main text"
 
 
+def story_parts(doc: StoryHost, *, comments: bool = False) -> list[str]:
+    """The main part, then the parts of its headers, footers and notes (and, with ``comments``,
+    its comments part)."""
+    package = doc.package
+    names = [doc.main_part]
+    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES, *((RT.COMMENTS,) if comments else ())):
+        for part in package.related_parts(doc.main_part, rel_type):
+            if part not in names:
+                names.append(part)
+    return names
+
+
 def list_stories(doc: StoryHost) -> list[Story]:
     """The secondary stories of ``doc`` in the order the tools list them (main excluded)."""
     package = doc.package

@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.stories import story_parts as parts_of
 from ..model.walk import next_block_sibling
-from ..package.docx_package import RT
 from ..wml.ns import (
     W_DEL,
     W_DELINSTRTEXT,
@@ -98,14 +98,7 @@ _VMERGE_ORIG_ATTR = qn("w:vMergeOrig")
 
 def story_parts(doc: DocxDocument) -> list[str]:
     """Every part that can hold tracked changes."""
-    package = doc.package
-    main = doc.main_part
-    parts = [main]
-    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS):
-        for part in package.related_parts(main, rel_type):
-            if part not in parts:
-                parts.append(part)
-    return parts
+    return parts_of(doc, comments=True)
 
 
 def resolve_all(doc: DocxDocument, mode: str, author: str | None = None, *, keep_ids: bool = True) -> dict[str, int]:
