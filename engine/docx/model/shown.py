@@ -24,6 +24,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
+from ..wml.edit import is_attached
 from ..wml.ns import (
     W_ALTCHUNK,
     W_BODY,
@@ -35,7 +36,6 @@ from ..wml.ns import (
     W_RPR,
     W_SDT,
     W_SDTCONTENT,
-    W_SDTPR,
     W_T,
     W_TBL,
     W_TC,
@@ -43,7 +43,7 @@ from ..wml.ns import (
     W_TXBXCONTENT,
     qn,
 )
-from .bindings import Bound
+from .bindings import Bound, data_binding
 from .scan import ScanContext, value_lines
 from .stories import story_parts
 from .walk import cell_span, cells_of, walk_story
@@ -83,12 +83,12 @@ def _bindings_in_place(root: Any, display: Display, plain: ScanContext) -> None:
     ignores their bindings): they are only unbound."""
     inside_values: set[Any] = set()
     for element in list(root.iter(W_SDT, W_TR)):
-        if not _attached(element, root):
+        if not is_attached(element, root):
             continue  # inside a control whose content was replaced already
         if element.tag == W_TR:
             _cells_in_place(element, display, plain, inside_values)
             continue
-        binding = _binding(element)
+        binding = data_binding(element)
         if binding is None:
             continue
         bound = display.binding(element) if element not in inside_values else None
@@ -124,20 +124,6 @@ def _cells_in_place(row: Any, display: Display, plain: ScanContext, inside_value
         if bound is not None and bound.text is not None:
             inside_values.update(tc.iter(W_SDT, W_TC))
             _value_in_first_paragraph(tc, bound, plain)
-
-
-def _binding(sdt: Any) -> Any | None:
-    sdtpr = sdt.find(W_SDTPR)
-    return sdtpr.find(W_DATABINDING) if sdtpr is not None else None
-
-
-def _attached(element: Any, root: Any) -> bool:
-    node = element
-    while node is not None:
-        if node is root:
-            return True
-        node = node.getparent()
-    return False
 
 
 def _level(sdt: Any) -> str:
@@ -185,7 +171,7 @@ def _value_in_first_paragraph(content: Any, bound: Bound, plain: ScanContext) ->
 
 def _chunks_in_place(root: Any, display: Display, part: str) -> None:
     for element in list(root.iter(W_ALTCHUNK)):
-        if not _attached(element, root):
+        if not is_attached(element, root):
             continue
         view = display.chunk(part, element)
         if view.elements is None:
