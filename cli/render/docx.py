@@ -140,11 +140,12 @@ def unread_lines(value: dict[str, Any], prefix: str = "! left unread: ") -> View
     """A warning line for each piece of content the reading left unread (``unread``)."""
     from deskcheck.engine.docx.versions.diff_report import unread_line
 
-    return [
-        Wrapped(((prefix, "bold yellow"), (unread_line(entry), "yellow")), indent=4)
-        for entry in value.get("unread") or []
-        if isinstance(entry, dict)
-    ]
+    entries = [entry for entry in value.get("unread") or [] if isinstance(entry, dict)]
+    view: View = [Wrapped(((prefix, "bold yellow"), (unread_line(entry), "yellow")), indent=4) for entry in entries]
+    total = value.get("totalUnread")
+    if isinstance(total, int) and total > len(entries):
+        view.append(note(f"    … and {total - len(entries):,} more left unread (totalUnread {total:,})."))
+    return view
 
 
 def _summary(text: str, value: dict[str, Any]) -> Line:

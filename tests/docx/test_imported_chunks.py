@@ -309,3 +309,9 @@ def test_hostile_chunks_stay_bounded(tmp_path, monkeypatch):
     value = read(path)
     assert len(value["blocks"]) == 900  # three references fit in the budget of 1,000 paragraphs
     assert len(value["unread"]) == 47 and all("MAX_PARAGRAPHS" in e["reason"] for e in value["unread"])
+
+
+def test_a_long_unread_list_is_cut_and_says_how_long_it_was(tmp_path):
+    path = chunk_document(tmp_path / "many.docx", "word/c.rtf", "application/rtf", rb"{\rtf1 x}", body=CHUNK * 250)
+    value = read(path)
+    assert len(value["unread"]) == 200 and value["totalUnread"] == 250

@@ -38,6 +38,21 @@ class Unread(NamedTuple):
     inside: bool = False  # it stands inside the paragraph at ``position``, not after it
 
 
+MAX_UNREAD_LISTED = 200  # entries of an ``unread`` list; a result says how many there were in all
+
+
+def unread_fields(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """A result's ``unread`` (the first ``MAX_UNREAD_LISTED`` entries) and, when there were more,
+    ``totalUnread``: a document of ten thousand references to an unreadable file does not make
+    every answer ten thousand entries long."""
+    if not entries:
+        return {}
+    fields: dict[str, Any] = {"unread": entries[:MAX_UNREAD_LISTED]}
+    if len(entries) > MAX_UNREAD_LISTED:
+        fields["totalUnread"] = len(entries)
+    return fields
+
+
 class ChunkView(NamedTuple):
     """One ``w:altChunk`` as read: its blocks' elements, or None with ``unread`` saying why."""
 

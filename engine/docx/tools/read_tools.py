@@ -13,6 +13,7 @@ from typing import Any
 
 from ...tools import ToolResult, fail
 from ..model.blocks import Block
+from ..model.display import unread_fields
 from ..model.hashing import HASH_PATTERN, text_hash
 from ..model.offsets import to_utf16, utf16_length
 from ..model.scan import BOUND_CACHED
@@ -111,9 +112,7 @@ def block_json(block: Block) -> dict[str, Any]:
 def with_unread(doc, result: dict[str, Any]) -> dict[str, Any]:
     """``result`` with the document's ``unread`` list when reading left content unread (an
     imported part deskcheck cannot read): every read result says so."""
-    unread = doc.unread()
-    if unread:
-        result["unread"] = unread
+    result.update(unread_fields(doc.unread()))
     return result
 
 

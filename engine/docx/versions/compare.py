@@ -38,6 +38,7 @@ from typing import Any
 
 from ... import progress
 from ...errors import DeskcheckError
+from ..model.display import unread_fields
 from ..model.scan import DROP_ACCEPTED, ScanContext
 from ..wml.attrs import is_on
 from ..wml.ns import (
@@ -730,8 +731,7 @@ def _version_json(version: Version) -> dict[str, Any]:
     }
     if version.pending:
         out["acceptedPendingChanges"] = sum(version.pending.values())
-    if version.unread:
-        out["unread"] = version.unread
+    out.update(unread_fields(version.unread))
     return out
 
 

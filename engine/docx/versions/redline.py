@@ -877,5 +877,14 @@ def redline_files(
 def _unread_report(previous: list[dict[str, Any]], current: list[dict[str, Any]]) -> dict[str, Any]:
     """What neither the comparison nor the redline could show: content left unread in either
     version (see ``DocxDocument.unread``)."""
-    unread = {name: entries for name, entries in (("previous", previous), ("current", current)) if entries}
-    return {"unread": unread} if unread else {}
+    from ..model.display import unread_fields
+
+    sides = {name: unread_fields(entries) for name, entries in (("previous", previous), ("current", current))}
+    report: dict[str, Any] = {}
+    unread = {name: fields["unread"] for name, fields in sides.items() if fields}
+    if unread:
+        report["unread"] = unread
+    totals = {name: fields["totalUnread"] for name, fields in sides.items() if "totalUnread" in fields}
+    if totals:
+        report["totalUnread"] = totals
+    return report
