@@ -28,8 +28,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..wml.ns import W_DATABINDING, W_SDTPR, W_VAL, qn
-from .date_pictures import format_date, parse_xml_date, same_day
-from .embedded import storable
 from .scan import BOUND, BOUND_CACHED
 
 if TYPE_CHECKING:
@@ -67,6 +65,8 @@ def resolve_binding(sdt: Any, store: DataStore, package: DocxPackage, depth: int
     (or its kind of control shows no bound text)."""
     bound = _resolve(sdt, store, package, depth)
     if bound is not None and bound.text:
+        from .embedded import storable
+
         bound = bound._replace(text=storable(bound.text))  # no control characters in a .docx
     return bound
 
@@ -97,6 +97,8 @@ def _resolve(sdt: Any, store: DataStore, package: DocxPackage, depth: int) -> Bo
 
 
 def _date_text(date: Any, value: str) -> str | None:
+    from .date_pictures import format_date, parse_xml_date, same_day  # datetime: only for dates
+
     stored_as = date.find(qn("w:storeMappedDataAs"))
     if stored_as is not None and stored_as.get(W_VAL) == "text":
         return value or None

@@ -15,7 +15,6 @@ document over its size limits or is nested too deep.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, NamedTuple
 
 from ..package.docx_package import RT, DocxPackage
@@ -83,6 +82,8 @@ def read_chunk(package: DocxPackage, target: str | None, depth: int) -> Chunk:
         return Chunk(None, "unknown", None, "its relationship names no part of the file", None, [])
     content_type = (package.content_type(target) or "").split(";")[0].strip().lower()
     kind = FORMATS.get(content_type, "unknown")
+    import hashlib  # (its OpenSSL library costs milliseconds to load: only for documents with chunks)
+
     data = package.read_bytes(target)
     digest = hashlib.sha256(data).hexdigest()[:16]
     try:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...errors import InputError
 from .bindings import Bound, data_binding, resolve_binding
-from .chunks import Chunk, chunk_target, paragraph_elements, read_chunk
 
 if TYPE_CHECKING:
     from ..package.docx_package import DocxPackage
+    from .chunks import Chunk
     from .datastore import DataStore
 
 
@@ -78,6 +78,9 @@ class Display:
         return view
 
     def _read_chunk(self, part: str, element: Any) -> ChunkView:
+        # (the readers of other formats load only for documents that import something)
+        from .chunks import chunk_target, paragraph_elements, read_chunk
+
         target = chunk_target(self.package, part, element)
         chunk = self._parts.get(target)
         if chunk is None:
@@ -130,6 +133,8 @@ class Display:
 
     def bound_elements(self, sdt: Any, bound: Bound) -> list[Any]:
         """The elements a block-level control bound to a rich-text value shows, built once."""
+        from .chunks import paragraph_elements
+
         elements = self._bound_elements.get(sdt)
         if elements is None:
             elements = self._bound_elements[sdt] = paragraph_elements(bound.paragraphs or [])
