@@ -36,6 +36,7 @@ class Unread(NamedTuple):
     digest: str | None
     position: int = 0  # walked paragraphs of the story before it (with ``inside``: up to its own)
     inside: bool = False  # it stands inside the paragraph at ``position``, not after it
+    paragraph: Any = None  # with ``inside``: that paragraph (the walk turns it into ``position``)
 
 
 MAX_UNREAD_LISTED = 200  # entries of an ``unread`` list; a result says how many there were in all
@@ -100,15 +101,15 @@ class Display:
     def _unread(chunk: Chunk, reason: str) -> Unread:
         return Unread("altChunk", chunk.part, chunk.format, reason, chunk.digest)
 
-    def subdocument(self, part: str, element: Any) -> Unread:
-        """A ``w:subDoc``: the content of another file, which this one only links to (its
-        position is the paragraph holding it: the walk fills it in)."""
+    def subdocument(self, part: str, element: Any, paragraph: Any) -> Unread:
+        """A ``w:subDoc`` in ``paragraph``: the content of another file, which this one only
+        links to."""
         from .chunks import R_ID
 
         rel = self.package.relationship(part, element.get(R_ID) or "")
         target = rel.target if rel is not None else None
         reason = "it is a subdocument: its content is in another file, which the document only links to"
-        return Unread("subDoc", target, "docx", reason, None, inside=True)
+        return Unread("subDoc", target, "docx", reason, None, inside=True, paragraph=paragraph)
 
     def binding(self, sdt: Any) -> Bound | None:
         if sdt in self._bindings:

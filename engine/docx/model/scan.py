@@ -48,6 +48,7 @@ from ..wml.ns import (
     W_MOVEFROM,
     W_MOVETO,
     W_NOBREAKHYPHEN,
+    W_P,
     W_R,
     W_RPR,
     W_RSTYLE,
@@ -205,7 +206,8 @@ def _scan_children(
                 _scan_children(base, flags, rev, out, boxes, ctx, style_hidden)
         elif tag == W_SUBDOC and ctx.display is not None:
             # A master document's link to another file, whose content Word shows in its place.
-            ctx.unread.append(ctx.display.subdocument(ctx.part, child))
+            paragraph = next(child.iterancestors(W_P), None)
+            ctx.unread.append(ctx.display.subdocument(ctx.part, child, paragraph))
         elif ctx.markers and tag in _MARKERS:
             out.append(("", flags | MARK, child))
 

@@ -171,10 +171,7 @@ class _Walker:
             flags = self.bound | (HIDDEN if bound_value_hidden(p, self.ctx.styles, style_hidden) else 0)
             pieces, boxes = ([(text, flags, None)] if text else []), []
         else:
-            found = len(self.ctx.unread)
             pieces, boxes = scan_paragraph(p, self.ctx, style_hidden)
-            for index in range(found, len(self.ctx.unread)):  # found inside this paragraph
-                self.ctx.unread[index] = self.ctx.unread[index]._replace(position=len(self.out) + 1)
         origin = self.origin
         if origin is not None:
             origin = origin._replace(seed=f"{origin.seed}:{len(self.out) - self.origin_start}")
@@ -307,4 +304,11 @@ def walk_story(container: Any, ctx: ScanContext) -> list[WalkedParagraph]:
     """Every paragraph of ``container`` (a ``w:body``, ``w:hdr``, ``w:footnote``, ...) in order."""
     walker = _Walker(ctx)
     walker.container(container, None, False, False, None, 0)
+    if any(entry.inside for entry in ctx.unread):
+        # Found by the scan inside a paragraph (a subdocument link): its place is that paragraph.
+        number = {id(walked.element): index for index, walked in enumerate(walker.out, start=1)}
+        ctx.unread[:] = [
+            entry._replace(position=number.get(id(entry.paragraph), 0)) if entry.inside else entry
+            for entry in ctx.unread
+        ]
     return walker.out
