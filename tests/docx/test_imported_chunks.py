@@ -17,6 +17,7 @@ import pytest
 
 from deskcheck.engine.docx.model.document import DocxDocument
 from deskcheck.engine.docx.package import limits
+from deskcheck.engine.docx.package.docx_package import DocxPackage
 from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.docx.versions.compare import compare_versions, read_version
 from deskcheck.engine.docx.versions.redline import redline_files
@@ -315,3 +316,13 @@ def test_a_long_unread_list_is_cut_and_says_how_long_it_was(tmp_path):
     path = chunk_document(tmp_path / "many.docx", "word/c.rtf", "application/rtf", rb"{\rtf1 x}", body=CHUNK * 250)
     value = read(path)
     assert len(value["unread"]) == 200 and value["totalUnread"] == 250
+
+
+def test_a_chunk_bigger_than_the_budget_is_not_even_unpacked(tmp_path, monkeypatch):
+    path = chunk_document(tmp_path / "big.docx", "word/c.txt", "text/plain", b"x" * 5_000)
+    monkeypatch.setattr(limits, "MAX_XML_BYTES", 4_000)
+    read_bytes = DocxPackage.read_bytes
+    monkeypatch.setattr(DocxPackage, "read_bytes", lambda self, name: pytest.fail("unpacked") if name == "word/c.txt"
+                        else read_bytes(self, name))  # fmt: skip
+    [entry] = read(path)["unread"]
+    assert "5,000 bytes" in entry["reason"] and "contentHash" not in entry

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ..package import limits
 from ..package.docx_package import RT, DocxPackage
 from ..wml.ns import NS, W_OUTLINELVL, W_P, W_PPR, W_R, W_T, W_VAL, qn
 from .embedded import (
@@ -82,6 +83,11 @@ def read_chunk(package: DocxPackage, target: str | None, depth: int) -> Chunk:
         return Chunk(None, "unknown", None, "its relationship names no part of the file", None, [])
     content_type = (package.content_type(target) or "").split(";")[0].strip().lower()
     kind = FORMATS.get(content_type, "unknown")
+    size = package.part_size(target)
+    if size > limits.MAX_XML_BYTES:
+        # Too big to read within the document's budget: not even unpacked (a digest would need it).
+        reason = f"it unpacks to {size:,} bytes, over the {limits.MAX_XML_BYTES:,} bytes one document may read"
+        return Chunk(target, kind, None, reason + " (DESKCHECK_MAX_XML_BYTES)", None, [])
     import hashlib  # (its OpenSSL library costs milliseconds to load: only for documents with chunks)
 
     data = package.read_bytes(target)

@@ -9,6 +9,7 @@ mutations (tracked changes, comments) and package generation (redlines):
     pkg.main_part                           # "word/document.xml" (from the package relationships)
     pkg.has_part(name) / pkg.part_names()   # part names are zip member names, no leading "/"
     pkg.read_bytes(name)                    # current bytes of a part (serialised if edited)
+    pkg.part_size(name)                     # its unpacked size, without unpacking it
     root = pkg.xml(name)                    # lxml root, parsed lazily once, through the hardened parser
     pkg.mark_dirty(name)                    # after editing the tree returned by xml(name)
     pkg.set_bytes(name, data)               # replace a part's bytes (drops a parsed tree)
@@ -197,6 +198,17 @@ class DocxPackage:
         if name in self._removed or name not in self._infos:
             raise KeyError(name)
         return _read_member(self._zip, self._infos[name], self.name)
+
+    def part_size(self, name: str) -> int:
+        """The unpacked size of part ``name``, as the zip declares it (no unpacking) or as edited."""
+        if name in self._dirty and name in self._trees:
+            return len(self.read_bytes(name))
+        if name in self._replaced:
+            return len(self._replaced[name])
+        info = self._infos.get(name)
+        if info is None or name in self._removed:
+            raise KeyError(name)
+        return info.file_size
 
     def xml(self, name: str) -> Any:
         """The parsed root element of part ``name`` (parsed once; edits to it are kept in memory
