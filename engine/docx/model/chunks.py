@@ -98,7 +98,7 @@ def read_chunk(package: DocxPackage, target: str | None, depth: int) -> Chunk:
         elif kind in ("html", "xhtml"):
             imported = read_html(data, target, package)
         elif kind == "text":
-            imported = read_text(data, target, package)
+            imported = read_text(data)
         elif kind == "mht":
             imported = read_mht(data, target, package)
         elif kind == "xml" and b"xmlPackage" in data[:4096]:

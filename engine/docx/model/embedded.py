@@ -76,7 +76,7 @@ def read_wordprocessing(data: bytes, name: str, within: DocxPackage, depth: int)
         package = DocxPackage.from_bytes(data, name, within=within)
         return _document_paragraphs(package, depth)
     except InputError as exc:
-        if exc.code == "tooLarge" and "too costly" in str(exc):
+        if exc.code == "tooLarge":
             raise Unreadable(over_budget(exc)) from None
         raise Unreadable(f"it is not a Word document deskcheck can open ({exc})") from None
 
@@ -242,7 +242,7 @@ def _html_paragraphs(root: Any, out: list[ImportedParagraph]) -> None:
     flush()
 
 
-def read_text(data: bytes, name: str = "", within: DocxPackage | None = None) -> Imported:
+def read_text(data: bytes) -> Imported:
     text = _decode(data)
     lines = re.split(r"\r\n|\r|\n", text)
     if lines and lines[-1] == "":
@@ -285,4 +285,4 @@ def read_mht(data: bytes, name: str, within: DocxPackage) -> Imported:
     payload = part.get_payload(decode=True) or b""
     if part.get_content_type() == "text/html":
         return read_html(payload, name, within, part.get_content_charset())
-    return read_text(_decode(payload, part.get_content_charset()).encode("utf-8"), name, within)
+    return read_text(_decode(payload, part.get_content_charset()).encode("utf-8"))
