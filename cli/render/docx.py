@@ -19,13 +19,14 @@ TEXT_CHARS = 90
 # Block fields the kind column already says (or that only a program needs).
 _BLOCK_FIELDS = frozenset(
     {"blockId", "kind", "text", "blockTextHash", "headingLevel", "displayLabel", "numId", "ilvl", "styleId", "table",
-     "placeholderRanges"}
+     "placeholderRanges", "boundRanges"}
 )  # fmt: skip
 # Other block fields, as the kind column names them.
-_BLOCK_FLAGS = {"inTextBox": "text box", "pendingDeletion": "pending deletion", "joinsNext": "joins next"}
+_BLOCK_FLAGS = {"inTextBox": "text box", "pendingDeletion": "pending deletion", "joinsNext": "joins next",
+                "bound": "data-bound"}  # fmt: skip
 _WARN_FLAGS = frozenset({"pendingDeletion"})
 # The flags find_text copies from the block onto a match.
-_MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder")
+_MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder", "imported", "bound")
 
 # A tracked change's kind as people say it (singular, plural); a kind not listed is split into words.
 CHANGE_WORDS = {
@@ -112,6 +113,9 @@ def block_flags(block: dict[str, Any]) -> list[str]:
     for key, value in block.items():
         if key in _BLOCK_FIELDS or value is False or value is None:
             continue
+        if key == "imported" and isinstance(value, dict):
+            flags.append(f"imported from {value.get('part')} ({value.get('format')})")
+            continue
         name = _BLOCK_FLAGS.get(key, key)
         flags.append(name if value is True else f"{name}={fold(scalar_text(value), 30)}")
     return flags
@@ -172,6 +176,18 @@ def read_document(value: dict[str, Any], args: dict[str, Any]) -> View:
         view.append(blocks_table(blocks))
     if value.get("nextAfterBlockId"):
         view.append(note(f"More: the next page starts after block {value['nextAfterBlockId']} (afterBlockId)."))
+    return view + unread_lines(value)
+
+
+def unread_lines(value: dict[str, Any], prefix: str = "! left unread: ") -> View:
+    """A warning line for each piece of content the reading left unread (``unread``)."""
+    from deskcheck.engine.docx.versions.diff_report import unread_line
+
+    entries = [entry for entry in value.get("unread") or [] if isinstance(entry, dict)]
+    view: View = [Wrapped(((prefix, "bold yellow"), (unread_line(entry), "yellow")), indent=4) for entry in entries]
+    total = value.get("totalUnread")
+    if isinstance(total, int) and total > len(entries):
+        view.append(note(f"    … and {total - len(entries):,} more left unread (totalUnread {total:,})."))
     return view
 
 
@@ -188,7 +204,7 @@ def read_section(value: dict[str, Any], args: dict[str, Any]) -> View:
     view: View = [_summary(f"Section {title}: {plural(len(value.get('blocks', [])), 'block')}", value)]
     if value.get("blocks"):
         view.append(blocks_table(value["blocks"]))
-    return view
+    return view + unread_lines(value)
 
 
 def outline(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -208,7 +224,7 @@ def outline(value: dict[str, Any], args: dict[str, Any]) -> View:
             Column("heading", flex=True),
         ]
         view.append(Table(columns, rows))
-    return view
+    return view + unread_lines(value)
 
 
 def story_name(handle: dict[str, Any] | None) -> str:
@@ -249,6 +265,7 @@ def stories(value: dict[str, Any], args: dict[str, Any]) -> View:
     return [
         _summary(plural(len(rows), "story", "stories"), value),
         Table([Column("story", style="cyan"), Column("text", flex=True)], rows),
+        *unread_lines(value),
     ]
 
 
@@ -256,7 +273,7 @@ def read_story(value: dict[str, Any], args: dict[str, Any]) -> View:
     view: View = [_summary(story_name(value.get("handle")), value)]
     text = str(value.get("text", ""))
     view += [Wrapped(((line, ""),), indent=2) for line in text.split("\n")] if text else [note("(empty)")]
-    return view
+    return view + unread_lines(value)
 
 
 def matches_table(matches: Sequence[dict[str, Any]], query: str, numbers: dict[str, int] | None = None) -> Table:
@@ -294,7 +311,7 @@ def find(value: dict[str, Any], args: dict[str, Any], numbers: dict[str, int] | 
     view: View = [_summary(line, value)]
     if matches:
         view.append(matches_table(matches, query, numbers))
-    return view
+    return view + unread_lines(value)
 
 
 def highlight(text: str, query: str, style: str = "bold reverse") -> tuple[tuple[str, str], ...]:
@@ -376,7 +393,7 @@ def read_comments(value: dict[str, Any], args: dict[str, Any]) -> View:
     comments = value.get("comments", [])
     which = args.get("filter", "all")
     title = plural(len(comments), "comment thread") + ("" if which == "all" else f" ({which})")
-    return [_summary(title, value), *comments_view(comments)]
+    return [_summary(title, value), *comments_view(comments), *unread_lines(value)]
 
 
 def change_ref(change: dict[str, Any]) -> str:
@@ -434,7 +451,11 @@ def _text_style(change: dict[str, Any]) -> str:
 
 def read_changes(value: dict[str, Any], args: dict[str, Any]) -> View:
     changes = value.get("changes", [])
-    return [_summary(plural(len(changes), "pending tracked change"), value), *changes_view(changes)]
+    return [
+        _summary(plural(len(changes), "pending tracked change"), value),
+        *changes_view(changes),
+        *unread_lines(value),
+    ]
 
 
 # -- edits ----------------------------------------------------------------------------------------
@@ -643,6 +664,7 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
                 f"{side['file']} was read with its {plural(side['acceptedPendingChanges'], 'pending change')} accepted."
             )
         )
+    view += _unread_sides(value)
     for change in value.get("changes", []):
         view.append(_compare_line(change, shorten))
     for story in value.get("stories", []):
@@ -658,6 +680,17 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
                 scalar_text(item),
             )
         )
+    return view
+
+
+def _unread_sides(value: dict[str, Any]) -> View:
+    """What each compared version left unread, and which of it differs between them."""
+    view: View = []
+    for side in ("previous", "current"):
+        view += unread_lines(value.get(side) or {}, f"! left unread in the {side} version: ")
+    for change in value.get("unreadChanges") or []:
+        what = f"{change.get('part')} differs between the versions; it was not compared."
+        view.append(Line(("! ", "bold yellow"), (what, "yellow")))
     return view
 
 
@@ -714,6 +747,8 @@ def redline(value: dict[str, Any], args: dict[str, Any]) -> View:
         note(f"{value.get('previous')} → {value.get('current')}, tracked changes by {value.get('author')}"),
         counts_line(value.get("summaryCounts") or {}),
     ]
+    view += _unread_sides({"previous": {"unread": (value.get("unread") or {}).get("previous")},
+                           "current": {"unread": (value.get("unread") or {}).get("current")}})  # fmt: skip
     for story in value.get("unmatchedStories", []):
         missing = story.get("currentStory") is None
         which = story_name(story.get("previousStory") if missing else story.get("currentStory"))

@@ -20,7 +20,7 @@ from ..errors import UsageError
 from ..exit import ExitCode
 from ..output.emit import exit_code_for
 from ..render import docx as docx_views
-from ..render.docx import blocks_table
+from ..render.docx import blocks_table, unread_lines
 from ..render.draw import plural
 from . import parse, review_view
 from .queued_text import place_comment, replace_problem
@@ -46,6 +46,7 @@ class ReviewMode:
         self.save_target: Path | None = context.output
         self.ops: list[dict[str, Any]] = []
         self.blocks: list[dict[str, Any]] = []
+        self.unread: list[dict[str, Any]] = []
         self.comments: list[dict[str, Any]] = []
         self.changes: list[dict[str, Any]] = []
         self.version: str | None = None
@@ -143,6 +144,7 @@ class ReviewMode:
     def _read_all(self, document: ToolResult) -> None:
         self._read_mark = self._mark()
         self.blocks = document.value.get("blocks", [])
+        self.unread = document.value.get("unread", [])  # content the reading could not show
         self.version = document.value.get("documentVersion")
         self.comments = self._read_list("read_comments", {}, "comments") or []
         self.changes = self._read_list("read_changes", {}, "changes") or []
@@ -241,7 +243,7 @@ class ReviewMode:
             start = self.blocks.index(self._block(words[0])) + 1
         count = parse.integer(words[1], "COUNT") if len(words) > 1 else DEFAULT_PAGE
         shown = self.blocks[start - 1 : start - 1 + max(count, 0)]
-        self.printer.view([blocks_table(shown, start)])
+        self.printer.view([blocks_table(shown, start), *unread_lines({"unread": self.unread})])
         after = start - 1 + len(shown)
         if after < len(self.blocks):
             self.printer.note(f"{plural(len(self.blocks) - after, 'more block')}: blocks {after + 1}")

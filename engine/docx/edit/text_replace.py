@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder
+from .context import ApplyContext, ResolveContext, block_json_target, check_editable
 from .fields import RANGE_FIELD, block_id_field, string_field
 from .spec import TEXT, Applied, Claim, Operation, OperationSpec, Plan, Skip
 
@@ -102,7 +102,7 @@ def _resolve_in_block(ctx: ResolveContext, op: Operation, block) -> Plan:
 
 
 def _plan(op: Operation, block, start: int, end: int, old: str, new: str) -> Plan:
-    check_placeholder(block, start, end)
+    check_editable(block, start, end)
     p = block.element
     return Plan(
         op,

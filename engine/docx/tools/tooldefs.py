@@ -152,8 +152,12 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "block whose paragraph mark is deleted, so that accepting runs its text into the next "
             "block. placeholder: true marks a block showing the prompt of an empty content control "
             '(such as "Choose an item."), with placeholderRanges saying where in its text: that '
-            "prompt is not content, and edits that would change it are refused. Text offsets count "
-            "UTF-16 code units." + VERSION_NOTE
+            "prompt is not content, and edits that would change it are refused. Blocks Word imports "
+            "from a file embedded in the document carry imported: {format, part}; text Word fills in "
+            "from the document's data store carries bound: true with boundRanges. Both are read as "
+            "Word shows them and cannot be edited here. Content that could not be read is listed in "
+            "unread (where it stands and why): do not assume the document says nothing there. Text "
+            "offsets count UTF-16 code units." + VERSION_NOTE
         ),
         input_schema=_object(
             {
@@ -255,8 +259,10 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "selectedTextHash) to copy unchanged into an edit such as replaceRange. Deleted text, "
             "including the text of table rows and cells pending deletion, is not searched; a match "
             "in a block whose paragraph mark is deleted has joinsNext: true (accepting runs the block "
-            "into the next one), and a match in an empty content control's prompt has placeholder: true. "
-            "At most 200 matches are returned; totalMatches counts all." + VERSION_NOTE
+            "into the next one), a match in an empty content control's prompt has placeholder: true, "
+            "and matches in imported or data-bound text say so (imported, bound). "
+            "At most 200 matches are returned; totalMatches counts all; unread lists content that "
+            "could not be searched." + VERSION_NOTE
         ),
         input_schema=_object(
             {
