@@ -65,8 +65,11 @@ def emit_usage_error(env: Env, message: str) -> ExitCode:
 
 def emit_export_error(env: Env, message: str) -> ExitCode:
     """A failure of a command that exports a foreign format (tool definitions): its stdout holds
-    that format or nothing, so the message goes to stderr only."""
-    print(f"error: {message}", file=env.stderr)
+    that format or nothing, so the message goes to stderr only, control characters shown as
+    symbols (it may quote the document: an escape sequence must not reach the terminal)."""
+    from ..render.draw import safe_text
+
+    print(f"error: {safe_text(message)}", file=env.stderr)
     return ExitCode.USAGE
 
 

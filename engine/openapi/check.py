@@ -23,6 +23,7 @@ from .problems import ERROR, WARNING, Problem, Problems
 from .request import base_url_for
 from .rules import OFF, default_severity
 from .source import Source
+from .text import printable
 
 if TYPE_CHECKING:
     from .live_check import LiveOptions
@@ -37,6 +38,9 @@ class Finding:
     line: int | None = None
     column: int | None = None
     artifact: str | None = None  # the file it is in; None for the checked document itself
+    # Where the token at line:column (a member's key, a value) ends: its last character.
+    end_line: int | None = None
+    end_column: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {} if self.artifact is None else {"file": self.artifact}
@@ -49,6 +53,9 @@ class Finding:
         if self.line is not None:
             out["line"] = self.line
             out["column"] = self.column
+            if self.end_line is not None:
+                out["endLine"] = self.end_line
+                out["endColumn"] = self.end_column
         return out
 
 
@@ -115,9 +122,11 @@ def locate(documents: DocumentSet, problems: list[Problem], severities: Mapping[
         artifact = None if uri == documents.root_uri else documents.display(uri)
         source.positions.prepare(pointer for pointer, _, _ in entries)
         for pointer, problem, severity in entries:
-            position = source.positions.locate(pointer)
-            line, column = position if position is not None else (None, None)
-            findings.append(Finding(severity, problem.rule, problem.message, pointer, line, column, artifact))
+            span = source.positions.span(pointer)
+            line, column, end_line, end_column = span if span is not None else (None, None, None, None)
+            findings.append(
+                Finding(severity, problem.rule, problem.message, pointer, line, column, artifact, end_line, end_column)
+            )
     findings.sort(key=sort_key)
     return findings
 
@@ -135,14 +144,8 @@ def sort_key(finding: Finding) -> tuple[Any, ...]:
 
 def unreadable_finding(error: InputError) -> Finding:
     """A document that cannot be read, as a finding (at the line and column of a syntax error)."""
-    return Finding(
-        ERROR,
-        "document-unreadable",
-        error.message,
-        "",
-        getattr(error, "line", None),
-        getattr(error, "column", None),
-    )
+    line, column = getattr(error, "line", None), getattr(error, "column", None)
+    return Finding(ERROR, "document-unreadable", printable(error.message), "", line, column, None, line, column)
 
 
 def has_errors(findings: list[Finding], *, strict: bool = False) -> bool:

@@ -81,9 +81,13 @@ def read_source(
 def parse_text(text: str, *, location: str = "<document>", format: str = "json", url: str | None = None) -> Source:
     """Parse ``text`` as JSON or YAML into a ``Source``."""
     if format == "json":
+        from .unrepresentable import Unrepresentable, load_json
+
         check_json_size(text, location, MAX_YAML_NODES)
         try:
-            data = json.loads(text)
+            data = load_json(text)
+        except Unrepresentable as exc:
+            raise _unrepresentable(exc, text, location) from None
         except json.JSONDecodeError as exc:
             raise DocumentError(
                 f"{location} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
@@ -101,6 +105,21 @@ def parse_text(text: str, *, location: str = "<document>", format: str = "json",
     if not isinstance(data, dict):
         raise InputError(f"{location} is not an OpenAPI document: its top level is not an object.")
     return Source(location=location, data=data, text=text, format=format, url=url, positions=positions)
+
+
+def _unrepresentable(exc: Any, text: str, location: str) -> DocumentError:
+    """A JSON document refused for a value no output can carry, at the value's line and column."""
+    from .positions import LineIndex
+    from .unrepresentable import literal_offset
+
+    position = None
+    if exc.pointer is not None:
+        position = PositionIndex.for_json(text).locate(exc.pointer)
+    elif exc.literal is not None:
+        offset = literal_offset(text, exc.literal)
+        position = LineIndex(text).position(offset) if offset is not None else None
+    line, column = position if position is not None else (None, None)
+    return DocumentError(exc.message(location, line, column), line=line, column=column)
 
 
 def _format_for(location: str, content_type: str | None, text: str) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import jsonpointer
 from ..errors import InputError
-from .positions import Position, PositionIndex
+from .positions import PositionIndex, Span
 
 _STR = "tag:yaml.org,2002:str"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -68,7 +68,7 @@ class YamlPositions(PositionIndex):
         super().__init__()
         self._source_text = text
         self._location = location
-        self._found: dict[str, Position] = {}
+        self._found: dict[str, Span] = {}
 
     def prepare(self, pointers: Iterable[str]) -> None:
         wanted = [pointer for pointer in pointers if pointer not in self._found]
@@ -80,16 +80,18 @@ class YamlPositions(PositionIndex):
                 self._found[pointer] = _walk_to(root, pointer)
             del root
 
-    def locate(self, pointer: str) -> Position | None:
+    def span(self, pointer: str) -> Span | None:
         if pointer not in self._found:
             self.prepare([pointer])
         return self._found.get(pointer)
 
 
-def _walk_to(root: Any, pointer: str) -> Position:
+def _walk_to(root: Any, pointer: str) -> Span:
+    """Where ``pointer`` (or its nearest ancestor in the tree) is: a member's key, an item's
+    first token (a scalar whole; a collection by its first character)."""
     import yaml
 
-    node, mark = root, root.start_mark
+    node, place = root, root
     try:
         tokens = jsonpointer.split(pointer)
     except jsonpointer.PointerError:
@@ -100,13 +102,16 @@ def _walk_to(root: Any, pointer: str) -> Position:
             found = next(((k, v) for k, v in node.value if _key_text(k) == token), None)
             if found is None:
                 break
-            mark, node = found[0].start_mark, found[1]
+            place, node = found
         elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
-            node = node.value[int(token)]
-            mark = node.start_mark
+            node = place = node.value[int(token)]
         else:
             break
-    return mark.line + 1, mark.column + 1
+    start = place.start_mark
+    end = place.end_mark if isinstance(place, yaml.ScalarNode) else start
+    if end.line != start.line:  # a multi-line scalar: its first line
+        return start.line + 1, start.column + 1, start.line + 1, start.column + 1
+    return start.line + 1, start.column + 1, end.line + 1, max(end.column, start.column + 1)
 
 
 class _Builder:
@@ -177,10 +182,18 @@ class _Builder:
     def scalar(self, node: Any) -> Any:
         import yaml
 
+        from .unrepresentable import Unrepresentable, check_scalar, too_many_digits
+
         try:
-            return self.constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
+            check_scalar(value)
         except yaml.YAMLError as exc:
             raise _error(f"{self.location} has a value YAML cannot read: {_describe(exc)}", exc) from None
+        except Unrepresentable as exc:
+            raise _at_node(exc, self.location, node) from None
+        except ValueError:  # a decimal integer past Python's conversion limit
+            raise _at_node(too_many_digits(len(node.value.lstrip("+-"))), self.location, node) from None
+        return value
 
 
 def _check_expansion(root: Any, location: str, max_nodes: int) -> None:
@@ -247,13 +260,16 @@ def _key_text(node: Any) -> str:
         return node.value
     try:
         value = _constructor().construct_object(node, deep=True)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: an integer past Python's conversion limit
         return node.value
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    try:
+        return str(value)
+    except ValueError:  # a long hexadecimal integer: past Python's conversion limit in decimal
+        return node.value
 
 
 _LOADER: Any = None
@@ -326,6 +342,14 @@ def _error(message: str, exc: Exception) -> InputError:
     if mark is None:
         return DocumentError(message)
     return DocumentError(message, line=mark.line + 1, column=mark.column + 1)
+
+
+def _at_node(exc: Any, location: str, node: Any) -> InputError:
+    """An ``Unrepresentable`` value as the error of the document, at its node."""
+    from .source import DocumentError
+
+    line, column = node.start_mark.line + 1, node.start_mark.column + 1
+    return DocumentError(exc.message(location, line, column), line=line, column=column)
 
 
 def _describe(exc: Exception) -> str:
