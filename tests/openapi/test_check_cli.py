@@ -53,7 +53,17 @@ def test_errors_exit_one_with_every_finding(broken):
     assert (by_rule["x-agent-invalid"]["line"], by_rule["x-agent-invalid"]["column"]) == (8, 5)
     assert by_rule["operation-id-missing"]["pointer"] == "/paths/~1a/get"
     assert by_rule["base-url-missing"]["severity"] == "warning"
-    assert set(findings[0]) == {"file", "severity", "rule", "message", "pointer", "line", "column", "endLine", "endColumn"}
+    assert set(findings[0]) == {
+        "file",
+        "severity",
+        "rule",
+        "message",
+        "pointer",
+        "line",
+        "column",
+        "endLine",
+        "endColumn",
+    }
     # The namePrefix key, "namePrefix" with its quotes, is underlined.
     assert (by_rule["x-agent-invalid"]["endLine"], by_rule["x-agent-invalid"]["endColumn"]) == (8, 16)
     assert {f["file"].rsplit("/", 1)[-1] for f in findings} == {"broken.json"}

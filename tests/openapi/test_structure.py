@@ -332,7 +332,7 @@ def test_a_default_of_another_type_is_an_error_in_30_and_a_warning_later():
     # OpenAPI 3.0 requires a default of its schema's type; from 3.1 the default is a JSON Schema
     # annotation, which its schema should (not must) accept.
     for version, rule, words in (
-        ("3.0.3", "default-type-mismatch", "default \"many\" is a string, but its schema's type is integer"),
+        ("3.0.3", "default-type-mismatch", 'default "many" is a string, but its schema\'s type is integer'),
         ("3.1.0", "default-invalid", 'default "many" does not match its schema: must be integer'),
     ):
         document = edited(version, "minimum: 0, default: 1}", "minimum: 0, default: many}")
