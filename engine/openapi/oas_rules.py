@@ -58,7 +58,17 @@ _SUBSCHEMA_SINGLE = (
 )
 _SUBSCHEMA_MAP_SET = frozenset(_SUBSCHEMA_MAPS)
 _SUBSCHEMA_OTHER_SET = frozenset((*_SUBSCHEMA_LISTS, *_SUBSCHEMA_SINGLE))
-_SCHEMA_KEYWORDS_OF_INTEREST = _SUBSCHEMA_MAP_SET | _SUBSCHEMA_OTHER_SET | {"default", "pattern", "example", "examples"}
+_SCHEMA_KEYWORDS_OF_INTEREST = (
+    _SUBSCHEMA_MAP_SET
+    | _SUBSCHEMA_OTHER_SET
+    | {
+        "default",
+        "pattern",
+        "example",
+        "examples",
+        "nullable",
+    }
+)
 
 
 def rule_findings(
@@ -77,7 +87,7 @@ def rule_findings(
     if family.name != "3.0":
         findings += _server_variable_findings(walk.servers)
     unchecked: list[str] = []
-    findings += value_findings(documents, family.name, walk.defaults, walk.examples, unchecked)
+    findings += value_findings(documents, family.name, walk.defaults, walk.examples, walk.nullable, unchecked)
     findings += _backtracking_findings(walk.patterns)
     return findings, unchecked
 
@@ -105,6 +115,7 @@ class _Walk:
     references: list[tuple[str, str, str, Any]] = field(default_factory=list)
     servers: list[tuple[str, Any]] = field(default_factory=list)  # (location, Server Object)
     examples: list[Example] = field(default_factory=list)
+    nullable: list[dict[str, Any]] = field(default_factory=list)  # 3.0 schemas: nullable beside a type
 
     def __post_init__(self) -> None:
         self.document = self.documents.root.data
@@ -279,7 +290,7 @@ class _Walk:
         if "schema" in parameter:
             self.schema(pointer + "/schema", parameter["schema"])
         self._content(pointer, parameter)
-        self._examples(pointer, parameter, pointer + "/schema" if "schema" in parameter else None)
+        self._examples(pointer, parameter)
 
     def _header_name(self, pointer: str, name: str) -> None:
         if not _HEADER_NAME.match(name):
@@ -337,25 +348,26 @@ class _Walk:
     def security_scheme(self, pointer: str, scheme: Any) -> None:
         self._enter(pointer, scheme, "securityScheme")
 
-    def _examples(self, pointer: str, holder: dict[str, Any], schema: str | None, media: str | None = None) -> None:
-        """The Example Objects of a parameter, header or media type, and (when it has a schema at
-        location ``schema``) its example values to check against that schema. A string example
-        of a media type that is not JSON is a serialized payload (XML, CSV), not checked."""
-        if schema is not None and "example" in holder:
-            self._example_value(pointer + "/example", holder["example"], schema, media)
+    def _examples(self, pointer: str, holder: dict[str, Any], media: str | None = None) -> None:
+        """The Example Objects of a parameter, header or media type, and (when it has a schema)
+        its example values to check against that schema. A string example of a media type that
+        is not JSON is a serialized payload (XML, CSV), not checked."""
+        schema = holder.get("schema")
+        if isinstance(schema, dict) and "example" in holder:
+            self._example_value(pointer + "/example", holder["example"], pointer, schema, media)
         for name, example in _members(holder.get("examples")):
             resolved = self._resolve(jsonpointer.append(pointer, "examples", name), example, "example")
             if resolved is None:
                 continue
             self.example(*resolved)
             location, target = resolved
-            if schema is not None and isinstance(target, dict) and "value" in target:
-                self._example_value(location + "/value", target["value"], schema, media)
+            if isinstance(schema, dict) and isinstance(target, dict) and "value" in target:
+                self._example_value(location + "/value", target["value"], pointer, schema, media)
 
-    def _example_value(self, location: str, value: Any, schema: str, media: str | None) -> None:
+    def _example_value(self, location: str, value: Any, holder: str, schema: Any, media: str | None) -> None:
         if isinstance(value, str) and media is not None and not _is_json_media(media):
             return
-        self.examples.append(Example(location, schema, value))
+        self.examples.append(Example(location, holder + "/schema", value, schema))
 
     def _ignored_siblings(self, pointer: str, node: dict[str, Any], keep: tuple[str, ...]) -> None:
         """Members beside ``$ref`` that the reference replaces: every one in OpenAPI 3.0, all but
@@ -387,7 +399,7 @@ class _Walk:
             entry_pointer = jsonpointer.append(pointer, "content", media)
             if "schema" in entry:
                 self.schema(entry_pointer + "/schema", entry["schema"])
-            self._examples(entry_pointer, entry, entry_pointer + "/schema" if "schema" in entry else None, media)
+            self._examples(entry_pointer, entry, media)
             for name, encoding in _members(entry.get("encoding")):
                 if isinstance(encoding, dict):
                     for header, value in _members(encoding.get("headers")):
@@ -427,6 +439,13 @@ class _Walk:
                 continue
             if "default" in keywords and not (schema["default"] is None and schema.get("nullable") is True):
                 self.defaults.append((base + jsonpointer.join(path), schema))
+            if (
+                "nullable" in keywords
+                and self.family == "3.0"
+                and schema["nullable"] is True
+                and isinstance(schema.get("type"), str)
+            ):
+                self.nullable.append(schema)
             if "example" in keywords or "examples" in keywords:
                 self._schema_examples(base + jsonpointer.join(path), schema)
             if "pattern" in keywords and isinstance(schema["pattern"], str):
@@ -450,10 +469,11 @@ class _Walk:
         """A Schema Object's ``example`` (OpenAPI 3.0; deprecated later) and, from 3.1, its JSON
         Schema ``examples`` array."""
         if "example" in schema:
-            self.examples.append(Example(where + "/example", where, schema["example"]))
+            self.examples.append(Example(where + "/example", where, schema["example"], schema))
         if self.family != "3.0" and isinstance(schema.get("examples"), list):
             self.examples += [
-                Example(f"{where}/examples/{index}", where, value) for index, value in enumerate(schema["examples"])
+                Example(f"{where}/examples/{index}", where, value, schema)
+                for index, value in enumerate(schema["examples"])
             ]
 
     def _in_resource(self, scope: str, site: str, ref: Any) -> tuple[str, Any] | None:

@@ -8,16 +8,25 @@ rather than forbidden (``default-invalid``, a warning). An ``example`` or an Exa
 ``value`` that its schema refuses is a warning (``example-invalid``).
 
 Every schema is compiled once, by jsonschema-rs, as a reference into a registry of the documents
-read (``$ref``s followed across files, nothing fetched); OpenAPI 3.0 schemas as draft 4 with
-``nullable`` widening ``type``, later ones as JSON Schema 2020-12.
+read (``$ref``s followed across files, nothing fetched), OpenAPI 3.0 schemas as draft 4, later
+ones as JSON Schema 2020-12; schemas that are only a ``$ref`` share their target's validator (a
+description such as GitHub's has thousands of examples). OpenAPI 3.0's ``nullable: true`` widens
+``type`` to also allow null: the registry is given ``type: [T, "null"]`` for those schemas (a
+Python keyword doing the same made every compile and validation call back into Python, 5x slower
+on GitHub's description).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import groupby
 from types import UnionType
 from typing import Any
 
+from .. import jsonpointer
 from .documents import DocumentSet
 from .schema_messages import error_messages
 from .text import short_json
@@ -29,9 +38,11 @@ MESSAGES_PER_VALUE = 3
 
 @dataclass(frozen=True)
 class Example:
-    location: str  # where the value is (an ``example``, an Example Object's ``value``)
+    location: str  # where the value is (an ``example``, an Example Object's ``value``, a ``default``)
     schema: str  # the location of the schema it illustrates
     value: Any
+    node: Any = None  # the schema at ``schema``, when the walk has it (saves looking it up)
+    default: bool = False  # a schema's default, not an example
 
 
 def value_findings(
@@ -39,19 +50,15 @@ def value_findings(
     family: str,
     defaults: list[tuple[str, Any]],
     examples: list[Example],
+    nullable: list[dict[str, Any]],
     unchecked: list[str],
 ) -> list[Finding]:
     """Each schema's ``default`` against that schema (``defaults``: schema location, schema), and
-    each example against the schema it illustrates. A part that cannot be checked at all adds a
-    sentence to ``unchecked``."""
-    if not defaults and not examples:
-        return []
-    judge = _Judge(documents, family, unchecked)
-    return [*_default_findings(judge, family, defaults), *_example_findings(judge, examples)]
-
-
-def _default_findings(judge: _Judge, family: str, defaults: list[tuple[str, Any]]) -> list[Finding]:
+    each example against the schema it illustrates. ``nullable`` lists the 3.0 schemas with
+    ``nullable: true`` beside a ``type``. A part that cannot be checked at all adds a sentence
+    to ``unchecked``."""
     findings: list[Finding] = []
+    values: list[Example] = []
     for location, schema in defaults:
         default = schema["default"]
         declared = schema.get("type")
@@ -64,86 +71,138 @@ def _default_findings(judge: _Judge, family: str, defaults: list[tuple[str, Any]
                     "OpenAPI 3.0 requires the default to be of the schema's type",
                 )
             )
+        else:
+            values.append(Example(f"{location}/default", location, default, schema, default=True))
+    values += examples
+    if not values:
+        return findings
+    judge = _Judge(documents, family, unchecked, nullable)
+    # Values that share a validator are checked together, and each validator is dropped once its
+    # values are done: a large description compiles thousands, some of a few megabytes.
+    for key, group in groupby(sorted(values, key=judge.key), key=judge.key):
+        validator = judge.compile(key)
+        if validator is None:
             continue
-        errors = judge.errors(location, default)
-        if errors is None:
-            continue
-        for where, message in errors:
-            findings.append(
-                (
-                    "default-invalid",
-                    f"{location}/default{where}",
-                    f"default {short_json(default)} does not match its schema: {where}{' ' if where else ''}{message}",
-                )
-            )
+        for value in group:
+            errors = judge.errors(validator, value.value)
+            if errors:
+                findings += _describe(value, errors)
     return findings
 
 
-def _example_findings(judge: _Judge, examples: list[Example]) -> list[Finding]:
-    findings: list[Finding] = []
-    for example in examples:
-        errors = judge.errors(example.schema, example.value)
-        if not errors:
-            continue
-        shown = "; ".join(f"{where}{' ' if where else ''}{message}" for where, message in errors[:MESSAGES_PER_VALUE])
-        more = len(errors) - MESSAGES_PER_VALUE
-        findings.append(
+def _describe(value: Example, errors: list[tuple[str, str]]) -> list[Finding]:
+    if value.default:
+        quoted = short_json(value.value)
+        return [
             (
-                "example-invalid",
-                example.location + errors[0][0],
-                f"the example does not match its schema ({example.schema or '/'}): {shown}"
-                + (f" (and {more} more)" if more > 0 else ""),
+                "default-invalid",
+                value.location + where,
+                f"default {quoted} does not match its schema: {where}{' ' if where else ''}{message}",
             )
+            for where, message in errors
+        ]
+    shown = "; ".join(f"{where}{' ' if where else ''}{message}" for where, message in errors[:MESSAGES_PER_VALUE])
+    more = len(errors) - MESSAGES_PER_VALUE
+    return [
+        (
+            "example-invalid",
+            value.location + errors[0][0],
+            f"the example does not match its schema ({value.schema or '/'}): {shown}"
+            + (f" (and {more} more)" if more > 0 else ""),
         )
-    return findings
+    ]
+
+
+# Keywords that say nothing about which values a schema accepts.
+_ANNOTATIONS = frozenset(("description", "title", "example", "examples", "default", "deprecated", "externalDocs"))
+# A schema without references, of at most this much JSON, is compiled on its own and shared with
+# every schema that validates the same way (GitHub's description has 2,600 property examples,
+# most of them beside a bare type).
+_INLINE_LIMIT = 2_000
 
 
 @dataclass
 class _Judge:
-    """Validators for the schemas of a document set, compiled once per schema location."""
+    """Validators for the schemas of a document set, compiled once per way of validating."""
 
     documents: DocumentSet
     family: str
     unchecked: list[str]
+    nullable: list[dict[str, Any]] = field(default_factory=list)
     _registry: Any = None
     _failed: bool = False
-    _validators: dict[str, Any] = field(default_factory=dict)
+    _keys: dict[str, tuple[str, str]] = field(default_factory=dict)
+    _inline: dict[str, Any] = field(default_factory=dict)
 
-    def errors(self, schema_location: str, value: Any) -> list[tuple[str, str]] | None:
-        """``(where in the value, message)`` for each way ``value`` fails the schema at
-        ``schema_location``; None when that schema cannot be compiled (it is invalid, which the
-        schema pass reports, or refers to a document that was not read)."""
-        import jsonschema_rs
+    def key(self, value: Example) -> tuple[str, str]:
+        """What a validator for ``value``'s schema is compiled from: ``("inline", JSON)`` for a
+        small schema without references (its annotations left out), else ``("ref", location)``
+        of the schema, a chain of bare ``$ref``s followed to its end."""
+        location = value.schema
+        if location not in self._keys:
+            node = value.node if value.node is not None else self._node(location)
+            text = None
+            if isinstance(node, dict):
+                rules = {k: v for k, v in node.items() if k not in _ANNOTATIONS and not str(k).startswith("x-")}
+                text = json.dumps(rules, sort_keys=True, default=str)
+            if text is not None and len(text) <= _INLINE_LIMIT and '"$' not in text and '"nullable"' not in text:
+                self._inline.setdefault(text, node)
+                self._keys[location] = ("inline", text)
+            else:
+                self._keys[location] = ("ref", self._target(location))
+        return self._keys[location]
 
-        validator = self._validator(schema_location)
-        if validator is None:
-            return None
-        try:
-            return error_messages(list(validator.iter_errors(value)))
-        except (ValueError, jsonschema_rs.ReferencingError):
-            return None
-
-    def _validator(self, location: str) -> Any:
-        if location in self._validators:
-            return self._validators[location]
+    def compile(self, key: tuple[str, str]) -> Any:
+        """The validator of a ``key``; None when the schema does not compile (it is invalid,
+        which the schema pass reports, or refers to a document that was not read)."""
         import jsonschema_rs
 
         from .oas_schemas import refuse_retrieval
 
-        validator = None
-        registry = self._registry_once()
-        if registry is not None:
-            uri, pointer = self.documents.split(location)
-            cls = jsonschema_rs.Draft4Validator if self.family == "3.0" else jsonschema_rs.Draft202012Validator
-            options: dict[str, Any] = {"validate_formats": True, "retriever": refuse_retrieval}
-            if self.family == "3.0":
-                options["keywords"] = {"type": _NullableType}  # OpenAPI 3.0's nullable widens type
+        cls = jsonschema_rs.Draft4Validator if self.family == "3.0" else jsonschema_rs.Draft202012Validator
+        kind, what = key
+        try:
+            if kind == "inline":
+                return cls(self._inline[what], validate_formats=True, retriever=refuse_retrieval)
+            registry = self._registry_once()
+            if registry is None:
+                return None
+            uri, pointer = self.documents.split(what)
+            schema = {"$ref": f"{uri}#{_uri_fragment(pointer)}"}
+            return cls(schema, registry=registry, validate_formats=True, retriever=refuse_retrieval)
+        except (ValueError, jsonschema_rs.ReferencingError):
+            return None
+
+    def errors(self, validator: Any, value: Any) -> list[tuple[str, str]] | None:
+        """``(where in the value, message)`` for each way ``value`` fails ``validator``."""
+        import jsonschema_rs
+
+        try:
+            return error_messages(list(validator.iter_errors(value)))
+        except (ValueError, jsonschema_rs.ReferencingError):  # a value the validator cannot take
+            return None
+
+    def _node(self, location: str) -> Any:
+        try:
+            return jsonpointer.resolve(self.documents.data(location), self.documents.split(location)[1])
+        except jsonpointer.PointerError:
+            return None
+
+    def _target(self, location: str) -> str:
+        """Where a chain of schemas made only of a ``$ref`` ends (``location`` itself when the
+        schema there is more than a reference, or a reference leads nowhere)."""
+        from ..refs import RefError
+        from .documents import NotFollowed, Unresolvable
+
+        for _ in range(32):
+            node = self._node(location)
+            if not (isinstance(node, dict) and len(node) == 1 and isinstance(node.get("$ref"), str)):
+                return location
             try:
-                validator = cls({"$ref": f"{uri}#{_uri_fragment(pointer)}"}, registry=registry, **options)
-            except (ValueError, jsonschema_rs.ReferencingError):
-                validator = None
-        self._validators[location] = validator
-        return validator
+                location, _ = self.documents.lookup(location, node["$ref"])
+            except (RefError, NotFollowed, Unresolvable):
+                return location
+        return location
 
     def _registry_once(self) -> Any:
         if self._registry is None and not self._failed:
@@ -154,26 +213,26 @@ class _Judge:
             draft = jsonschema_rs.Draft4 if self.family == "3.0" else jsonschema_rs.Draft202012
             resources = [(uri, source.data) for uri, source in self.documents.documents.items()]
             try:
-                self._registry = jsonschema_rs.Registry(resources, draft=draft, retriever=refuse_retrieval)
+                with _nullable_as_type(self.nullable):
+                    self._registry = jsonschema_rs.Registry(resources, draft=draft, retriever=refuse_retrieval)
             except (ValueError, jsonschema_rs.ReferencingError) as exc:
                 self._failed = True
                 self.unchecked.append(f"the defaults and examples of its schemas could not be checked: {exc}")
         return self._registry
 
 
-class _NullableType:
-    """``type`` as OpenAPI 3.0 reads it: ``nullable: true`` beside it also allows null."""
-
-    def __init__(self, parent_schema: dict[str, Any], value: Any, schema_path: Any) -> None:
-        # An unknown type name is the schema's own error (reported by the schema pass), not the value's.
-        self.types = [t for t in (value if isinstance(value, list) else [value]) if isinstance(t, str) and t in _TYPES]
-        self.nullable = parent_schema.get("nullable") is True
-
-    def validate(self, instance: Any) -> None:
-        if not self.types or (instance is None and self.nullable):
-            return
-        if not any(_is_type(instance, name) for name in self.types):
-            raise ValueError("must be " + ",".join(self.types))
+@contextmanager
+def _nullable_as_type(schemas: list[dict[str, Any]]) -> Iterator[None]:
+    """OpenAPI 3.0's ``nullable: true`` as JSON Schema says it (``type: [T, "null"]``) while the
+    registry copies the documents: the documents themselves are put back as they were."""
+    saved = [(schema, schema["type"]) for schema in schemas]
+    try:
+        for schema, declared in saved:
+            schema["type"] = [declared, "null"]
+        yield
+    finally:
+        for schema, declared in saved:
+            schema["type"] = declared
 
 
 # JSON Schema draft 4 (OpenAPI 3.0's base): an integer is an int, never a float.
