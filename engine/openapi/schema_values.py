@@ -10,10 +10,10 @@ rather than forbidden (``default-invalid``, a warning). An ``example`` or an Exa
 Every schema is compiled once, by jsonschema-rs, as a reference into a registry of the documents
 read (``$ref``s followed across files, nothing fetched), OpenAPI 3.0 schemas as draft 4, later
 ones as JSON Schema 2020-12; schemas that are only a ``$ref`` share their target's validator (a
-description such as GitHub's has thousands of examples). OpenAPI 3.0's ``nullable: true`` widens
-``type`` to also allow null: the registry is given ``type: [T, "null"]`` for those schemas (a
-Python keyword doing the same made every compile and validation call back into Python, 5x slower
-on GitHub's description).
+description such as GitHub's has thousands of examples), and so do leaf schemas that validate
+alike. OpenAPI 3.0's ``nullable: true`` widens ``type`` to also allow null: the schemas are
+compiled with ``type: [T, "null"]`` for those (a Python keyword doing the same made every compile
+and validation call back into Python, 5x slower on GitHub's description).
 """
 
 from __future__ import annotations
@@ -76,17 +76,18 @@ def value_findings(
     values += examples
     if not values:
         return findings
-    judge = _Judge(documents, family, unchecked, nullable)
+    judge = _Judge(documents, family, unchecked)
     # Values that share a validator are checked together, and each validator is dropped once its
     # values are done: a large description compiles thousands, some of a few megabytes.
-    for key, group in groupby(sorted(values, key=judge.key), key=judge.key):
-        validator = judge.compile(key)
-        if validator is None:
-            continue
-        for value in group:
-            errors = judge.errors(validator, value.value)
-            if errors:
-                findings += _describe(value, errors)
+    with _nullable_as_type(nullable):
+        for key, group in groupby(sorted(values, key=judge.key), key=judge.key):
+            validator = judge.compile(key)
+            if validator is None:
+                continue
+            for value in group:
+                errors = judge.errors(validator, value.value)
+                if errors:
+                    findings += _describe(value, errors)
     return findings
 
 
@@ -128,29 +129,40 @@ class _Judge:
     documents: DocumentSet
     family: str
     unchecked: list[str]
-    nullable: list[dict[str, Any]] = field(default_factory=list)
     _registry: Any = None
     _failed: bool = False
-    _keys: dict[str, tuple[str, str]] = field(default_factory=dict)
+    _keys: dict[str, tuple[str, Any]] = field(default_factory=dict)
     _inline: dict[str, Any] = field(default_factory=dict)
+    _nodes: dict[int, Any] = field(default_factory=dict)
 
-    def key(self, value: Example) -> tuple[str, str]:
+    def __post_init__(self) -> None:
+        # Whether any document read has a reference (``$ref`` in its text, quoted in JSON, a key
+        # in YAML): without one, every schema compiles on its own.
+        self._references = any("$ref" in source.text for source in self.documents.documents.values())
+
+    def key(self, value: Example) -> tuple[str, Any]:
         """What a validator for ``value``'s schema is compiled from: ``("inline", JSON)`` for a
-        small schema without references (its annotations left out), else ``("ref", location)``
-        of the schema, a chain of bare ``$ref``s followed to its end."""
+        leaf schema (no subschema; its annotations left out, so that leaves that validate alike
+        share one), ``("node", id)`` for any other schema when no document read has a
+        reference (a dereferenced description: nothing to resolve, so no registry), else
+        ``("ref", location)``, a chain of bare ``$ref``s followed to its end."""
         location = value.schema
         if location not in self._keys:
             node = value.node if value.node is not None else self._node(location)
-            text = None
-            if isinstance(node, dict):
-                rules = {k: v for k, v in node.items() if k not in _ANNOTATIONS and not str(k).startswith("x-")}
-                text = json.dumps(rules, sort_keys=True, default=str)
-            if text is not None and len(text) <= _INLINE_LIMIT and '"$' not in text and '"nullable"' not in text:
-                self._inline.setdefault(text, node)
-                self._keys[location] = ("inline", text)
-            else:
-                self._keys[location] = ("ref", self._target(location))
+            self._keys[location] = self._key_of(location, node)
         return self._keys[location]
+
+    def _key_of(self, location: str, node: Any) -> tuple[str, Any]:
+        if isinstance(node, dict) and _is_leaf(node):
+            rules = {k: v for k, v in node.items() if k not in _ANNOTATIONS and not str(k).startswith("x-")}
+            text = json.dumps(rules, sort_keys=True, default=str)
+            if '"$' not in text:
+                self._inline.setdefault(text, node)
+                return ("inline", text)
+        if isinstance(node, dict) and not self._references:
+            self._nodes[id(node)] = node
+            return ("node", id(node))
+        return ("ref", self._target(location))
 
     def compile(self, key: tuple[str, str]) -> Any:
         """The validator of a ``key``; None when the schema does not compile (it is invalid,
@@ -162,8 +174,9 @@ class _Judge:
         cls = jsonschema_rs.Draft4Validator if self.family == "3.0" else jsonschema_rs.Draft202012Validator
         kind, what = key
         try:
-            if kind == "inline":
-                return cls(self._inline[what], validate_formats=True, retriever=refuse_retrieval)
+            if kind != "ref":
+                schema = self._inline[what] if kind == "inline" else self._nodes.pop(what)
+                return cls(schema, validate_formats=True, retriever=refuse_retrieval)
             registry = self._registry_once()
             if registry is None:
                 return None
@@ -213,19 +226,28 @@ class _Judge:
             draft = jsonschema_rs.Draft4 if self.family == "3.0" else jsonschema_rs.Draft202012
             resources = [(uri, source.data) for uri, source in self.documents.documents.items()]
             try:
-                with _nullable_as_type(self.nullable):
-                    self._registry = jsonschema_rs.Registry(resources, draft=draft, retriever=refuse_retrieval)
+                self._registry = jsonschema_rs.Registry(resources, draft=draft, retriever=refuse_retrieval)
             except (ValueError, jsonschema_rs.ReferencingError) as exc:
                 self._failed = True
                 self.unchecked.append(f"the defaults and examples of its schemas could not be checked: {exc}")
         return self._registry
 
 
+def _is_leaf(schema: dict[str, Any]) -> bool:
+    """Whether a schema has no subschema (and so no reference but its own ``$ref``): no object
+    among its values, no list but of scalars."""
+    for value in schema.values():
+        if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(i, (dict, list)) for i in value)):
+            return False
+    return True
+
+
 @contextmanager
 def _nullable_as_type(schemas: list[dict[str, Any]]) -> Iterator[None]:
-    """OpenAPI 3.0's ``nullable: true`` as JSON Schema says it (``type: [T, "null"]``) while the
-    registry copies the documents: the documents themselves are put back as they were."""
-    saved = [(schema, schema["type"]) for schema in schemas]
+    """OpenAPI 3.0's ``nullable: true`` as JSON Schema says it (``type: [T, "null"]``) while
+    validators are compiled (jsonschema-rs copies what it compiles): the documents themselves
+    are put back as they were."""
+    saved = [(schema, schema["type"]) for schema in {id(schema): schema for schema in schemas}.values()]
     try:
         for schema, declared in saved:
             schema["type"] = [declared, "null"]
