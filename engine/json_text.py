@@ -90,11 +90,11 @@ def check_json_size(text: str, origin: str, values: int = MAX_VALUES) -> None:
         raise _too_many(origin, values)
 
 
-def check_shape(value: Any, origin: str, *, depth: int | None = MAX_NESTING, values: int | None = MAX_VALUES) -> None:
+def check_shape(value: Any, origin: str, *, depth: int | None = MAX_NESTING, values: int | None = MAX_VALUES) -> int:
     """Refuse ``value`` when its arrays and objects nest more than ``depth`` levels, or when it
     holds more than ``values`` values (counting every array, object and scalar, and a shared one
     each time it is reached, as a YAML alias is). Walked without recursion, stopping at the
-    first bound crossed, so any input is measured safely."""
+    first bound crossed, so any input is measured safely. Returns how many values it holds."""
     stack = [(value, 1)]
     count = 0
     while stack:
@@ -111,6 +111,7 @@ def check_shape(value: Any, origin: str, *, depth: int | None = MAX_NESTING, val
         if depth is not None and level > depth:
             raise _too_deep(origin, depth)
         stack.extend((child, level + 1) for child in children)
+    return count
 
 
 def _too_many(origin: str, values: int) -> InputError:

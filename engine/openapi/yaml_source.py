@@ -29,34 +29,45 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"
 
 
-def load_yaml(text: str, location: str, *, max_nodes: int) -> tuple[Any, YamlPositions]:
+def load_yaml(text: str, location: str, *, max_nodes: int) -> tuple[Any, YamlPositions, int]:
+    """The data of ``text``, its positions and how many values it holds (aliases counted each
+    time they are reached); more than ``max_nodes`` is refused."""
     with _collector_paused():
-        node, merges = _compose(text, location)
+        node, merges, count = _compose(text, location, max_nodes=max_nodes)
         builder = _Builder(location, merges=merges)
         data = builder.build(node)
         if builder.shared:
-            _check_expansion(node, location, max_nodes)
+            count = _check_expansion(node, location, max_nodes)
         # The tree goes now, while the collector is paused: it is most of the objects made, and
         # kept alive it would be walked by every collection the check triggers later.
         del node, builder
-    return data, YamlPositions(text, location, merges=merges)
+    return data, YamlPositions(text, location, merges=merges), count
 
 
-def _compose(text: str, location: str, *, tags: bool = True) -> tuple[Any, bool]:
-    """The node tree of ``text``, and whether it may hold merge keys. Without ``tags``, every
-    plain scalar is tagged a string (enough to find positions, and a quarter faster)."""
+def _compose(text: str, location: str, *, tags: bool = True, max_nodes: int | None = None) -> tuple[Any, bool, int]:
+    """The node tree of ``text``, whether it may hold merge keys, and how many nodes it has.
+    Without ``tags``, every plain scalar is tagged a string (enough to find positions, and a
+    quarter faster). Composing stops at ``max_nodes`` nodes: the tree costs about 350 bytes a
+    node, so a document of tiny values ("0," is two bytes) is refused before it is built."""
     import yaml
 
     loader = (_loader_class() if tags else _untagged_loader_class())(text)
+    budget = iter(range(max_nodes if max_nodes is not None else 1 << 62))
+    # The composer calls ascend_resolver once per node it makes (aliases make none): the
+    # iterator's own __next__ counts them at C speed and raises StopIteration past the budget.
+    loader.ascend_resolver = budget.__next__
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise _error(f"{location} is not valid YAML: {_describe(exc)}", exc) from None
+    except StopIteration:
+        raise _too_many_nodes(location, max_nodes or 0) from None
     finally:
         loader.dispose()
     if node is None:
         raise InputError(f"{location} is empty.")
-    return node, loader.merges
+    count = (max_nodes or 0) - budget.__length_hint__() if max_nodes is not None else 0
+    return node, loader.merges, count
 
 
 class YamlPositions(PositionIndex):
@@ -79,7 +90,7 @@ class YamlPositions(PositionIndex):
         with _collector_paused():
             # Keys are compared as text: a key that only its tag turns into a name (0x10 for
             # "16") is not found, and the finding gets its parent's place.
-            root, _ = _compose(self._source_text, self._location, tags=self._merges)
+            root, _, _ = _compose(self._source_text, self._location, tags=self._merges)
             keys: dict[int, dict[str, tuple[Any, Any]]] = {}  # each mapping's members by key, once
             for pointer in wanted:
                 self._found[pointer] = _walk_to(root, pointer, keys, merges=self._merges)
@@ -208,9 +219,10 @@ class _Builder:
         return value
 
 
-def _check_expansion(root: Any, location: str, max_nodes: int) -> None:
+def _check_expansion(root: Any, location: str, max_nodes: int) -> int:
     """Refuse a document whose aliases make it contain itself, or expand past ``max_nodes``
-    nodes (the "billion laughs" document), measured on the shared tree in linear time."""
+    nodes (the "billion laughs" document), measured on the shared tree in linear time. Returns
+    the expanded size."""
     import yaml
 
     sizes: dict[int, int] = {}
@@ -240,6 +252,15 @@ def _check_expansion(root: Any, location: str, max_nodes: int) -> None:
         stack.append((node, True))
         children = node.value if isinstance(node, yaml.SequenceNode) else [v for _, v in node.value]
         stack.extend((child, False) for child in children if not isinstance(child, yaml.ScalarNode))
+    return sizes.get(id(root), 1)
+
+
+def _too_many_nodes(location: str, max_nodes: int) -> InputError:
+    return InputError(
+        f"{location} holds more than {max_nodes:,} values (objects, arrays, strings, numbers); deskcheck refuses "
+        "more, so that a crafted document cannot exhaust memory or time.",
+        code="tooLarge",
+    )
 
 
 _KEY_CONSTRUCTOR: Any = None

@@ -155,3 +155,44 @@ def test_outside_a_repository_only_the_working_directory_is_searched(tmp_path, m
     run_cli("openapi", "check", "api.json", expect=1)
     monkeypatch.chdir(tmp_path)
     assert "configuration: .deskcheck.toml\n" in run_cli("openapi", "check", "sub/api.json").stdout
+
+
+# -- values that cost memory ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_document_of_tiny_values_is_refused_before_it_is_built(fmt):
+    # YAML without aliases had no bound at all: 4 MB of "0," composed 2 million nodes (760 MiB),
+    # 20 MB five times that. The composer now stops at the bound.
+    from deskcheck.engine.errors import InputError
+    from deskcheck.engine.openapi.source import parse_text
+
+    values = "[" + "0," * 1_000 + "0]"
+    text = HEAD_JSON + f'"x-n": {values}}}' if fmt == "json" else HEAD_YAML + f"x-n: {values}\n"
+    with pytest.raises(InputError, match="holds more than 900 values"):
+        parse_text(text, location="api", format=fmt, max_values=900)
+    assert parse_text(text, location="api", format=fmt, max_values=1_100).values > 1_000
+
+
+def test_the_files_a_document_refers_to_share_one_budget_of_values(tmp_path, monkeypatch):
+    from deskcheck.engine.openapi import documents
+
+    monkeypatch.setattr(documents, "MAX_TOTAL_VALUES", 2_500)
+    for index in range(4):
+        write(
+            tmp_path / f"part{index}.json", {"P": {"type": "array", "items": {"type": "integer"}, "x-n": [0] * 1_000}}
+        )
+    schemas = {f"S{index}": {"$ref": f"part{index}.json#/P"} for index in range(4)}
+    document = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}
+    document["components"] = {"schemas": schemas}
+    envelope = json.loads(
+        run_cli("openapi", "check", write(tmp_path / "api.json", document), "--format", "json", expect=0).stdout
+    )
+    # Two files are read; the last two would take the files past the budget: not followed (a
+    # warning), not unreadable.
+    findings = envelope["result"]["findings"]
+    assert [(f["rule"], f["pointer"]) for f in findings] == [
+        ("ref-not-followed", "/components/schemas/S2/$ref"),
+        ("ref-not-followed", "/components/schemas/S3/$ref"),
+    ]
+    assert all("would hold more than 104,857,600 bytes or 2,500 values" in f["message"] for f in findings)
