@@ -91,10 +91,24 @@ def _paths(folder: Path) -> Path:
 def _identical(folder: Path) -> Path:
     ok = {"responses": {"200": {"description": "ok"}}}
     paths = {
-        f"/a/{{p{n}}}": {"parameters": [{"name": f"p{n}", "in": "path", "required": True}], "get": ok}
+        f"/a/{{p{n}}}": {
+            "parameters": [{"name": f"p{n}", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "get": ok,
+        }
         for n in range(120_000)
     }
     return write(folder / "identical.json", {**HEAD, "paths": paths})
+
+
+@shape("schema-errors", "120,000 path items whose parameter lacks a schema: one openapi-schema finding each")
+def _schema_errors(folder: Path) -> Path:
+    # jsonschema-rs gathers every error of the document at once, about 20 KB each.
+    ok = {"responses": {"200": {"description": "ok"}}}
+    paths = {
+        f"/a{n}/{{p}}": {"parameters": [{"name": "p", "in": "path", "required": True}], "get": ok}
+        for n in range(120_000)
+    }
+    return write(folder / "schema-errors.json", {**HEAD, "paths": paths})
 
 
 @shape("examples", "600,000 property examples of the wrong type: one finding each")

@@ -28,6 +28,10 @@ from .text import printable
 if TYPE_CHECKING:
     from .live_check import LiveOptions
 
+# Findings a report lists: a real description has hundreds; each costs about 50 us and 2 KB to
+# place and print, so a crafted document of a million failing examples is cut here.
+MAX_FINDINGS = 50_000
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -108,15 +112,33 @@ def check_source(
 
 def locate(documents: DocumentSet, problems: list[Problem], severities: Mapping[str, str]) -> list[Finding]:
     """The problems as findings, each with its file, line and column, at its configured
-    severity (``off`` drops it), sorted by file and position."""
-    kept: dict[str, list[tuple[str, Problem, str]]] = {}
+    severity (``off`` drops it), sorted by file and position; at most ``MAX_FINDINGS`` of them
+    (errors first), and then one ``findings-limit`` finding counting the rest."""
+    rated = []
     for problem in problems:
         severity = severities.get(problem.rule) or default_severity(problem.rule, problem.severity)
-        if severity == OFF:
-            continue
+        if severity != OFF:
+            rated.append((problem, severity))
+    findings = []
+    if len(rated) > MAX_FINDINGS:
+        rated.sort(key=lambda entry: entry[1] != ERROR)  # stable: errors first, each in its order
+        rest = rated[MAX_FINDINGS:]
+        del rated[MAX_FINDINGS:]
+        errors = sum(1 for _, severity in rest if severity == ERROR)
+        findings.append(
+            Finding(
+                ERROR if errors else WARNING,
+                "findings-limit",
+                f"{len(rest):,} more findings ({errors:,} errors) are not listed: a report lists at most "
+                f"{MAX_FINDINGS:,}, errors first. Fix those listed, or turn off the rules that report the most, "
+                "and check again.",
+                "",
+            )
+        )
+    kept: dict[str, list[tuple[str, Problem, str]]] = {}
+    for problem, severity in rated:
         uri, pointer = documents.split(problem.pointer)
         kept.setdefault(uri, []).append((pointer, problem, severity))
-    findings = []
     for uri, entries in kept.items():
         source = documents.documents[uri]
         artifact = None if uri == documents.root_uri else documents.display(uri)

@@ -227,6 +227,14 @@ RULES: dict[str, Rule] = _rules(
         "was left unchecked; the message says which.",
     ),
     Rule(
+        "findings-limit",
+        WARNING,
+        "More findings than a report lists (50,000); the rest are counted, not listed.",
+        "spec",
+        "A report lists at most 50,000 findings, errors first; this finding counts the others, and is an error when "
+        "errors are among them. Fix those listed, or turn off the rules that report the most, and check again.",
+    ),
+    Rule(
         "base-url-missing",
         WARNING,
         "The document gives no absolute server URL; requests need --base-url.",

@@ -196,3 +196,23 @@ def test_the_files_a_document_refers_to_share_one_budget_of_values(tmp_path, mon
         ("ref-not-followed", "/components/schemas/S3/$ref"),
     ]
     assert all("would hold more than 104,857,600 bytes or 2,500 values" in f["message"] for f in findings)
+
+
+def test_a_report_lists_so_many_findings_errors_first_and_counts_the_rest(tmp_path, monkeypatch):
+    # A million failing examples cost about a minute and 2 GB to place and print; a report stops
+    # at MAX_FINDINGS (here 20), errors first, and says how many more there are.
+    from deskcheck.engine.openapi import check
+
+    monkeypatch.setattr(check, "MAX_FINDINGS", 20)
+    properties = {f"p{n}": {"type": "integer", "example": "x"} for n in range(30)}
+    document = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}
+    document["components"] = {"schemas": {"S": {"type": "object", "properties": properties, "default": []}}}
+    envelope = json.loads(
+        run_cli("openapi", "check", write(tmp_path / "api.json", document), "--format", "json", expect=1).stdout
+    )
+    findings = envelope["result"]["findings"]
+    assert len(findings) == 21
+    [limit] = [f for f in findings if f["rule"] == "findings-limit"]
+    assert limit["severity"] == "warning" and limit["message"].startswith("11 more findings (0 errors) are not listed")
+    # The one error (a default of another type) is listed, whatever its place.
+    assert [f["rule"] for f in findings if f["severity"] == "error"] == ["default-type-mismatch"]
