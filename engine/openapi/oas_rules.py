@@ -58,17 +58,8 @@ _SUBSCHEMA_SINGLE = (
 )
 _SUBSCHEMA_MAP_SET = frozenset(_SUBSCHEMA_MAPS)
 _SUBSCHEMA_OTHER_SET = frozenset((*_SUBSCHEMA_LISTS, *_SUBSCHEMA_SINGLE))
-_SCHEMA_KEYWORDS_OF_INTEREST = (
-    _SUBSCHEMA_MAP_SET
-    | _SUBSCHEMA_OTHER_SET
-    | {
-        "default",
-        "pattern",
-        "example",
-        "examples",
-        "nullable",
-    }
-)
+_VALUE_KEYWORDS = frozenset(("default", "pattern", "example", "examples", "nullable"))
+_SCHEMA_KEYWORDS_OF_INTEREST = _SUBSCHEMA_MAP_SET | _SUBSCHEMA_OTHER_SET | _VALUE_KEYWORDS
 
 
 def rule_findings(
@@ -377,11 +368,10 @@ class _Walk:
         if not ignored:
             return
         names = ", ".join(str(k) for k in ignored)
-        version = (
-            "OpenAPI 3.0 ignores every member beside a $ref"
-            if self.family == "3.0"
-            else ("beside a $ref, a Reference Object keeps only summary and description")
-        )
+        if self.family == "3.0":
+            version = "OpenAPI 3.0 ignores every member beside a $ref"
+        else:
+            version = "beside a $ref, a Reference Object keeps only summary and description"
         self.findings.append(
             (
                 "ref-siblings-ignored",
