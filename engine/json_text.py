@@ -105,14 +105,14 @@ def check_shape(
     values: int | None = MAX_VALUES,
     text: bool = False,
     numbers: bool = False,
-) -> None:
+) -> int:
     """Refuse ``value`` when its arrays and objects nest more than ``depth`` levels, or when it
     holds more than ``values`` values (counting every array, object and scalar, and a shared one
     each time it is reached, as a YAML alias is); with ``text``, when a string or a key holds a
     lone surrogate; with ``numbers``, when it holds a number ``parse_json`` refuses (for values
     parsed elsewhere: a YAML file's ``.inf`` is a number of its own, an MCP client's ``NaN`` is
     not). Walked without recursion, stopping at the first bound crossed, so any input is
-    measured safely."""
+    measured safely. Returns how many values it holds."""
     stack = [(value, 1)]
     count = 0
     while stack:
@@ -138,6 +138,7 @@ def check_shape(
         if depth is not None and level > depth:
             raise _too_deep(origin, depth)
         stack.extend((child, level + 1) for child in children)
+    return count
 
 
 _LARGEST_INTEGER = 10**MAX_INTEGER_DIGITS

@@ -81,7 +81,8 @@ def check(
         typer.Option(
             "--config",
             help="The configuration file ([openapi.check] in .deskcheck.toml, [tool.deskcheck.openapi.check] in "
-            "pyproject.toml); default: the nearest one from the working directory up. --config none reads none.",
+            "pyproject.toml); default: the nearest one from the working directory up to the repository root (the "
+            "folder with .git; outside a repository, the working directory only). --config none reads none.",
             show_default=False,
         ),
     ] = None,
@@ -139,6 +140,7 @@ def check(
         report.failure = exc.message
         raise typer.Exit(_print_report(env, report, fmt)) from None
     report.strict = strict or settings.strict
+    report.configuration = _artifact_path(str(settings.path)) if settings.path is not None else None
     _run_checks(report, specs, profile, live_options, tuple(allow_host or ()), settings.severity)
     raise typer.Exit(_print_report(env, report, fmt))
 
@@ -195,7 +197,9 @@ def _print_report(env, report, fmt: str) -> int:
         named = {f.artifact for f in report.findings}
         clean = [name for name in report.documents if name not in named] if len(report.documents) > 1 else []
         artifact = report.documents[0] if len(report.documents) == 1 else ""
-        _show_findings(env, report.findings, artifact, clean)
+        _show_findings(
+            env, report.findings, {"artifact": artifact, "clean": clean, "configuration": report.configuration}
+        )
         return code
     from deskcheck.engine import __version__
     from deskcheck.engine.openapi.report import format_report
@@ -317,11 +321,11 @@ def tools(
     print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
 
 
-def _show_findings(env, findings, artifact: str, clean: list[str]) -> None:
+def _show_findings(env, findings, args: dict) -> None:
     """The findings on a terminal, grouped by file with their severity in colour (``render.openapi``)."""
     from ..output.pretty import print_value
 
-    print_value(env, [f.as_dict() for f in findings], "openapi:check", {"artifact": artifact, "clean": clean})
+    print_value(env, [f.as_dict() for f in findings], "openapi:check", args)
 
 
 def _live_options(live: bool, base_url: str | None, params: list[str], headers: list[str], token, timeout: float):

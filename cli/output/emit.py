@@ -75,7 +75,8 @@ def emit_export_error(env: Env, message: str, code: ExitCode = ExitCode.USAGE) -
 
 def print_plain_error(env: Env, message: str) -> None:
     """``error: MESSAGE`` on stderr, without colour or markup (what a log or a script's reader
-    sees beside the JSON on stdout)."""
+    sees beside the JSON on stdout), control characters shown as symbols: it may quote a
+    document, and an escape sequence must not reach the terminal."""
     from ..render.draw import safe_text
 
     print(f"error: {safe_text(message)}", file=env.stderr, flush=True)

@@ -39,6 +39,8 @@ def check(value: Any, args: dict[str, Any]) -> View:
             if finding.get("pointer"):
                 view.append(Line((f"{'':19}at {finding['pointer']}", "cyan")))
     errors = sum(1 for f in findings if f.get("severity") == "error")
+    if args.get("configuration"):
+        view.append(Line(("configuration: ", "dim"), (str(args["configuration"]), "")))
     for name in args.get("clean", []):
         view.append(Line((name, "bold underline"), ("  no problems found", "green")))
     if not findings:

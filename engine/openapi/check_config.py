@@ -2,7 +2,8 @@
 
 The file is ``.deskcheck.toml`` (tables at its top level) or ``pyproject.toml`` (the same tables
 under ``[tool.deskcheck]``), found in the working directory or the nearest parent that has one
-(``.deskcheck.toml`` first in each directory), or named with ``--config``::
+(``.deskcheck.toml`` first in each directory) up to the repository root, or named with
+``--config``::
 
     [openapi.check]
     strict = false
@@ -12,6 +13,12 @@ under ``[tool.deskcheck]``), found in the working directory or the nearest paren
 
 ``--severity RULE=LEVEL`` on the command line wins over the file. Unknown rules, levels and keys
 are refused, naming the file: a typo must not silently keep a rule as it was.
+
+The search stops at the repository root, the nearest directory holding ``.git`` (a directory,
+or a file in a worktree or submodule); outside a repository only the working directory is
+searched. A file above the repository is not the project's: on a shared machine or a CI runner
+anyone who can write to ``/tmp`` or the workspace's parent could otherwise turn the gate's
+errors off.
 """
 
 from __future__ import annotations
@@ -39,14 +46,26 @@ class CheckConfig:
 
 
 def find_config(start: Path) -> Path | None:
-    """The configuration file that applies in ``start`` (a directory): the nearest one, going up.
-    A ``pyproject.toml`` counts only when it has a ``[tool.deskcheck]`` table."""
-    for directory in (start, *start.parents):
+    """The configuration file that applies in ``start`` (a directory): the nearest one, going up
+    to the repository root (``search_path``). A ``pyproject.toml`` counts only when it has a
+    ``[tool.deskcheck]`` table."""
+    for directory in search_path(start):
         for name in CONFIG_FILES:
             candidate = directory / name
             if candidate.is_file() and (name != "pyproject.toml" or _mentions_deskcheck(candidate)):
                 return candidate
     return None
+
+
+def search_path(start: Path) -> list[Path]:
+    """The directories searched from ``start``: up to and including the nearest one that holds
+    ``.git``; ``start`` alone when none does."""
+    directories = []
+    for directory in (start, *start.parents):
+        directories.append(directory)
+        if (directory / ".git").exists():
+            return directories
+    return [start]
 
 
 def load_config(path: Path) -> CheckConfig:
