@@ -407,7 +407,7 @@ class FormSession:
             self._refuse_if_edited("restore a draft over them")
             old = self.store.get(self.key.text)
             if old is not None:
-                fresh.generation = old.generation + 1
+                fresh.generation, fresh.revision = old.generation + 1, old.revision
             self._keep(fresh, state)
             self.store.put(fresh)
             self.store.delete_draft(draft.id)

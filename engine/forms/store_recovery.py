@@ -24,21 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .store import (
-    _DRAFT_COLUMNS,
-    _SESSION_COLUMNS,
-    SessionStore,
-    StoreDamaged,
-    StoreError,
-    _draft,
-    _record,
-    default_store_path,
-)
+from .store import SessionStore, default_store_path
+from .store_base import DRAFT_COLUMNS, SESSION_COLUMNS, StoreDamaged, StoreError, draft_of, record_of
 
 # Tables copied, with their columns and how a row is checked before it is kept.
 _TABLES: dict[str, tuple[str, Any]] = {
-    "sessions": (_SESSION_COLUMNS, _record),
-    "drafts": (_DRAFT_COLUMNS, _draft),
+    "sessions": (SESSION_COLUMNS, record_of),
+    "drafts": (DRAFT_COLUMNS, draft_of),
     "schemas": ("version, prepared, stored_at, used_at", lambda row: json.loads(row[1])),
     "schema_tags": ("schema_key, version, etag, checked_at", None),
 }
