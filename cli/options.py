@@ -61,6 +61,18 @@ AllowHostOpt = Annotated[
         rich_help_panel=API,
     ),
 ]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="URL",
+        help="The session store: sqlite:///PATH or postgresql://USER@HOST/DATABASE (default: $DESKCHECK_STORE, "
+        "else [store] url in the user's config.toml, else sessions.sqlite3 in the state directory). Its password "
+        "is never printed; keep it in $DESKCHECK_STORE, PGPASSWORD or ~/.pgpass rather than on the command line.",
+        rich_help_panel=CONTEXT,
+        show_default=False,
+    ),
+]
 IdentityOpt = Annotated[
     str | None,
     typer.Option("--identity", help="Keep form sessions apart per identity (e.g. one per user).", rich_help_panel=API),
@@ -168,6 +180,7 @@ _CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
     ("token", TokenOpt, None),
     ("allow_host", AllowHostOpt, None),
     ("identity", IdentityOpt, None),
+    ("store", StoreOpt, None),
     ("timeout", TimeoutOpt, 30.0),
     ("fill_defaults", FillDefaultsOpt, False),
     ("mode", ModeOpt, "tracked-changes"),

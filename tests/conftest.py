@@ -3,6 +3,7 @@ failure in CI), an isolated state directory, the sample API."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -172,4 +173,5 @@ def make_store(store_url):
 
     yield make
     for store in made:
-        store.close()
+        with contextlib.suppress(Exception):  # a SQLite store used by another thread is closed with it
+            store.close()

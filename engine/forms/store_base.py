@@ -480,12 +480,26 @@ class BaseStore:
         columns, key = TABLES[table]
         return [tuple(row) for row in self.db.execute(f"SELECT {columns} FROM {table} ORDER BY {key}")]
 
-    def put_rows(self, table: str, rows: list[tuple[Any, ...]]) -> None:
-        """Insert ``rows`` into ``table``, replacing those of the same key (inside a transaction)."""
+    def insert_missing(self, table: str, row: tuple[Any, ...]) -> bool:
+        """Insert ``row`` (all of ``table``'s columns) unless a row of that key is there; whether
+        it was inserted (inside a transaction)."""
         columns, key = TABLES[table]
-        sql = upsert(table, columns, key)
-        for row in rows:
-            self.db.execute(sql, row)
+        if table == "sessions":
+            self._lock_key(row[0])
+        marks = ", ".join("?" * len(row))
+        sql = f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT ({key}) DO NOTHING"
+        return self.db.execute(sql, row).rowcount == 1
+
+    def insert_draft_row(self, row: tuple[Any, ...]) -> bool:
+        """Insert a draft read from another store (its id left out: this store numbers it) unless
+        a draft of the same session that expired at the same time is there."""
+        found = self.db.execute(
+            "SELECT 1 FROM drafts WHERE key = ? AND expired_at = ? AND created_at = ?", (row[1], row[12], row[11])
+        ).fetchone()
+        if found is not None:
+            return False
+        self._insert_draft(row[1:])
+        return True
 
 
 def json_text(value: Any) -> str:

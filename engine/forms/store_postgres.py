@@ -477,11 +477,6 @@ class PostgresStore(BaseStore):
         marks = ", ".join("?" * len(values))
         return int(self.db.execute(f"INSERT INTO drafts ({columns}) VALUES ({marks}) RETURNING id", values).rows[0][0])
 
-    def put_rows(self, table: str, rows: list[tuple[Any, ...]]) -> None:
-        super().put_rows(table, rows)
-        if table == "drafts" and rows:  # ids given explicitly: the next one comes after them
-            self.db.execute("SELECT setval(pg_get_serial_sequence('drafts', 'id'), (SELECT max(id) FROM drafts))")
-
     def move_aside(self, table: str, key: str, content: Any, problem: str) -> None:
         """Keep a row that does not decode in ``damaged_rows`` and take it out of ``table``
         (inside a transaction): the recovery of a damaged row, which deletes nothing."""

@@ -96,7 +96,9 @@ def sqlite_path(url: str) -> Path:
     path = rest[2:] if rest.startswith("//") else rest
     path = path.split("?", 1)[0]
     if not path or path == "/":
-        raise StoreInputError(f"the store {url!r} names no file; write sqlite:///absolute/path or sqlite:relative/path.")
+        raise StoreInputError(
+            f"the store {url!r} names no file; write sqlite:///absolute/path or sqlite:relative/path."
+        )
     return Path(path).expanduser()
 
 

@@ -32,7 +32,7 @@ from .skills import Skill
 
 if TYPE_CHECKING:
     from ..forms.session_tools import SessionGroup
-    from ..forms.store import SessionStore
+    from ..forms.store_base import BaseStore
 
 # Skill names follow the Agent Skills format: lowercase letters, digits and dashes, 64 at most.
 MAX_SKILL_NAME = 64
@@ -46,7 +46,7 @@ class EditorContext:
     saves may send an invalid document."""
 
     endpoint: EditorEndpoint
-    store: SessionStore | None = None
+    store: BaseStore | None = None
     identity: str | None = None
     allow_hosts: Sequence[str] = ()
     allow_invalid: bool = False
