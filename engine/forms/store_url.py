@@ -43,6 +43,11 @@ def choose_store(url: str | None) -> None:
     _chosen = url
 
 
+def chosen_store() -> str | None:
+    """What ``choose_store`` set (to put it back after a while on another store)."""
+    return _chosen
+
+
 def store_url(given: str | None = None) -> str | None:
     """The URL of the store to use (None: the default SQLite file)."""
     for candidate in (given, _chosen, os.environ.get("DESKCHECK_STORE")):
@@ -76,6 +81,20 @@ def open_store(url: str | None = None, *, ttl: float | None = None, clock=time.t
     from .store import SessionStore
 
     return SessionStore(sqlite_path(url), ttl=ttl, clock=clock)
+
+
+def password_of(url: str | None) -> str | None:
+    """The password a store URL carries (``user:password@``, or ``?password=``), to redact it."""
+    if not url:
+        return None
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    try:
+        parts = urlsplit(url)
+        secret = parts.password or (parse_qs(parts.query).get("password") or [None])[0]
+    except ValueError:
+        return None
+    return unquote(secret) if secret else None
 
 
 def check_store_url(url: str) -> None:
