@@ -162,12 +162,12 @@ def _reach_shared_store() -> None:
     from deskcheck.engine.forms.store_base import StoreError
     from deskcheck.engine.forms.store_url import open_store, shared_store_url
 
-    url = shared_store_url()
-    if url is not None:
-        try:
+    try:
+        url = shared_store_url()
+        if url is not None:
             open_store(url).counters()
-        except StoreError as exc:
-            raise UsageError(exc.message) from None
+    except StoreError as exc:
+        raise UsageError(exc.message) from None
 
 
 LogArg = Annotated[
