@@ -5,6 +5,7 @@ PostgreSQL, and a store URL's password never shown."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_the_same_session_through_the_option_the_environment_and_the_configurati
     # The local default store has none of it.
     assert run_cli("form", "sessions", "--store", f"sqlite:///{isolated_state}/other.sqlite3").json["result"] == []
     run_cli("form", "save-form", *form)
-    assert json.loads((form[3] and open(form[3]).read()))["name"] == "Grace"
+    assert json.loads(Path(form[3]).read_text())["name"] == "Grace"
 
 
 def test_a_bad_store_url_is_bad_usage(form):
