@@ -239,10 +239,6 @@ class SessionStore(BaseStore):
         return str(self.path)
 
     @property
-    def url(self) -> str:
-        return "sqlite:///" + str(self.path.absolute()).lstrip("/")
-
-    @property
     def db(self) -> _Connection:
         if self._db is None:
             self._db = _Connection(self._open(), self.path)
