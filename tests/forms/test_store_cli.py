@@ -111,3 +111,9 @@ def test_a_damaged_postgresql_row_is_reported_and_recovered(postgres, form):
     # The form opens again, from the file.
     assert json.loads(run_cli("form", "get-data", *form, "--store", url).json["result"])["data"]["name"] == "Ada"
     assert not run_cli("form", "recover-store", "--store", url).json["result"]["damaged"]
+
+
+def test_the_repl_continues_a_session_of_either_store(store_url, form):
+    set_name(form, "Grace", "--store", store_url)
+    run = run_process("repl", *form, "--store", store_url, "--script", "-", stdin="get /name\n")
+    assert "Grace" in run.stdout
