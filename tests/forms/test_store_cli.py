@@ -117,3 +117,11 @@ def test_the_repl_continues_a_session_of_either_store(store_url, form):
     set_name(form, "Grace", "--store", store_url)
     run = run_process("repl", *form, "--store", store_url, "--script", "-", stdin="get /name\n")
     assert "Grace" in run.stdout
+
+
+def test_tls_options_in_the_url_reach_libpq(postgres, form):
+    """sslmode=require against the private server (which has no TLS) is refused by libpq itself:
+    the option went through; and the message still hides the password."""
+    run = run_process("form", "sessions", "--store", postgres.url() + "?sslmode=require", expect=2)
+    said = run.stdout + run.stderr
+    assert "SSL" in said and PASSWORD not in said and "deskcheck:***@" in said
