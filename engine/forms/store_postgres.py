@@ -248,17 +248,11 @@ def _configure(conn: Any) -> None:
 
 
 def _without_secret(exc: BaseException, url: str) -> str:
+    from .store_url import password_of
+
     text = " ".join(str(exc).split())
-    password = _password(url)
+    password = password_of(url)
     return text.replace(password, "***") if password else text
-
-
-def _password(url: str) -> str | None:
-    from psycopg.conninfo import conninfo_to_dict
-
-    with contextlib.suppress(Exception):
-        return conninfo_to_dict(url).get("password") or None
-    return None
 
 
 def _migrate(conn: Any, where: str) -> None:
