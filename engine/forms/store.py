@@ -326,7 +326,8 @@ def private_store_file(path: Path) -> None:
             "(or --store) somewhere else.",
             code="storeNotAFile",
         )
-    _tighten(path, 0o600)
+    if not path.is_symlink():  # a link's target is managed by whoever made the link
+        _tighten(path, 0o600)
 
 
 def _kind(mode: int) -> str:
