@@ -118,6 +118,7 @@ def build_context(
         if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
             raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
     check_author_option(author)
+    check_text_options(("--identity", identity), ("--store", store), *(("--profile", name) for name in profile or ()))
     _check_addresses(base_url, allow_host or ())
     if store is not None:
         choose_store_option(store)
@@ -159,6 +160,18 @@ def choose_store_option(url: str) -> None:
         choose_store(url)
     except StoreError as exc:
         raise UsageError(exc.message.replace("(--store, DESKCHECK_STORE)", "(--store)")) from None
+
+
+def check_text_options(*options: tuple[str, str | None]) -> None:
+    """Refuse an option whose value is not UTF-8 text (bytes that are not UTF-8 arrive as lone
+    surrogates): it would be stored, compared or printed, and no UTF-8 output can hold it. File
+    paths are not checked: a file name may be any bytes."""
+    from deskcheck.engine.json_text import lone_surrogate
+
+    for flag, value in options:
+        found = lone_surrogate(value) if value else None
+        if found:
+            raise UsageError(f"{flag} is not UTF-8 text (it holds {found}, a byte that is not UTF-8); give it as text.")
 
 
 def check_author_option(author: str | None) -> None:
@@ -298,6 +311,12 @@ def _editor_form_group(opts: ContextOptions, name: str | None, *, allow_invalid:
 
 def _openapi_toolset(opts: ContextOptions) -> ToolSet:
     return _load_openapi(opts).toolset
+
+
+def load_openapi_context(opts: ContextOptions):
+    """The loaded OpenAPI document of ``--spec`` (``engine.openapi.load.OpenApiTools``): its tool
+    set, skills, examples and source, for a host that serves more than the tools (``deskcheck mcp``)."""
+    return _load_openapi(opts)
 
 
 def _load_openapi(opts: ContextOptions, *, allow_invalid: bool = False):

@@ -311,6 +311,10 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise InputError(f"--param must look like name=value, not {item!r}.")
+        from deskcheck.engine.json_text import lone_surrogate
+
+        if lone_surrogate(item):
+            raise InputError(f"--param {item!r} is not UTF-8 text (it holds {lone_surrogate(item)}); give it as text.")
         values[name.strip()] = value
     from deskcheck.engine.openapi.http import Credentials
     from deskcheck.engine.openapi.live_check import LiveOptions

@@ -29,7 +29,8 @@ from .store_base import BaseStore
 from .tools import form_tools
 
 SAVE_VERBS = ("saveForm", "reloadForm")
-SAVE = ToolAnnotations(read_only=False, destructive=False, idempotent=True)
+# A save replaces the whole record where it came from (the file, or a PUT of the API's record).
+SAVE = ToolAnnotations(read_only=False, destructive=True, idempotent=True)
 RELOAD = ToolAnnotations(read_only=False, destructive=True, idempotent=False)
 
 
@@ -200,6 +201,7 @@ class SessionGroup:
             input_schema=self._input_schema({}),
             execute=execute,
             annotations=SAVE,
+            title="Save the form",
         )
 
     def _reload_tool(self) -> Tool:
@@ -222,6 +224,7 @@ class SessionGroup:
             input_schema=self._input_schema({}),
             execute=execute,
             annotations=RELOAD,
+            title="Reload the form",
         )
 
 

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..tools import READ_ONLY, Tool, ToolAnnotations, ToolSet
+from ..tools import READ_ONLY, TEXT_OUTPUT, Tool, ToolAnnotations, ToolSet
 from . import text
 from .guide import fill_form_guide
 from .state import FormState
@@ -37,6 +37,20 @@ PATH_SENTENCE = (
     "(its JSON pointer) works too."
 )
 WRITE = ToolAnnotations(read_only=False, destructive=False, idempotent=False)
+VERB_TITLES = {
+    "getData": "Get the form's data",
+    "setData": "Replace the form's data",
+    "describeState": "Describe the form",
+    "setFieldValue": "Set a field",
+    "getFieldSuggestions": "Suggest values for a field",
+    "editArray": "Edit a list",
+}
+# getData answers a JSON object (the record under "data"); the other tools answer text.
+GET_DATA_OUTPUT = {
+    "type": "object",
+    "properties": {"data": {"description": "The record as the form holds it."}},
+    "required": ["data"],
+}
 
 
 def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], ToolAnnotations]]:
@@ -201,6 +215,8 @@ def form_tools(
                 input_schema=schema,
                 execute=_executor(verb, open_state, parameters, own),
                 annotations=hints,
+                title=VERB_TITLES.get(verb),
+                output_schema=GET_DATA_OUTPUT if verb == "getData" else TEXT_OUTPUT,
             )
         )
     return tools

@@ -120,9 +120,14 @@ def _fetch(given: str, *, timeout: float, headers: dict[str, str], max_bytes: in
     import httpx
 
     from .deadline import deadline_client, total_deadline
+    from .responses import ACCEPT_ENCODING, BoundedBody, ResponseError
 
     url = redact(given)  # as messages show it
-    request_headers = {"accept": "application/json, application/yaml;q=0.9, */*;q=0.5", **headers}
+    request_headers = {
+        "accept": "application/json, application/yaml;q=0.9, */*;q=0.5",
+        "accept-encoding": ACCEPT_ENCODING,
+        **headers,
+    }
     try:
         with (
             total_deadline(timeout),
@@ -137,19 +142,19 @@ def _fetch(given: str, *, timeout: float, headers: dict[str, str], max_bytes: in
                 )
             if not response.is_success:
                 raise InputError(f"fetching the OpenAPI document {url} failed: HTTP {response.status_code}.")
-            chunks: list[bytes] = []
-            total = 0
-            for chunk in response.iter_bytes():
-                total += len(chunk)
-                if total > max_bytes:
-                    raise InputError(f"the OpenAPI document at {url} is larger than the {max_bytes} bytes allowed.")
-                chunks.append(chunk)
+            # Decoded here, within the limit: a small compressed answer cannot unpack into gigabytes.
+            body = BoundedBody(response.headers.get("content-encoding"), max_bytes, f"the OpenAPI document at {url}")
+            for chunk in response.iter_raw():
+                body.feed(chunk)
+            data = body.finish()
             content_type = response.headers.get("content-type")
+    except ResponseError as exc:
+        raise InputError(exc.message) from None
     except httpx.TimeoutException:
         raise InputError(f"fetching the OpenAPI document {url} timed out after {timeout:g} s.") from None
     except httpx.HTTPError as exc:
         raise InputError(f"fetching the OpenAPI document {url} failed: {redact(str(exc))}.") from None
     try:
-        return b"".join(chunks).decode("utf-8-sig"), content_type
+        return data.decode("utf-8-sig"), content_type
     except UnicodeDecodeError as exc:
         raise InputError(f"the OpenAPI document at {url} is not UTF-8 text (byte {exc.start}).") from None

@@ -178,8 +178,10 @@ class _Builder:
         entry = Entry(text, key_node.start, key_node.end, value, getattr(key_node, "style", None))
         entry.colon = _colon_after(self.text, key_node.end)
         explicit = indicator_before(self.text, key_node.start, "?", across_lines=False)
-        if explicit is not None and not mapping.flow:
-            entry.key_start = explicit  # "? key" lines: the entry starts at its "?"
+        if explicit is not None:
+            # "? key": the entry starts at its "?" (in {...} too, where a writer folding a long
+            # line makes one, so that removing the entry before it keeps the indicator).
+            entry.key_start = explicit
         if _is_empty(value) and entry.colon is not None:
             value.start = value.end = entry.colon  # type: ignore[union-attr]
         keys = self.keys.setdefault(id(mapping), set())

@@ -43,9 +43,10 @@ def test_a_session_opened_through_one_server_is_continued_through_the_other_and_
     url = postgres.url()
     files, data = form_files(tmp_path)
     a, b, cli = machine(tmp_path, "a", url), machine(tmp_path, "b", url), machine(tmp_path, "c", url)
+    # Every client of either server shares the developer's sessions (--share-sessions).
     with (
-        http_server(*files, tmp_path=tmp_path, env=a) as server_a,
-        http_server(*files, tmp_path=tmp_path, env=b) as server_b,
+        http_server(*files, "--share-sessions", tmp_path=tmp_path, env=a) as server_a,
+        http_server(*files, "--share-sessions", tmp_path=tmp_path, env=b) as server_b,
     ):
 
         async def scenario():
@@ -133,8 +134,8 @@ def test_postgresql_restarted_mid_run(tmp_path, postgres):
     docx = make_docx(tmp_path / "contract.docx", p("The Supplier shall deliver the goods.", para_id="0A000001"))
     a, b = machine(tmp_path, "a", url), machine(tmp_path, "b", url)
     with (
-        http_server(*files, "--docx", str(docx), tmp_path=tmp_path, env=a) as server_a,
-        http_server(*files, tmp_path=tmp_path, env=b) as server_b,
+        http_server(*files, "--docx", str(docx), "--share-sessions", tmp_path=tmp_path, env=a) as server_a,
+        http_server(*files, "--share-sessions", tmp_path=tmp_path, env=b) as server_b,
     ):
 
         async def scenario():

@@ -72,6 +72,48 @@ def _object(properties: dict[str, Any], required: list[str] | None = None) -> di
     return {"type": "object", "properties": properties, "required": required or [], "additionalProperties": False}
 
 
+# Output schemas: what a successful result holds (MCP's outputSchema). They name the fields a
+# caller relies on and leave the rest open, so that a field added later breaks no client.
+_VERSION = {"type": "string", "description": "Changes whenever the file changes."}
+_OBJECTS = {"type": "array", "items": {"type": "object"}}
+_COUNT = {"type": "integer", "minimum": 0}
+
+
+def _result(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+_READ_RESULT = _result(
+    {
+        "documentVersion": _VERSION,
+        "blocks": _OBJECTS,
+        "totalBlocks": _COUNT,
+        "nextAfterBlockId": {"type": ["string", "null"]},
+    },
+    ["documentVersion", "blocks"],
+)
+_WRITE_RESULT = _result(
+    {"documentVersion": _VERSION, "output": {"type": "string", "description": "The file written."}},
+    ["documentVersion"],
+)
+_EDIT_RESULT = _result(
+    {
+        "status": {"type": "string"},
+        "mode": {"type": "string"},
+        "applied": _OBJECTS,
+        "skipped": _OBJECTS,
+        "replayed": _OBJECTS,
+        "receipts": _OBJECTS,
+        "documentVersion": _VERSION,
+    },
+    ["status", "documentVersion"],
+)
+_RESOLVE_RESULT = _result(
+    {"mode": {"type": "string"}, "resolved": _OBJECTS, "remaining": _COUNT, "documentVersion": _VERSION},
+    ["resolved", "documentVersion"],
+)
+
+
 class DocxToolSpec(NamedTuple):
     name: str
     title: str
@@ -83,6 +125,9 @@ class DocxToolSpec(NamedTuple):
     # "module:function" computing (description, input_schema) from the session's DocxOptions, for
     # tools whose definition depends on the host's options (suggest_changes).
     shaped_by_options: str | None = None
+    output_schema: dict[str, Any] = _READ_RESULT
+    # A second call with the same arguments changes nothing more (resolving a comment again).
+    idempotent: bool = False
 
 
 VERSION_NOTE = " Every result carries documentVersion, a token that changes whenever the file changes."
@@ -147,6 +192,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             }
         ),
         handler="tools.read_tools:get_document_outline",
+        output_schema=_result({"documentVersion": _VERSION, "sections": _OBJECTS}, ["documentVersion", "sections"]),
     ),
     DocxToolSpec(
         name="read_section",
@@ -177,6 +223,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({}),
         handler="tools.read_tools:list_stories",
+        output_schema=_result({"documentVersion": _VERSION, "stories": _OBJECTS}, ["documentVersion", "stories"]),
     ),
     DocxToolSpec(
         name="read_story",
@@ -187,6 +234,10 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({"handle": STORY_HANDLE}, ["handle"]),
         handler="tools.read_tools:read_story",
+        output_schema=_result(
+            {"documentVersion": _VERSION, "handle": {"type": "object"}, "text": {"type": "string"}},
+            ["documentVersion", "text"],
+        ),
     ),
     DocxToolSpec(
         name="find_text",
@@ -212,6 +263,9 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["query"],
         ),
         handler="tools.read_tools:find_text",
+        output_schema=_result(
+            {"documentVersion": _VERSION, "matches": _OBJECTS, "totalMatches": _COUNT}, ["documentVersion", "matches"]
+        ),
     ),
     DocxToolSpec(
         name="read_comments",
@@ -228,6 +282,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({"filter": {"type": "string", "enum": ["all", "open", "resolved"]}}),
         handler="tools.read_tools:read_comments",
+        output_schema=_result({"documentVersion": _VERSION, "comments": _OBJECTS}, ["documentVersion", "comments"]),
     ),
     DocxToolSpec(
         name="read_changes",
@@ -243,6 +298,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({"story": STORY_HANDLE}),
         handler="tools.read_tools:read_changes",
+        output_schema=_result({"documentVersion": _VERSION, "changes": _OBJECTS}, ["documentVersion", "changes"]),
     ),
     DocxToolSpec(
         name="compare_versions",
@@ -275,6 +331,16 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["previous"],
         ),
         handler="tools.compare_tools:compare_versions_tool",
+        output_schema=_result(
+            {
+                "previous": {"type": "object"},
+                "current": {"type": "object"},
+                "summaryCounts": {"type": "object"},
+                "diff": {"type": "string", "description": "format text: the summary and one line per change."},
+                "changes": {**_OBJECTS, "description": "format json: each change."},
+            },
+            ["previous", "current", "summaryCounts"],
+        ),
     ),
 )
 
@@ -287,6 +353,7 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         # names the top-level arguments, which the options do not change.
         input_schema=_object({"operations": {"type": "array"}, "documentVersion": {"type": "string"}}, ["operations"]),
         handler="tools.edit_tools:suggest_changes",
+        output_schema=_EDIT_RESULT,
         read_only=False,
         shaped_by_options="edit.schema:suggest_changes_definition",
     ),
@@ -313,6 +380,7 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["blockId", "text"],
         ),
         handler="tools.edit_tools:add_comment",
+        output_schema=_EDIT_RESULT,
         read_only=False,
     ),
     DocxToolSpec(
@@ -330,6 +398,7 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["commentId", "text"],
         ),
         handler="tools.edit_tools:reply_comment",
+        output_schema=_WRITE_RESULT,
         read_only=False,
     ),
     DocxToolSpec(
@@ -347,6 +416,8 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["commentId"],
         ),
         handler="tools.edit_tools:resolve_comment",
+        output_schema=_WRITE_RESULT,
+        idempotent=True,
         read_only=False,
     ),
     *(
@@ -378,6 +449,8 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
                 ["changeIds"],
             ),
             handler=f"tools.change_tools:{verb}_change",
+            output_schema=_RESOLVE_RESULT,
+            idempotent=True,
             read_only=False,
             destructive=True,
         )

@@ -88,6 +88,15 @@ class _OptionShapedTool(Tool):
         return object.__getattribute__(self, name)
 
 
+def _annotations(spec: DocxToolSpec, options: DocxOptions) -> ToolAnnotations:
+    """The hints of a tool as the options make it behave: suggest_changes in direct mode deletes
+    and rewrites text with no tracked change to reject, so it is destructive there."""
+    if spec.read_only:
+        return READ_ONLY
+    destructive = spec.destructive or (spec.name == "suggest_changes" and options.mode == "direct")
+    return ToolAnnotations(destructive=destructive, idempotent=spec.idempotent)
+
+
 def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     # Top-level argument names come from the static definition (options shape what is inside
     # them, never which arguments exist), so checking them never builds a shaped schema.
@@ -102,7 +111,7 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
             )
         return _function(spec.handler)(session, args)
 
-    annotations = READ_ONLY if spec.read_only else ToolAnnotations(destructive=spec.destructive)
+    annotations = _annotations(spec, session.options)
     if spec.shaped_by_options is None:
         tool = Tool(
             name=spec.name,
@@ -111,10 +120,17 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
             input_schema=spec.input_schema,
             execute=execute,
             annotations=annotations,
+            output_schema=spec.output_schema,
         )
         return tool
     tool = _OptionShapedTool(
-        name=spec.name, title=spec.title, description="", input_schema={}, execute=execute, annotations=annotations
+        name=spec.name,
+        title=spec.title,
+        description="",
+        input_schema={},
+        execute=execute,
+        annotations=annotations,
+        output_schema=spec.output_schema,
     )
     object.__setattr__(tool, "_shape", lambda: _shaped(spec, session.options))
     return tool
