@@ -88,8 +88,8 @@ class UnstorableValue(StoreError, InputError):
         codes = ", ".join(f"U+{ord(c):04X}" for c in bad[:3]) or "an unpaired surrogate"
         super().__init__(
             f"a value holds {codes}, half of a surrogate pair with no other half: that is not text, so it cannot be "
-            "kept in the session. Send the character itself (or both halves of its pair, as JSON's \\ud83d\\ude00 "
-            "for one emoji); nothing was changed.",
+            "kept in the session; nothing was changed. Write the character itself where the value comes from (the "
+            "tool's arguments, or the record: a JSON \\udc80 escape), or both halves of its pair.",
             code="invalidText",
         )
 

@@ -227,7 +227,21 @@ def test_a_lone_surrogate_value_is_refused_and_the_store_is_not_called_damaged(i
     value is refused (exit 2), the session keeps its edits, and the store goes on."""
     edit(form, "Grace")
     run = run_process("form", "set-field-value", *form, '{"path": "/name", "value": "\\udc80"}', expect=2)
-    assert "damaged" not in run.json["error"] and "U+DC80" in run.json["error"]
+    # Refused where it comes in (ARGS) or, from an entry point that lets it through, by the store.
+    assert "damaged" not in run.json["error"] and ("U+DC80" in run.json["error"] or "\\udc80" in run.json["error"])
     got = run_process("form", "get-data", *form).json
     assert json.loads(got["result"])["data"]["name"] == "Grace"
     assert SessionStore(store_file(isolated_state)).integrity() == "ok"
+
+
+def test_a_record_holding_a_lone_surrogate_is_refused_not_called_damage(isolated_state, tmp_path):
+    """The same value arriving from the record file (a JSON escape), which no argument check sees:
+    the store refuses it as input (exit 2), and says nothing of damage."""
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object", "properties": {"name": {"type": "string"}}}')
+    data = tmp_path / "d.json"
+    data.write_text('{"name": "\\udc80"}')
+    run = run_process("form", "describe-state", "--schema", str(schema), "--data", str(data), expect=2)
+    assert "damaged" not in run.json["error"] and "U+DC80" in run.json["error"]
+    assert "nothing was changed" in run.json["error"]
+    assert run_process("form", "sessions").json["result"] == []
