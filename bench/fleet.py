@@ -137,6 +137,8 @@ async def stale_saves(team_a: str, team_b: str, data: list[Path]) -> dict:
     refused = attempted = kept = 0
     async with http_client(team_a) as a, http_client(team_b) as b:
         for record, path in enumerate(data):
+            # Team B's session is open (it loaded the file) before team A saves.
+            await b.call_tool(f"r{record:02d}_form_getData", {})
             saved = await a.call_tool(f"r{record:02d}_form_saveForm", {})
             if saved.is_error:
                 continue
