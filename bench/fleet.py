@@ -11,9 +11,10 @@ through two servers (each server its own state folder, as on its own machine).
    once. Reported: calls per second (all calls over the wall time), p50 and p99 latency of a
    call, and lost edits: labels of calls answered ok that are missing from the session
    afterwards (read with getData). Target: 0 lost.
-2. Stale saves: for each record, team A saves (the file changes), then team B saves the session
-   it loaded before: every one of those must be refused as stale (and the file keep team A's
-   save). Reported: stale saves refused / attempted.
+2. Stale saves: for each record, team B's session is open, team A saves (when that changes the
+   file: a session with nothing to save writes nothing), then team B saves the session it loaded
+   before: every one of those must be refused as stale (and the file keep team A's save).
+   Reported: stale saves refused / attempted.
 
 The SQLite line runs phase 1 with one server (no identity: 25 sessions) and 25 clients.
 
@@ -139,9 +140,10 @@ async def stale_saves(team_a: str, team_b: str, data: list[Path]) -> dict:
         for record, path in enumerate(data):
             # Team B's session is open (it loaded the file) before team A saves.
             await b.call_tool(f"r{record:02d}_form_getData", {})
+            before = path.read_bytes()
             saved = await a.call_tool(f"r{record:02d}_form_saveForm", {})
-            if saved.is_error:
-                continue
+            if saved.is_error or path.read_bytes() == before:
+                continue  # team A had nothing to save: team B's save is not a stale one
             after_a = path.read_bytes()
             attempted += 1
             stale = await b.call_tool(f"r{record:02d}_form_saveForm", {})
