@@ -57,7 +57,9 @@ SCHEMA = "deskcheck"
 CONNECT_SECONDS = 10
 # How long a call waits for a connection from the pool (all in use, or the server restarting).
 POOL_WAIT_SECONDS = 15.0
-POOL_SIZE = 4
+# Connections per process and URL: a transaction holds one while its call edits the session,
+# and an MCP server runs the calls of different forms (and clients) on threads of their own.
+POOL_SIZE = 8
 # An advisory lock key every deskcheck migrating this database takes (a hash, like the others).
 _MIGRATION = "migration"
 
