@@ -33,6 +33,8 @@ class ContextOptions:
     token: str | None = None
     allow_hosts: tuple[str, ...] = ()
     identity: str | None = None
+    # the session store's URL (None: DESKCHECK_STORE, the configuration, the default file)
+    store: str | None = None
     # file-backed forms: write the schema's defaults where the record has no value
     fill_defaults: bool = False
     timeout: float = 30.0
@@ -85,6 +87,7 @@ def build_context(
     token: str | None = None,
     allow_host: list[str] | None = None,
     identity: str | None = None,
+    store: str | None = None,
     timeout: float = 30.0,
     fill_defaults: bool = False,
     mode: str = "tracked-changes",
@@ -111,11 +114,14 @@ def build_context(
         "allow_host": allow_host,
         "identity": identity,
         "profile": profile,
+        "store": store,
     }
     for keyword, value in values.items():
         problem = option_problem(keyword, value)
         if problem is not None:
             raise UsageError(f"invalid value for --{keyword.replace('_', '-')}: {problem}")
+    if store is not None:
+        choose_store_option(store)
     types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
     return ContextOptions(
         docx=docx,
@@ -128,6 +134,7 @@ def build_context(
         token=token,
         allow_hosts=tuple(allow_host or ()),
         identity=identity,
+        store=store,
         timeout=timeout,
         fill_defaults=fill_defaults,
         mode=mode,
@@ -141,6 +148,18 @@ def build_context(
         dry_run=dry_run,
         queue=queue,
     )
+
+
+def choose_store_option(url: str) -> None:
+    """Use the session store ``url`` (``--store``) for the rest of this command: every session
+    group, and the writer locks of served files, open it."""
+    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.store_url import choose_store
+
+    try:
+        choose_store(url)
+    except StoreError as exc:
+        raise UsageError(exc.message.replace("(--store, DESKCHECK_STORE)", "(--store)")) from None
 
 
 def preflight(opts: ContextOptions) -> None:

@@ -29,6 +29,7 @@ SPELLINGS: dict[str, Option] = {
     "--output": Option("output"),
     "-o": Option("output"),
     "--queue": Option("queue"),
+    "--store": Option("store"),
 }
 FLAGS = {"--require-document-version": "require_document_version", "--dry-run": "dry_run"}
 _PATHS = frozenset({"output", "queue", "docx"})

@@ -27,6 +27,7 @@ SPELLINGS: dict[str, Option] = {
     "--token": Option("token"),
     "--allow-host": Option("allow_host", repeatable=True),
     "--identity": Option("identity"),
+    "--store": Option("store"),
     "--timeout": Option("timeout"),
 }
 # On/off context flags of every form verb (``build_context`` keywords).

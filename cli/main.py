@@ -99,7 +99,15 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
         return 130
     finally:
         cleanup.close()
+        _forget_store_choice()
     return 0
+
+
+def _forget_store_choice() -> None:
+    """``--store`` holds for one command (``run`` may be called again in the same process)."""
+    chosen = sys.modules.get("deskcheck.engine.forms.store_url")
+    if chosen is not None:
+        chosen.choose_store(None)
 
 
 def _progress(flags: dict[str, bool]) -> contextlib.AbstractContextManager:

@@ -102,6 +102,7 @@ PROBLEMS: dict[str, Callable[[str], str | None]] = {
     "allow_host": _engine_problem(_allowed_host),
     "identity": _text_problem,
     "profile": _text_problem,
+    "store": _text_problem,
 }
 
 

@@ -91,6 +91,18 @@ AllowHostOpt = Annotated[
         callback=checked("allow_host"),
     ),
 ]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        metavar="URL",
+        help="The session store: sqlite:///PATH or postgresql://USER@HOST/DATABASE (default: $DESKCHECK_STORE, "
+        "else [store] url in the user's config.toml, else sessions.sqlite3 in the state directory). Its password "
+        "is never printed; keep it in $DESKCHECK_STORE, PGPASSWORD or ~/.pgpass rather than on the command line.",
+        rich_help_panel=CONTEXT,
+        show_default=False,
+    ),
+]
 IdentityOpt = Annotated[
     str | None,
     typer.Option(
@@ -236,6 +248,7 @@ _CONTEXT_PARAMETERS: tuple[tuple[str, object, object], ...] = (
     ("token", TokenOpt, None),
     ("allow_host", AllowHostOpt, None),
     ("identity", IdentityOpt, None),
+    ("store", StoreOpt, None),
     ("timeout", TimeoutOpt, 30.0),
     ("fill_defaults", FillDefaultsOpt, False),
     ("mode", ModeOpt, "tracked-changes"),

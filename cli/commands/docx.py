@@ -38,6 +38,8 @@ DOCX_OPTIONS = (
     "output",
     "dry_run",
     "queue",
+    # a PostgreSQL store holds the writer locks of files served on other machines
+    "store",
 )
 EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 

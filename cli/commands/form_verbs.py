@@ -26,6 +26,7 @@ FORM_OPTIONS = (
     "token",
     "allow_host",
     "identity",
+    "store",
     "timeout",
     "fill_defaults",
 )

@@ -204,11 +204,18 @@ def _serve(
 
         http_token = [secrets.token_urlsafe(24)]
     catalogue = open_catalogue(contexts_from_flags(context, *flags), shared_sessions=share_sessions)
+    _reach_shared_store()
     with contextlib.ExitStack() as stack:
         stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None
         if log_path is not None:
-            secrets = [*credentials_of(context.headers, context.effective_token), *http_token]
+            from deskcheck.engine.forms.store_url import password_of, store_url
+
+            secrets = [
+                *credentials_of(context.headers, context.effective_token),
+                *http_token,
+                password_of(store_url()),
+            ]
             log = CallLog(log_path, Redactor(secrets))
             stack.callback(log.close)
             log.start(
@@ -227,6 +234,20 @@ def _serve(
             token_in_url=made_up,
             on_stop=stack.close,
         )
+
+
+def _reach_shared_store() -> None:
+    """A shared (PostgreSQL) store is connected to now: one that cannot be reached ends the
+    start with exit 2 and the reason, rather than failing the agent's first call."""
+    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.store_url import open_store, shared_store_url
+
+    try:
+        url = shared_store_url()
+        if url is not None:
+            open_store(url).counters()
+    except StoreError as exc:
+        raise UsageError(exc.message) from None
 
 
 LogArg = Annotated[

@@ -114,12 +114,18 @@ def _private_session_store() -> Iterator[None]:
     agent and the developer work in. (The review locks are taken in the real one before.)"""
     import tempfile
 
+    from deskcheck.engine.forms import store_url
+
     saved = os.environ.get("DESKCHECK_STATE_DIR")
+    chosen = store_url.chosen_store()
     with tempfile.TemporaryDirectory(prefix="deskcheck-replay-") as folder:
         os.environ["DESKCHECK_STATE_DIR"] = folder
+        # Whatever store --store, DESKCHECK_STORE or the configuration name (a fleet's shared one).
+        store_url.choose_store("sqlite:///" + str(Path(folder, "sessions.sqlite3")).lstrip("/"))
         try:
             yield
         finally:
+            store_url.choose_store(chosen)
             if saved is None:
                 os.environ.pop("DESKCHECK_STATE_DIR", None)
             else:

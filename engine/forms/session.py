@@ -39,7 +39,7 @@ from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared
 from .rebase import changed_pointers, rebase
 from .sources import ABSENT, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
-from .store import Draft, SessionRecord, SessionStore
+from .store_base import BaseStore, Draft, SessionRecord
 from .suggestions import Fetcher
 
 STATUSES = ("closed", "opening", "ready", "stale", "saving", "error")
@@ -120,7 +120,7 @@ class RestoreOutcome(NamedTuple):
 
 class FormSession:
     def __init__(
-        self, source: FormSource, store: SessionStore, key: SessionKey, options: SessionOptions | None = None
+        self, source: FormSource, store: BaseStore, key: SessionKey, options: SessionOptions | None = None
     ) -> None:
         self.source = source
         self.store = store
@@ -407,7 +407,7 @@ class FormSession:
             self._refuse_if_edited("restore a draft over them")
             old = self.store.get(self.key.text)
             if old is not None:
-                fresh.generation = old.generation + 1
+                fresh.generation, fresh.revision = old.generation + 1, old.revision
             self._keep(fresh, state)
             self.store.put(fresh)
             self.store.delete_draft(draft.id)

@@ -25,7 +25,7 @@ from .guide import fill_form_guide
 from .session import FormSession, SessionError, SessionKey, SessionOptions
 from .sources import FileSource, FormSource
 from .state import FormState
-from .store import SessionStore
+from .store_base import BaseStore
 from .tools import form_tools
 
 SAVE_VERBS = ("saveForm", "reloadForm")
@@ -44,7 +44,7 @@ class SessionGroup:
         name: str,
         title: str,
         source_for: Callable[[dict[str, Any]], FormSource],
-        store: SessionStore | None = None,
+        store: BaseStore | None = None,
         identity: str | None = None,
         parameters: Mapping[str, dict[str, Any]] | None = None,
         required_parameters: Sequence[str] | None = None,
@@ -55,7 +55,7 @@ class SessionGroup:
         self.title = title
         self.source_for = source_for
         self._store = store
-        self._own_store: SessionStore | None = None
+        self._own_store: BaseStore | None = None
         self.identity = identity
         self.parameters = dict(parameters or {})
         self.required_parameters = list(required_parameters if required_parameters is not None else self.parameters)
@@ -64,9 +64,11 @@ class SessionGroup:
         self.key_extra = dict(key_extra or {})
 
     @property
-    def store(self) -> SessionStore:
+    def store(self) -> BaseStore:
         if self._store is None:
-            self._store = self._own_store = SessionStore()
+            from .store_url import open_store
+
+            self._store = self._own_store = open_store()
         return self._store
 
     def close(self) -> None:
@@ -249,7 +251,7 @@ def file_form_group(
     schema_path: str | Path,
     data_path: str | Path,
     *,
-    store: SessionStore | None = None,
+    store: BaseStore | None = None,
     identity: str | None = None,
     options: SessionOptions | None = None,
     title: str | None = None,

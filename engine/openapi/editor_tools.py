@@ -32,7 +32,7 @@ from .skills import Skill
 
 if TYPE_CHECKING:
     from ..forms.session_tools import SessionGroup
-    from ..forms.store import SessionStore
+    from ..forms.store_base import BaseStore
     from ..tools import Tool
 
 # Skill names follow the Agent Skills format: lowercase letters, digits and dashes, 64 at most.
@@ -47,7 +47,7 @@ class EditorContext:
     saves may send an invalid document."""
 
     endpoint: EditorEndpoint
-    store: SessionStore | None = None
+    store: BaseStore | None = None
     identity: str | None = None
     allow_hosts: Sequence[str] = ()
     allow_invalid: bool = False

@@ -39,7 +39,7 @@ from .source import Source, read_source
 from .vocabulary import validate_vocabulary
 
 if TYPE_CHECKING:
-    from ..forms.store import SessionStore
+    from ..forms.store_base import BaseStore
 
 LINT_MODES = ("error", "warn", "off")
 
@@ -239,7 +239,7 @@ def load_openapi(
     lint: str = "error",
     max_string_length: int = MAX_STRING_LENGTH,
     max_error_length: int = MAX_ERROR_LENGTH,
-    store: SessionStore | None = None,
+    store: BaseStore | None = None,
     identity: str | None = None,
     allow_hosts: Sequence[str] = (),
     allow_invalid: bool = False,
