@@ -3,9 +3,10 @@ command. The first of these that gives one wins:
 
 1. ``--author NAME`` on the command line;
 2. the environment variable ``DESKCHECK_AUTHOR``;
-3. ``author = "NAME"`` in the project's configuration: the nearest ``.deskcheck.toml`` from the
-   working directory up (top level), or a ``pyproject.toml`` with ``[tool.deskcheck]``, the file
-   ``openapi check`` reads;
+3. ``author = "NAME"`` in the project's configuration: the nearest ``.deskcheck.toml`` (top
+   level), or ``pyproject.toml`` with ``[tool.deskcheck]``, from the working directory up to the
+   repository's root (the working directory only outside a repository): the file ``openapi
+   check`` reads;
 4. ``author = "NAME"`` in the user's configuration file, ``config.toml`` in the platform's
    per-user configuration directory (``~/.config/deskcheck/config.toml`` on Linux,
    ``$XDG_CONFIG_HOME`` honoured);

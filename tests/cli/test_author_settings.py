@@ -62,6 +62,11 @@ def test_the_project_file_is_found_from_a_subdirectory_and_in_pyproject(project,
     sub.mkdir()
     shutil.copy(project / "contract.docx", sub / "contract.docx")
     monkeypatch.chdir(sub)
+    # Outside a repository only the working directory is read (the file openapi check reads:
+    # one planted in a parent folder must not sign the review)...
+    assert _signed() == {"deskcheck"}
+    # ...inside one, the search goes up to its root.
+    (project / ".git").mkdir()
     assert _signed() == {"Py Project"}
 
 

@@ -7,6 +7,7 @@ the call in flight with a clear error, keeps every committed edit, and the serve
 from __future__ import annotations
 
 import json
+import time
 
 import anyio
 import pytest
@@ -120,6 +121,17 @@ def test_the_docx_writer_lock_refuses_the_second_server_across_machines(tmp_path
     run_process("docx", "add-comment", str(docx), comment, env=b)
 
 
+def wait_for_a_lock_waiter(connection, timeout: float = 60.0) -> None:
+    """Return once another connection waits for an advisory lock (fail after ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        waiting = connection.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+        if waiting.fetchone()[0]:
+            return
+        time.sleep(0.05)
+    pytest.fail("no call came to wait on the session's lock")
+
+
 def test_postgresql_restarted_mid_run(tmp_path, postgres):
     """A call waiting on the store when the server restarts fails with a clear error; every edit
     committed before is there afterwards; both servers go on without being restarted, and the
@@ -155,7 +167,9 @@ def test_postgresql_restarted_mid_run(tmp_path, postgres):
 
                 async with anyio.create_task_group() as group:
                     group.start_soon(waiting_call)
-                    await anyio.sleep(1.0)
+                    # Until server B's call is really waiting on that lock (a fixed pause was
+                    # not always long enough on a loaded machine).
+                    await anyio.to_thread.run_sync(lambda: wait_for_a_lock_waiter(holder))
                     # ... then restart PostgreSQL under it.
                     await anyio.to_thread.run_sync(lambda: postgres.pg_ctl("restart", mode="fast"))
                 holder.close()
