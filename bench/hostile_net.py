@@ -10,13 +10,23 @@ Measures, in one process (CPU time unless said otherwise):
   first evaluation after the root document changed, for an expression that does not read it and
   for one that does (the shared scope is parsed and frozen);
 - a request to a server that trickles one byte every 0.2 s: wall time until ``--timeout 2``
-  stops it (the server is a local socket; no sample API needed).
+  stops it (the server is a local socket; no sample API needed);
+- compressed answers (issue 26, item 9): 1 GiB of zeros as gzip (1 MB on the wire) and the same
+  gzipped twice (2 KB): wall time and the peak of Python's allocations until deskcheck refuses
+  them (httpx's own decoding took the second to 2 GB and 12 s);
+- the totals per call (issue 26, item 7), each as a ``deskcheck`` process (CPU and wall): a form
+  whose 200 fields each have a distinct ``while (true)`` condition (``form describe-state``), 200
+  fields with a backtracking pattern tried at every position against 9,000-character values, and
+  an operation with 60 such query parameters (``call``); then the same shapes at 20 fields with
+  the totals lifted, which is what each costs without them (the issue's 104 s, 121 s and 37 s are
+  that cost at full size).
 
 Run: ``python bench/hostile_net.py`` (``--json`` prints the figures as JSON).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import statistics
@@ -24,7 +34,7 @@ import sys
 import threading
 import time
 
-from _common import call_times
+from _common import call_times, deskcheck, environment, run_process
 
 
 def cpu_ms(call, repeat: int = 1) -> float:
@@ -133,12 +143,131 @@ def trickle_figures() -> dict:
     return {"trickle_timeout_2s_wall_s": round(wall, 2), "outcome": outcome}
 
 
+def _gzip_zeros(size: int) -> bytes:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunk = bytes(1 << 20)
+    return b"".join(packer.compress(chunk) for _ in range(size >> 20)) + packer.flush()
+
+
+def bomb_figures() -> dict:
+    import gzip
+    import tracemalloc
+
+    from deskcheck.engine.openapi.http import HttpRequest, HttpxClient, RequestFailed
+
+    once = _gzip_zeros(1 << 30)
+    shapes = {"gzip_1GiB": (once, "gzip"), "gzip_in_gzip_1GiB": (gzip.compress(once, 9), "gzip, gzip")}
+    out = {}
+    for name, (body, coding) in shapes.items():
+        listener = socket.create_server(("127.0.0.1", 0))
+
+        def serve(listener=listener, body=body, coding=coding) -> None:
+            conn, _ = listener.accept()
+            conn.recv(65536)
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: {coding}\r\n"
+            with contextlib.suppress(OSError):  # the client hangs up once it refuses
+                conn.sendall(head.encode() + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+            conn.close()
+
+        threading.Thread(target=serve, daemon=True).start()
+        tracemalloc.start()
+        started = time.perf_counter()
+        try:
+            HttpxClient().send(HttpRequest("GET", f"http://127.0.0.1:{listener.getsockname()[1]}/x"))
+            outcome = "read"
+        except RequestFailed as exc:
+            outcome = "refused: " + ("too large" if "larger than" in exc.message else "stacked codings")
+        wall = time.perf_counter() - started
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        listener.close()
+        out[name] = {
+            "wire_bytes": len(body),
+            "wall_s": round(wall, 3),
+            "peak_mib": round(peak / 2**20, 1),
+            "outcome": outcome,
+        }
+    return out
+
+
+def _write_shapes(folder, count: int) -> dict[str, list[str]]:
+    """The three total-per-call shapes at ``count`` fields, as the argv of their commands."""
+    endless = {
+        f"f{i}": {"type": "string", "layout": {"if": f"(() => {{ while (true) {{}} }})() || {i}"}} for i in range(count)
+    }
+    patterns = {f"f{i}": {"type": "string", "pattern": f"(?<=a+)b{i}"} for i in range(count)}
+    long_values = {f"f{i}": "a" * 9000 + "c" for i in range(count)}
+    params = [{"in": "query", "name": f"f{i}", "schema": patterns[f"f{i}"]} for i in range(min(count, 60))]
+    operation = {
+        "operationId": "x",
+        "parameters": params,
+        "x-agent": {"name": "x"},
+        "responses": {"200": {"description": "ok"}},
+    }
+    files = {
+        "endless.json": {"type": "object", "properties": endless},
+        "empty.json": {},
+        "patterns.json": {"type": "object", "properties": patterns},
+        "values.json": long_values,
+        "spec.json": {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {"get": operation}}},
+        "args.json": {name: long_values[name] for name in (p["name"] for p in params)},
+    }
+    for name, content in files.items():
+        (folder / name).write_text(json.dumps(content), encoding="utf-8")
+    return {
+        "conditions": [
+            "form",
+            "describe-state",
+            "--schema",
+            str(folder / "endless.json"),
+            "--data",
+            str(folder / "empty.json"),
+        ],
+        "patterns": [
+            "form",
+            "describe-state",
+            "--schema",
+            str(folder / "patterns.json"),
+            "--data",
+            str(folder / "values.json"),
+        ],
+        "arguments": ["call", "--spec", str(folder / "spec.json"), "x", f"@{folder / 'args.json'}"],
+    }
+
+
+def totals_figures() -> dict:
+    import tempfile
+    from pathlib import Path
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for count, lifted in ((200, False), (20, True)):
+            folder = Path(tmp) / str(count)
+            folder.mkdir()
+            env = environment(Path(tmp) / f"state{count}")
+            if lifted:
+                env.update(
+                    {"DESKCHECK_EXPRESSION_SECONDS_PER_CALL": "1e9", "DESKCHECK_PATTERN_SECONDS_PER_CALL": "1e9"}
+                )
+            for shape, argv in _write_shapes(folder, count).items():
+                n = min(count, 60) if shape == "arguments" else count
+                sample = run_process([deskcheck(), *argv], env)
+                label = f"{shape}_{n}" + ("_no_totals" if lifted else "")
+                out[label + "_cpu_s"] = round(sample.cpu, 2)
+                out[label + "_wall_s"] = round(sample.wall, 2)
+    return out
+
+
 def main() -> dict:
     return {
         "arguments": argument_figures(),
         "form": form_figures(),
         "sandbox": sandbox_figures(),
         "server": trickle_figures(),
+        "compressed answers": bomb_figures(),
+        "totals": totals_figures(),
     }
 
 

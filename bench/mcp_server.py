@@ -7,6 +7,11 @@
    cached bytecode for deskcheck's own modules (this sandbox's state; only when deskcheck is an
    editable install of this checkout, whose __pycache__ folders are removed first). Also: what
    importing the MCP SDK costs, the lean way the server does it and the ordinary way.
+3. Result sizes: the largest answer each docx tool gives under the default result cap
+   (``--max-result-chars``), on a 30,000-paragraph document compared with an edited copy of
+   itself, called with the arguments that ask for the most (``read_document {}``, a
+   ``find_text`` that matches every paragraph, ``compare_versions`` as JSON, ...): the bytes of
+   the JSON-RPC message and how many ``continue_result`` pages read the whole result.
 2. Round trip: one server on a 1,500-paragraph document (tests/docx/builders.long_document;
    also folio's performance-1500-paragraphs.docx when ../shared has it); the first
    `read_document` call (right after `tools/list`, and on a second server 2 s after it: the
@@ -18,7 +23,7 @@ The client is a plain JSON-RPC loop over the server's pipes (the protocol's own 
 the figures are the server's, not a client library's.
 
 Run from the repository root with the project's environment active:
-    python bench/mcp_server.py [--runs N] [--calls N]
+    python bench/mcp_server.py [--runs N] [--calls N] [--sizes-only]
 """
 
 from __future__ import annotations
@@ -80,6 +85,7 @@ class Server:
 
     def call(self, tool: str, arguments: dict) -> dict:
         result = self.request("tools/call", {"name": tool, "arguments": arguments})
+        self.last_bytes = len(json.dumps(result, ensure_ascii=False).encode("utf-8"))
         if result.get("isError"):
             raise RuntimeError(result["content"][0]["text"])
         return result
@@ -159,6 +165,66 @@ def own_bytecode_caches() -> list[Path]:
     return [path for top in ("engine", "cli", "samples") for path in (REPO / top).rglob("__pycache__")]
 
 
+# The calls that ask each docx tool for the most it can answer on one document.
+LARGEST_CALLS = (
+    ("read_document", {}),
+    ("find_text", {"query": "the parties agree"}),
+    ("get_document_outline", {}),
+    ("list_stories", {}),
+    ("read_changes", {}),
+    ("read_comments", {}),
+    ("compare_versions", {"previous": "PREVIOUS", "format": "json"}),
+    ("compare_versions", {"previous": "PREVIOUS", "format": "text"}),
+)
+
+
+def largest_results(env: dict[str, str], paragraphs: int) -> None:
+    """Per tool call, the bytes of its answer under the default cap and the pages it took."""
+    from tests.docx.builders import long_document
+
+    with tempfile.TemporaryDirectory() as folder:
+        current = long_document(Path(folder) / "current.docx", paragraphs)
+        previous = long_document(Path(folder) / "previous.docx", paragraphs, edited=True)
+        server = Server(["--docx", str(current)], env)
+        try:
+            server.handshake()
+            served = {tool["name"] for tool in server.request("tools/list")["tools"]}
+            print(
+                f"result sizes under the default cap: {current.name} ({paragraphs:,} paragraphs) against an edited copy"
+            )
+            for tool, arguments in LARGEST_CALLS:
+                if tool not in served:
+                    print(f"  {tool:<18} not served")
+                    continue
+                arguments = {
+                    key: {"PREVIOUS": str(previous)}.get(value, value) if isinstance(value, str) else value
+                    for key, value in arguments.items()
+                }
+                answer = server.call(tool, arguments)
+                largest, pages = server.last_bytes, 1
+                while (continuation := _continuation(answer)) is not None:
+                    answer = server.call("continue_result", {"continuation": continuation})
+                    largest, pages = max(largest, server.last_bytes), pages + 1
+                label = f"{tool} {json.dumps({k: v for k, v in arguments.items() if k != 'previous'})}"
+                print(f"  {label:<62} largest message {largest / 1024:7.1f} KiB  pages {pages:>4}")
+        finally:
+            server.close()
+
+
+def _continuation(answer: dict) -> str | None:
+    """The continuation a paged answer names (an object's ``paged``, or a text's last line)."""
+    structured = answer.get("structuredContent") or {}
+    paged = structured.get("paged") if isinstance(structured, dict) else None
+    if isinstance(paged, dict):
+        return paged.get("continuation")
+    text = answer["content"][0].get("text", "") if answer.get("content") else ""
+    marker = '"continuation": "'
+    if marker in text[-400:]:
+        tail = text[text.rindex(marker) + len(marker) :]
+        return tail.split('"', 1)[0]
+    return None
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:6.1f} ms"
 
@@ -175,10 +241,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--paragraphs", type=int, default=30_000, help="the result-size document's length")
+    parser.add_argument("--sizes-only", action="store_true", help="measure only the result sizes")
     options = parser.parse_args()
     from tests.docx.builders import long_document
 
     cached = environment(tempfile.mkdtemp(prefix="deskcheck-bench-state-"))
+    largest_results(cached, options.paragraphs)
+    if options.sizes_only:
+        return
     uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1"}
     with tempfile.TemporaryDirectory() as folder:
         document = long_document(Path(folder) / "long-1500.docx", 1500)

@@ -29,8 +29,30 @@ COMMANDS: dict[str, tuple[str, dict[str, object]]] = {
 }
 
 
-class LazyCommands(TyperGroup):
+class SuggestingGroup(TyperGroup):
+    """A group whose sub-commands are built when looked up: an unknown name gets "did you mean"
+    drawn from every listed name (Typer's own suggestion sees only the commands built so far)."""
+
+    extra_names: tuple[str, ...] = ()  # names the group answers besides its commands
+
+    def resolve_command(self, ctx, args: list[str]):
+        from typer._click.exceptions import UsageError
+
+        try:
+            return self._click_resolve_command(ctx, args)
+        except UsageError as exc:
+            if args and not args[0].startswith("-"):
+                from deskcheck.engine.close_matches import did_you_mean
+
+                names = [*self.list_commands(ctx), *self.extra_names]
+                exc.message = exc.message + did_you_mean(args[0], names, quote="'")
+            raise
+
+
+class LazyCommands(SuggestingGroup):
     """The root group: builds a sub-command the first time it is looked up."""
+
+    extra_names = ("help",)  # cli.main reads `deskcheck help ...` as --help
 
     def list_commands(self, ctx) -> list[str]:
         return list(COMMANDS)
@@ -165,7 +187,48 @@ def _usage_without_braces() -> None:
     TyperArgument.make_metavar = make_metavar  # type: ignore[method-assign]
 
 
+def _did_you_mean_options() -> None:
+    """Click answers a mistyped option with "(Possible options: --header, --schema, --spec)";
+    deskcheck words it as for commands, tools and argument keys, closest names only
+    ("Did you mean --schema?")."""
+    from typer._click.exceptions import NoSuchOption
+
+    def format_message(self) -> str:
+        from deskcheck.engine.close_matches import did_you_mean
+
+        hint = did_you_mean(self.option_name, self.possibilities or ())
+        return f"{self.message.rstrip('.')}.{hint}" if hint else self.message
+
+    NoSuchOption.format_message = format_message  # type: ignore[method-assign]
+
+
+def _named_placeholders() -> None:
+    """Typer names an option's value by its type (``--locale <str>``, ``--log <path>``); deskcheck
+    names what to give instead (``--locale LOCALE``, ``--log FILE``, ``--port N``). Options that
+    take one of a few values declare them as their metavar (``--mode tracked-changes|direct``)."""
+    from typer.core import TyperOption
+
+    original = TyperOption.make_metavar
+
+    def make_metavar(self, ctx) -> str:
+        var = original(self, ctx)
+        if self.metavar is not None or not (var.startswith("<") and var.endswith(">")):
+            return var
+        name = max(self.opts, key=len).lstrip("-")
+        last = name.rsplit("-", 1)[-1].upper()
+        kind = var[1:-1].split()[0]
+        if kind == "path":
+            return "DIR" if last in ("DIR", "FOLDER") else "FILE"
+        if kind in ("int", "integer", "float"):
+            return "SECONDS" if "timeout" in name else "N"
+        return last
+
+    TyperOption.make_metavar = make_metavar  # type: ignore[method-assign]
+
+
 _usage_without_braces()
+_did_you_mean_options()
+_named_placeholders()
 
 app = typer.Typer(
     name="deskcheck",
@@ -187,7 +250,8 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def root(
     version: Annotated[
-        bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit.")
+        bool,
+        typer.Option("--version", "-V", is_eager=True, callback=_print_version, help="Print the version and exit."),
     ] = False,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print JSON envelopes even on a terminal (accepted anywhere on the line).")

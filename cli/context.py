@@ -15,8 +15,11 @@ from pathlib import Path
 from deskcheck.engine.tools import ToolSet
 
 from .errors import UsageError
+from .option_values import option_problem
 
 CONTEXT_HINT = "give --docx FILE, --spec SPEC, or --schema SCHEMA --data FILE"
+# Options spelled otherwise than their keyword.
+SPELLINGS = {"data_format": "format"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class ContextOptions:
     token: str | None = None
     allow_hosts: tuple[str, ...] = ()
     identity: str | None = None
+    # the session store's URL (None: DESKCHECK_STORE, the configuration, the default file)
+    store: str | None = None
     # file-backed forms: write the schema's defaults where the record has no value
     fill_defaults: bool = False
     timeout: float = 30.0
@@ -77,14 +82,6 @@ class ContextOptions:
         return self.token or os.environ.get("DESKCHECK_TOKEN") or None
 
 
-MODES = ("tracked-changes", "direct")
-# What engine.textdoc reads (kept here so that parsing a command line imports no engine module).
-DATA_FORMATS = ("json", "yaml", "toml")
-YAML_VERSIONS = ("1.1", "1.2")
-TABLE_REVISIONS = ("cells", "rows")
-REVIEW_META = ("required", "optional")
-
-
 def build_context(
     *,
     docx: Path | None = None,
@@ -100,6 +97,7 @@ def build_context(
     token: str | None = None,
     allow_host: list[str] | None = None,
     identity: str | None = None,
+    store: str | None = None,
     timeout: float = 30.0,
     fill_defaults: bool = False,
     mode: str = "tracked-changes",
@@ -115,24 +113,28 @@ def build_context(
 ) -> ContextOptions:
     """``ContextOptions`` from the parsed flags (parsed by Typer, or by ``cli.plain_line`` for a
     form or docx verb), with the checks a parser cannot express."""
-    if mode not in MODES:
-        raise UsageError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}.")
-    if data_format is not None and data_format not in DATA_FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(DATA_FORMATS)}, not {data_format!r}.")
-    if yaml_version is not None and yaml_version not in YAML_VERSIONS:
-        raise UsageError(f"--yaml-version must be 1.1 or 1.2, not {yaml_version!r}.")
-    if document is not None and document < 1:
-        raise UsageError(f"--document counts from 1 (the first document), not {document}.")
-    if table_revisions not in TABLE_REVISIONS:
-        raise UsageError(f"--table-revisions must be one of {', '.join(TABLE_REVISIONS)}, not {table_revisions!r}.")
-    if review_meta not in REVIEW_META:
-        raise UsageError(f"--review-meta must be one of {', '.join(REVIEW_META)}, not {review_meta!r}.")
-    for line in header or ():
-        name, sep, _ = line.partition(":")
-        if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
-            raise UsageError(f"--header must look like 'Name: value', not {line!r}.")
-    check_author_option(author)
-    _check_addresses(base_url, allow_host or ())
+    values = {
+        "mode": mode,
+        "table_revisions": table_revisions,
+        "review_meta": review_meta,
+        "operation_types": operation_types,
+        "header": header,
+        "author": author,
+        "base_url": base_url,
+        "allow_host": allow_host,
+        "identity": identity,
+        "profile": profile,
+        "store": store,
+        "data_format": data_format,
+        "yaml_version": yaml_version,
+        "document": document,
+    }
+    for keyword, value in values.items():
+        problem = option_problem(keyword, value)
+        if problem is not None:
+            raise UsageError(f"invalid value for --{SPELLINGS.get(keyword, keyword.replace('_', '-'))}: {problem}")
+    if store is not None:
+        choose_store_option(store)
     types = tuple(t.strip() for t in (operation_types or "").split(",") if t.strip())
     return ContextOptions(
         docx=docx,
@@ -148,6 +150,7 @@ def build_context(
         token=token,
         allow_hosts=tuple(allow_host or ()),
         identity=identity,
+        store=store,
         timeout=timeout,
         fill_defaults=fill_defaults,
         mode=mode,
@@ -163,34 +166,16 @@ def build_context(
     )
 
 
-def check_author_option(author: str | None) -> None:
-    """Refuse an --author a .docx cannot store, naming the option (every verb that takes it)."""
-    if author:
-        from deskcheck.engine.docx.wml.text import check_author
-        from deskcheck.engine.errors import InputError
-
-        try:
-            check_author(author, "--author")
-        except InputError as exc:
-            raise UsageError(exc.message) from None
-
-
-def _check_addresses(base_url: str | None, allow_hosts: list[str] | tuple[str, ...]) -> None:
-    """--base-url and --allow-host, checked once here: a port such as +9911 is bad usage (exit 2),
-    not a failure in the middle of a request."""
-    from deskcheck.engine.errors import InputError
-    from deskcheck.engine.urls import check_http_url
+def choose_store_option(url: str) -> None:
+    """Use the session store ``url`` (``--store``) for the rest of this command: every session
+    group, and the writer locks of served files, open it."""
+    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.store_url import choose_store
 
     try:
-        if base_url is not None:
-            check_http_url(base_url, "--base-url")
-        if allow_hosts:
-            from deskcheck.engine.forms.remote_items import parse_allowed_host
-
-            for entry in allow_hosts:
-                parse_allowed_host(entry)
-    except InputError as exc:
-        raise UsageError(exc.message) from None
+        choose_store(url)
+    except StoreError as exc:
+        raise UsageError(exc.message.replace("(--store, DESKCHECK_STORE)", "(--store)")) from None
 
 
 def preflight(opts: ContextOptions) -> None:
@@ -213,10 +198,12 @@ def open_toolset(opts: ContextOptions) -> ToolSet:
     if family == "docx":
         from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
+        from .author import review_author
+
         toolset = docx_toolset(
             opts.docx,
             DocxOptions(
-                author=opts.author,
+                author=review_author(opts.author),
                 mode=opts.mode,
                 table_revisions=opts.table_revisions,
                 operation_types=opts.operation_types,
@@ -303,17 +290,51 @@ def _editor_form_group(opts: ContextOptions, name: str | None, *, allow_invalid:
     when none is given); a group outside it is named in the error."""
     loaded = _load_openapi(opts, allow_invalid=allow_invalid)
     groups = list(loaded.editor_sessions)
+    loaded_profiles = ", ".join(loaded.profiles)
     if not name:
-        listed = ", ".join(groups) if groups else "none in the loaded profiles (try --profile)"
+        listed = ", ".join(groups) if groups else f"none in the loaded profile(s) {loaded_profiles}"
         raise UsageError(f"with --spec, name the editor group after the document (its editor groups: {listed}).")
     if name not in loaded.editor_sessions:
-        listed = ", ".join(groups) if groups else "none in the loaded profiles (try --profile)"
-        raise UsageError(f"{opts.spec} has no editor group named {name!r}; its editor groups: {listed}.")
+        from deskcheck.engine.close_matches import did_you_mean
+
+        hint = _profile_hint(loaded, name) or did_you_mean(name, groups)
+        listed = f" Its editor groups there: {', '.join(groups)}." if groups else ""
+        raise UsageError(
+            f"{opts.spec} has no editor group named {name!r} in the loaded profile(s) {loaded_profiles}.{hint}{listed}"
+        )
     return loaded.editor_sessions[name]
 
 
 def _openapi_toolset(opts: ContextOptions) -> ToolSet:
-    return _load_openapi(opts).toolset
+    """The document's tools; an unknown tool name that another profile offers says which."""
+    loaded = _load_openapi(opts)
+    toolset = loaded.toolset
+    unknown_tool_message = toolset.unknown_tool_message
+
+    def with_profile_hint(name: str) -> str:
+        hint = _profile_hint(loaded, name)
+        return unknown_tool_message(name) + hint if hint else unknown_tool_message(name)
+
+    toolset.unknown_tool_message = with_profile_hint  # type: ignore[method-assign]
+    return toolset
+
+
+def _profile_hint(loaded, name: str) -> str:
+    """`` It is in the profile write: add `--profile write`.`` when a profile that was not loaded
+    offers ``name``; "" otherwise."""
+    from deskcheck.engine.openapi.profile_hint import profiles_offering
+
+    offering = profiles_offering(loaded.analysis.document, name, loaded=loaded.profiles)
+    if not offering:
+        return ""
+    where = f"the profile {offering[0]}" if len(offering) == 1 else f"the profiles {', '.join(offering)}"
+    return f" It is in {where}: add `--profile {offering[0]}`."
+
+
+def load_openapi_context(opts: ContextOptions):
+    """The loaded OpenAPI document of ``--spec`` (``engine.openapi.load.OpenApiTools``): its tool
+    set, skills, examples and source, for a host that serves more than the tools (``deskcheck mcp``)."""
+    return _load_openapi(opts)
 
 
 def _load_openapi(opts: ContextOptions, *, allow_invalid: bool = False):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .option_values import option_problem
 from .plain_line import Option, read_plain_line, run_guarded
 
 # The review options of a docx verb that changes the document, as ``cli.options`` declares them
@@ -28,6 +29,7 @@ SPELLINGS: dict[str, Option] = {
     "--output": Option("output"),
     "-o": Option("output"),
     "--queue": Option("queue"),
+    "--store": Option("store"),
 }
 FLAGS = {"--require-document-version": "require_document_version", "--dry-run": "dry_run"}
 _PATHS = frozenset({"output", "queue", "docx"})
@@ -69,9 +71,12 @@ def _with_flags(line: Any) -> dict[str, Any]:
 
 
 def _convert(keyword: str, value: str) -> Any:
-    """The option's value as Typer would pass it, or None to leave the line to Typer."""
+    """The option's value as Typer would pass it, or None to leave the line to Typer (which
+    also reports a bad value)."""
     if keyword in _PATHS:
         return Path(value)
+    if option_problem(keyword, value) is not None:
+        return None
     if keyword == "max_operations":
         # Plain decimal digits only: Python's int() also takes signs, spaces, underscores and
         # other scripts' digits, which is Typer's business.

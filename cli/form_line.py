@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .option_values import option_problem
 from .plain_line import Option, read_plain_line, run_guarded
 
 # Spelling -> (``build_context`` keyword, repeatable): the form verbs' options as ``cli.options``
@@ -29,6 +30,7 @@ SPELLINGS: dict[str, Option] = {
     "--token": Option("token"),
     "--allow-host": Option("allow_host", repeatable=True),
     "--identity": Option("identity"),
+    "--store": Option("store"),
     "--timeout": Option("timeout"),
 }
 # On/off context flags of every form verb (``build_context`` keywords).
@@ -66,12 +68,15 @@ def read_form_line(argv: list[str]) -> FormLine | None:
 
 
 def _convert(keyword: str, value: str) -> Any:
-    """The option's value as Typer would pass it, or None to leave the line to Typer."""
+    """The option's value as Typer would pass it, or None to leave the line to Typer (which
+    also reports a bad value)."""
     if keyword in _PATHS:
         return Path(value)
     if keyword == "document":
-        # Typer checks the range (min=1) and says what is wrong.
+        # A whole number from 1; anything else is Typer's to report.
         return int(value) if value.isdigit() and int(value) >= 1 else None
+    if option_problem(keyword, value) is not None:
+        return None
     if keyword == "timeout":
         try:
             seconds = float(value)

@@ -42,7 +42,7 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     ``ends_process``: the process exits right after (the console script), nothing else runs in it."""
     argv = list(sys.argv[1:] if argv is None else argv)
     flags, argv = split_global_flags(argv)
-    if argv == ["--version"]:
+    if argv in (["--version"], ["-V"]):
         from deskcheck.engine import __version__
 
         print(f"deskcheck {__version__}")
@@ -50,6 +50,8 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
     from .env import GlobalFlags, set_global_flags
 
     set_global_flags(GlobalFlags(**flags))
+    if argv[:1] == ["help"]:  # `deskcheck help docx compare` is `deskcheck docx compare --help`
+        argv = [*argv[1:], "--help"]
 
     from deskcheck.engine.errors import DeskcheckError
 
@@ -97,7 +99,15 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
         return 130
     finally:
         cleanup.close()
+        _forget_store_choice()
     return 0
+
+
+def _forget_store_choice() -> None:
+    """``--store`` holds for one command (``run`` may be called again in the same process)."""
+    chosen = sys.modules.get("deskcheck.engine.forms.store_url")
+    if chosen is not None:
+        chosen.choose_store(None)
 
 
 def _progress(flags: dict[str, bool]) -> contextlib.AbstractContextManager:

@@ -9,6 +9,16 @@ Layout: ``<state dir>/reviews/<key>/lock`` (the key is a hash of the file's reso
 REPL keeps its working copy in the same folder) and ``holder.json`` beside it: who holds the
 lock (``repl`` or ``mcp``) and its process id, for the refusal. The lock file itself is never
 removed by a holder that leaves (removing it would let two processes lock two different files).
+
+Across machines: when the session store is PostgreSQL (a fleet's), the holder also takes a
+writer lock there (``store_postgres.WriterLock``, a session-level advisory lock), so that two
+servers on two machines serving one shared file refuse each other the same way. The file's
+identity there is its resolved absolute path (``shared_identity``): a file on a shared volume
+must be served under the same path on every machine (as containers mounting one volume at one
+place do). A device and inode number would not do: they are this machine's numbering (another
+NFS client sees other device numbers), and every save replaces the file, which gives it a new
+inode. Two different files that happen to have the same path on two machines are taken for one:
+the second server is refused, never let through, and the refusal names the host holding it.
 """
 
 from __future__ import annotations
@@ -32,6 +42,8 @@ HOLDER = "holder.json"
 WRITERS = ("mcp", "replay")
 # The locks this process holds, by resolved file: its own writes are not refused.
 _HELD: set[Path] = set()
+# The writer locks this process holds in a shared (PostgreSQL) store, by resolved file.
+_SHARED: dict[Path, Any] = {}
 
 
 def review_folder(source: Path, state: Path | None = None) -> Path:
@@ -54,8 +66,27 @@ class ReviewLock:
         self._handle: Any = None
 
     def acquire(self, holder: str) -> None:
-        """Take the lock for ``holder`` (``repl``, ``mcp`` or ``replay``); a ``UsageError`` naming the
-        holder when another process has it."""
+        """Take the lock for ``holder`` (``repl``, ``mcp`` or ``replay``), on this machine and in a
+        shared store; a ``UsageError`` naming the holder when another process has it."""
+        self._acquire_here(holder)
+        url = shared_store()
+        if url is None:
+            return
+        from deskcheck.engine.forms.store_base import StoreError
+        from deskcheck.engine.forms.store_postgres import WriterLock, WriterLockHeld
+
+        shared = WriterLock(url, shared_identity(self.source))
+        try:
+            shared.acquire(holder)
+        except WriterLockHeld as exc:
+            self.release()
+            raise UsageError(refusal(self.source, exc.holder, holder)) from None
+        except StoreError as exc:
+            self.release()
+            raise UsageError(exc.message) from None
+        _SHARED[self.source] = shared
+
+    def _acquire_here(self, holder: str) -> None:
         try:
             import fcntl
         except ImportError:  # no advisory locks on this platform: one writer is up to the user
@@ -74,6 +105,9 @@ class ReviewLock:
         write_atomically(self.folder / HOLDER, json.dumps({"holder": holder, "pid": os.getpid()}).encode("utf-8"))
 
     def release(self) -> None:
+        shared = _SHARED.pop(self.source, None)
+        if shared is not None:
+            shared.release()
         if self._handle is None:
             return
         with contextlib.suppress(OSError):
@@ -107,20 +141,70 @@ def refuse_if_served(source: Path) -> None:
 def served_refusal(source: Path) -> str | None:
     """The refusal ``refuse_if_served`` raises, or None when nothing stands in the way."""
     resolved = source.resolve()
+    if resolved in _HELD:
+        return _still_held(resolved)
     folder = review_folder(resolved)
-    if resolved in _HELD or not (folder / LOCK).exists():
+    if (folder / LOCK).exists():
+        holder = _read_holder(folder)
+        if holder is not None and holder.get("holder") in WRITERS and _locked(folder / LOCK):
+            return refusal(resolved, holder, "write")
+    return _shared_refusal(resolved)
+
+
+def shared_store() -> str | None:
+    """The URL of the shared (PostgreSQL) session store in use, if one is."""
+    from deskcheck.engine.forms.store_url import shared_store_url
+
+    return shared_store_url()
+
+
+def shared_identity(source: Path) -> str:
+    """What names ``source`` to every machine of a fleet: its resolved absolute path (see the
+    module's docstring for why not its device and inode)."""
+    return str(source.resolve())
+
+
+def _still_held(source: Path) -> str | None:
+    """None while this process still holds ``source``'s shared writer lock (taken again after a
+    lost connection), else the refusal."""
+    shared = _SHARED.get(source)
+    if shared is None:
         return None
-    holder = _read_holder(folder)
-    if holder is None or holder.get("holder") not in WRITERS or not _locked(folder / LOCK):
+    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.store_postgres import WriterLockHeld
+
+    try:
+        shared.ensure()
+    except WriterLockHeld as exc:
+        return refusal(source, exc.holder, "write")
+    except StoreError as exc:
+        return exc.message
+    return None
+
+
+def _shared_refusal(source: Path) -> str | None:
+    url = shared_store()
+    if url is None:
         return None
-    return refusal(resolved, holder, "write")
+    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.store_postgres import writer_lock_taken
+
+    try:
+        holder = writer_lock_taken(url, shared_identity(source))
+    except StoreError as exc:
+        return exc.message
+    if holder is None or (holder and holder.get("holder") not in WRITERS):
+        return None
+    return refusal(source, holder, "write")
 
 
 def refusal(source: Path, holder: dict[str, Any] | None, wanted: str) -> str:
     """Why ``wanted`` (``repl``, ``mcp``, ``replay`` or ``write``) cannot work on ``source`` now."""
     who = (holder or {}).get("holder")
     pid = (holder or {}).get("pid")
-    process = f" (process {pid})" if isinstance(pid, int) else ""
+    host = (holder or {}).get("host")
+    where = f" on {host}" if isinstance(host, str) and host else ""
+    process = f" (process {pid}{where})" if isinstance(pid, int) else ""
     if who == "replay":
         return (
             f"deskcheck mcp replay{process} is replaying a recorded session into {source}; wait for it to finish "

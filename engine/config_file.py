@@ -1,8 +1,13 @@
 """A project's deskcheck configuration file: ``.deskcheck.toml`` (tables at its top level) or
 ``pyproject.toml`` (the same tables under ``[tool.deskcheck]``), the nearest one from a folder
-up (``.deskcheck.toml`` first in each folder; a ``pyproject.toml`` counts only when it has a
-``[tool.deskcheck]`` table). ``openapi check`` reads its ``[openapi.check]`` table, file-backed
-forms their ``[form]`` table.
+up to the repository root (``.deskcheck.toml`` first in each folder; a ``pyproject.toml`` counts
+only when it has a ``[tool.deskcheck]`` table). ``openapi check`` reads its ``[openapi.check]``
+table, file-backed forms their ``[form]`` table.
+
+The search stops at the repository root, the nearest folder holding ``.git`` (a folder, or a file
+in a worktree or submodule); outside a repository only the starting folder is searched. A file
+above the repository is not the project's: on a shared machine or a CI runner anyone who can
+write to ``/tmp`` or the workspace's parent could otherwise change what deskcheck does.
 """
 
 from __future__ import annotations
@@ -19,13 +24,25 @@ MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def find_config(start: Path) -> Path | None:
-    """The configuration file that applies in ``start`` (a directory): the nearest one, going up."""
-    for directory in (start, *start.parents):
+    """The configuration file that applies in ``start`` (a directory): the nearest one, going up
+    to the repository root (``search_path``)."""
+    for directory in search_path(start):
         for name in CONFIG_FILES:
             candidate = directory / name
             if candidate.is_file() and (name != "pyproject.toml" or _mentions_deskcheck(candidate)):
                 return candidate
     return None
+
+
+def search_path(start: Path) -> list[Path]:
+    """The folders searched from ``start``: up to and including the nearest one that holds
+    ``.git``; ``start`` alone when none does."""
+    directories = []
+    for directory in (start, *start.parents):
+        directories.append(directory)
+        if (directory / ".git").exists():
+            return directories
+    return [start]
 
 
 def deskcheck_tables(path: Path) -> tuple[dict[str, Any], str]:

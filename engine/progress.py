@@ -9,6 +9,10 @@ and how to show them (the CLI draws them on a terminal's stderr). The engine nev
 
 Nobody listens by default, and then a phase costs a context-variable read and ``advance`` an
 attribute test. A host listens for the length of a call with ``listening(listener)``.
+
+Every phase boundary and every step is also a checkpoint where a host may stop the work: a
+listener that raises ``Cancelled`` from ``begin`` or ``advance`` unwinds the call there (before a
+"writing" phase begins, so a stopped edit writes nothing).
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ from contextvars import ContextVar
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class Cancelled(BaseException):
+    """Raised at a checkpoint when the host stopped the call. A ``BaseException``, so that the
+    tool protocol's catch-all (``engine.tools.run_tool``) does not turn it into a result."""
 
 
 class Listener(Protocol):

@@ -132,8 +132,13 @@ def _reduce(schema: Any) -> dict[str, Any]:
         plain = [t for t in kind if t != "null"]
         if "null" in kind:
             notes.append("may be null")
-        if len(plain) == 1:
+        if len(plain) == 1 and "null" not in kind:
             kind = plain[0]
+        elif len(plain) == 1:
+            # The subset has no type union: a nullable value is left untyped (the description says
+            # which type), so that a client validating its call before sending accepts the null.
+            notes.append(f"a {plain[0]}")
+            kind = None
         else:
             notes.append("type: " + " or ".join(map(str, plain)))
             kind = None
@@ -177,7 +182,11 @@ def _reduce(schema: Any) -> dict[str, Any]:
         if names:
             out["required"] = names
     additional = schema.get("additionalProperties")
-    if isinstance(additional, bool):
+    if isinstance(schema.get("patternProperties"), dict) and schema["patternProperties"]:
+        # Keys matching the patterns are allowed, and the subset cannot say which: a false here
+        # would refuse every one of them (x-agent examples included), so the keys stay open.
+        notes.append("property names: " + ", ".join(_short(k) for k in schema["patternProperties"]))
+    elif isinstance(additional, bool):
         out["additionalProperties"] = additional
     elif isinstance(additional, dict):
         out["additionalProperties"] = _reduce(additional)

@@ -3,7 +3,8 @@
 A ``Tool`` is data plus one function: a name, a description, an input JSON Schema, annotations
 (hints for a host about side effects) and ``execute(args)``. Executing goes through ``run_tool``,
 the only place where an exception becomes a result, so a bad argument or a failed request
-always comes back as ``ToolResult(ok=False, error=...)`` and never as a raise.
+always comes back as ``ToolResult(ok=False, error=...)`` and never as a raise; each execution gets
+its own time budget for a schema's expressions and patterns (``engine.budget``).
 
 A ``ToolSet`` is what a family hands to the CLI, the REPL or a host: the tools of one context
 (one .docx file, one OpenAPI document, one form), looked up by name, plus optional instructions.
@@ -12,10 +13,12 @@ A ``ToolSet`` is what a family hands to the CLI, the REPL or a host: the tools o
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .budget import call_budget
 from .errors import DeskcheckError, InputError, UnknownToolError
 from .json_text import check_shape
 
@@ -41,6 +44,14 @@ class ToolAnnotations:
 
 
 READ_ONLY = ToolAnnotations(read_only=True, idempotent=True)
+
+# The output schema of a tool that answers plain text (a form's state, an API's rendered answer):
+# hosts that take structured results get it as {"text": ...}.
+TEXT_OUTPUT: Mapping[str, JSON] = {
+    "type": "object",
+    "properties": {"text": {"type": "string", "description": "The answer, as text for the model to read."}},
+    "required": ["text"],
+}
 
 
 @dataclass(frozen=True)
@@ -89,6 +100,8 @@ class Tool:
     execute: Executor = field(repr=False, compare=False)
     annotations: ToolAnnotations = ToolAnnotations()
     title: str | None = None
+    # The JSON Schema of ``structured(value)`` for a successful result (MCP's outputSchema).
+    output_schema: Mapping[str, JSON] = field(default_factory=lambda: TEXT_OUTPUT, compare=False)
 
     def definition(self) -> dict[str, JSON]:
         """The provider-neutral definition (our own JSON shape; see ``providers`` for others)."""
@@ -98,7 +111,31 @@ class Tool:
         out["description"] = self.description
         out["inputSchema"] = dict(self.input_schema)
         out["annotations"] = self.annotations.as_mcp()
+        out["outputSchema"] = dict(self.output_schema)
         return out
+
+    def structured(self, value: JSON) -> dict[str, JSON]:
+        """A successful result as the object ``output_schema`` describes: an object as it is,
+        text as ``{"text": ...}`` unless the schema describes the JSON object the text holds
+        (a form's getData)."""
+        return structured_result(self.output_schema, value)
+
+
+def structured_result(schema: Mapping[str, JSON], value: JSON) -> dict[str, JSON]:
+    """``value`` as an object valid against ``schema`` (see ``Tool.structured``)."""
+    if isinstance(value, dict):
+        return value
+    text_answer = "text" in (schema.get("required") or ())
+    if isinstance(value, str) and not text_answer:
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            return parsed
+    if not isinstance(value, str):
+        value = json.dumps(value, ensure_ascii=False)
+    return {"text": value}
 
 
 def run_tool(tool: Tool, args: JSON) -> ToolResult:
@@ -112,14 +149,21 @@ def run_tool(tool: Tool, args: JSON) -> ToolResult:
             "pass {} when the tool needs no arguments."
         )
     try:
-        check_shape(args, f"{tool.name}'s arguments")
-        outcome = tool.execute(args)
+        check_shape(args, f"{tool.name}'s arguments", text=True, numbers=True)
+        with call_budget():
+            outcome = tool.execute(args)
     except InputError as exc:
         return fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
         return fail(exc.message, code=exc.code)
     except RecursionError:
         return fail(f"{tool.name}: the input is nested too deeply to process.", code="tooDeep")
+    except MemoryError:
+        return fail(
+            f"{tool.name} ran out of memory on this input; nothing was written. Try a smaller part (a page of "
+            "blocks, one section), or the command line on a machine with more memory.",
+            code="outOfMemory",
+        )
     except Exception as exc:  # the one boundary where a surprise becomes a result
         return fail(
             f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). "
@@ -226,6 +270,22 @@ def unknown_tool_message(name: str, family: str, names: list[str]) -> str:
     close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     return f"unknown tool {name!r} for {family}.{hint} Available tools: {', '.join(names)}."
+
+
+def unknown_arguments_error(tool: str, unknown: Iterable[str], accepted: Iterable[str]) -> InputError:
+    """The error for argument keys ``tool`` does not take: bad input (exit 2 at the CLI), naming
+    the close matches among ``accepted`` (``maxBlock``: did you mean ``maxBlocks``?) and every
+    accepted key."""
+    from .close_matches import did_you_mean
+
+    unknown, accepted = sorted(unknown), list(accepted)
+    hints = [did_you_mean(key, accepted).strip() for key in unknown]
+    hint = " ".join(hint for hint in hints if hint)
+    listed = ", ".join(accepted) if accepted else "no arguments"
+    return InputError(
+        f"{tool} does not take {', '.join(unknown)}.{' ' + hint if hint else ''} It accepts {listed}.",
+        code="unknownArgument",
+    )
 
 
 def check_arguments(schema: Mapping[str, JSON], args: JSON, *, where: str = "arguments") -> str | None:

@@ -3,6 +3,7 @@ failure in CI), an isolated state directory, the sample API."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -31,6 +32,10 @@ def isolated_state(tmp_path_factory, monkeypatch):
     state = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("DESKCHECK_STATE_DIR", str(state))
     monkeypatch.delenv("DESKCHECK_TOKEN", raising=False)
+    # The store is the state directory's unless a test chooses one; the developer's own
+    # configuration file is never read.
+    monkeypatch.delenv("DESKCHECK_STORE", raising=False)
+    monkeypatch.setenv("DESKCHECK_CONFIG", str(state / "config.toml"))
     return state
 
 
@@ -113,3 +118,60 @@ def sample_api_factory():
     yield start
     for api in started:
         api.stop()
+
+
+# -- the session stores: SQLite, and a private PostgreSQL server (tests/postgres.py) ------------
+
+
+@pytest.fixture(scope="session")
+def _postgres_cluster():
+    from tests import postgres
+
+    postgres.require()
+    cluster = postgres.Cluster()
+    try:
+        cluster.start()
+    except Exception:
+        cluster.stop()
+        raise
+    yield cluster
+    from deskcheck.engine.forms import store_postgres
+
+    store_postgres.close_pools()
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres(_postgres_cluster):
+    """The private PostgreSQL server (``tests.postgres.Cluster``), its default database emptied
+    of deskcheck's rows before the test. Skipped with the reason when PostgreSQL is absent here
+    (a failure in CI)."""
+    _postgres_cluster.reset()
+    return _postgres_cluster
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    """The URL of an empty session store of each kind, in turn (the same tests on both)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{(tmp_path / 'sessions.sqlite3').as_posix().lstrip('/')}"
+    return request.getfixturevalue("postgres").url()
+
+
+@pytest.fixture
+def make_store(store_url):
+    """``make_store(**options)``: a store object over ``store_url`` (``ttl=``, ``clock=``);
+    several objects over one store stand for several processes."""
+    from deskcheck.engine.forms.store_url import open_store
+
+    made = []
+
+    def make(**options):
+        store = open_store(store_url, **options)
+        made.append(store)
+        return store
+
+    yield make
+    for store in made:
+        with contextlib.suppress(Exception):  # a SQLite store used by another thread is closed with it
+            store.close()

@@ -4,7 +4,7 @@ a sequence of such steps.
 
     from tests.libreoffice import read_paragraphs, read_views
     rows = read_paragraphs("accept", [path, other])   # one LibreOffice start for all the files
-    rows[str(path)] == {"file": str(path), "ok": True, "paragraphs": ["Title", "A1", "B1", ...]}
+    rows[str(path)] == {"file": str(path), "ok": True, "paragraphs": ["Title", "A1", ...], "comments": [...]}
     rows[str(other)] == {"file": str(other), "ok": False, "error": "LibreOffice could not open ..."}
     accepted, rejected = read_views([("accept", files), ("reject", files)])   # still one start
 
@@ -14,10 +14,11 @@ Accept or Reject would), or a list of those taken in turn (``[("reject", "Alice"
 Alice's changes rejected, then every other one accepted). With ``save_to`` each document is also
 saved by LibreOffice as .docx after the action, and its row names the file (``"saved"``).
 
-Paragraphs of a table come cell by cell in LibreOffice's cell order. A file LibreOffice refuses, or
-one it crashes or hangs on, is a row with ``ok`` false and the reason; the files after it are read
-in a fresh LibreOffice. Nothing here raises for a bad document. Starting LibreOffice costs seconds:
-ask for everything a test needs in one call.
+Paragraphs of a table come cell by cell in LibreOffice's cell order. ``comments`` lists each comment
+LibreOffice shows after the action: its ``author``, ``text`` and ``anchor`` (the text it covers).
+A file LibreOffice refuses, or one it crashes or hangs on, is a row with ``ok`` false and the
+reason; the files after it are read in a fresh LibreOffice. Nothing here raises for a bad document.
+Starting LibreOffice costs seconds: ask for everything a test needs in one call.
 
 What LibreOffice 7.4 headless taught us, and how this module keeps clear of it:
 - A load that fails leaves a lock file ``.~lock.NAME#`` beside the document, and every later load
@@ -141,6 +142,24 @@ def _resolve_author(doc, dispatcher, mode, author):
     raise RuntimeError(f"{author}'s changes did not go away after {MOST_CHANGES} {mode} commands")
 
 
+def _comments(doc):
+    # Each comment's author, text and the text it is anchored on, as LibreOffice reads them.
+    found = []
+    fields = doc.getTextFields().createEnumeration()
+    while fields.hasMoreElements():
+        field = fields.nextElement()
+        if field.supportsService("com.sun.star.text.TextField.Annotation"):
+            anchor = field.getAnchor()
+            found.append(
+                {
+                    "author": field.getPropertyValue("Author"),
+                    "text": field.getPropertyValue("Content"),
+                    "anchor": anchor.getString() if anchor is not None else "",
+                }
+            )
+    return found
+
+
 def _read(desktop, dispatcher, item):
     doc = _load(desktop, item["file"])
     try:
@@ -163,7 +182,7 @@ def _read(desktop, dispatcher, item):
         if item["save"]:
             target = uno.systemPathToFileUrl(item["save"])
             doc.storeToURL(target, (_property("FilterName", "MS Word 2007 XML"), _property("Overwrite", True)))
-        return paragraphs
+        return paragraphs, _comments(doc)
     finally:
         doc.close(True)
 
@@ -180,7 +199,7 @@ def deskcheck_judge(*_):
             log.flush()
             row = {"index": index}
             try:
-                row["paragraphs"] = _read(desktop, dispatcher, item)
+                row["paragraphs"], row["comments"] = _read(desktop, dispatcher, item)
             except Exception as exc:
                 row["error"] = str(exc) or type(exc).__name__
             log.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -305,7 +324,8 @@ def _run_once(items: list[tuple[str, list, str | None]]) -> list[Row | None]:
             elif "error" in entry:
                 found[index], began = {"ok": False, "error": entry["error"]}, None
             else:
-                found[index], began = {"ok": True, "paragraphs": entry["paragraphs"]}, None
+                comments = {"comments": entry["comments"]} if "comments" in entry else {}
+                found[index], began = {"ok": True, "paragraphs": entry["paragraphs"], **comments}, None
         if began is not None:
             found[began] = {"ok": False, "error": f"LibreOffice crashed or hung on this file ({outcome})"}
         elif not lines:

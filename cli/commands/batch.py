@@ -25,7 +25,7 @@ from ..context import ContextOptions, open_toolset
 from ..env import current_env, isatty
 from ..exit import ExitCode
 from ..options import with_context_options
-from ..output.emit import outcome
+from ..output.emit import outcome, print_plain_error
 from ..output.envelope import write_json_line
 
 
@@ -49,6 +49,8 @@ def batch(*, context: ContextOptions) -> None:
             envelope, code = outcome(result)
             codes.add(code)
             write_json_line(env.stdout, {"id": call_id, **envelope})
+            if code != ExitCode.OK:
+                print_plain_error(env, envelope["error"] if call_id is None else f"id {call_id}: {envelope['error']}")
             if step is not None:
                 step.advance()
     raise typer.Exit(batch_exit_code(codes))

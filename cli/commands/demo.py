@@ -9,6 +9,7 @@ any case.
 
 from __future__ import annotations
 
+import io
 import time
 from pathlib import Path
 from typing import Annotated
@@ -48,10 +49,13 @@ def demo(output_dir: OutputDirOpt = Path("deskcheck-demo"), state_dir: StateDirO
         problem = _unusable_folder(folder) if folder is not None else None
         if problem:
             raise typer.Exit(emit_usage_error(env, f"{option} {folder}: {problem}; give a folder you can write to."))
+    from deskcheck.engine import progress
+
     narrate = _reporter(env)
     started = time.monotonic()
     try:
-        steps = run_demo(DemoOptions(output_dir=output_dir, state_dir=state_dir), narrate)
+        with progress.phase("running the demo on the shipped samples"):
+            steps = run_demo(DemoOptions(output_dir=output_dir, state_dir=state_dir), narrate)
     except KeyboardInterrupt:
         env.stderr.write("interrupted: the sample API is stopped and nothing is left running.\n")
         raise typer.Exit(130) from None
@@ -62,6 +66,7 @@ def demo(output_dir: OutputDirOpt = Path("deskcheck-demo"), state_dir: StateDirO
     elif not env.json_output:
         reviewed = output_dir / "contract.reviewed.docx"
         narrate.summary(steps, time.monotonic() - started, str(reviewed) if reviewed.exists() else None)
+        narrate.show()
     raise typer.Exit(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
 
 
@@ -96,14 +101,42 @@ def _json_lines(env: Env):
 
 
 class _Narrator:
-    """Prints each step as it ends, with a heading when a new part starts."""
+    """Prints each step as it ends, with a heading when a new part starts. When the narration may
+    go through the pager (``Env.pager``), it is kept until the end and ``show`` pages it if it is
+    taller than the screen (progress shows on stderr meanwhile); otherwise it is printed as it
+    comes and ``show`` has nothing left to do."""
 
     def __init__(self, env: Env) -> None:
         from ..output.pretty import console
 
+        self.env = env
         self.out = console(env)
+        self.kept: io.StringIO | None = None
+        if env.pager and self.out.is_terminal:
+            from rich.console import Console
+
+            self.kept = io.StringIO()
+            self.out = Console(
+                file=self.kept,
+                width=self.out.width,
+                height=self.out.height,
+                color_system=self.out.color_system,
+                force_terminal=True,
+                no_color=self.out.no_color,
+                highlight=False,
+                soft_wrap=True,
+            )
         self.part: str | None = None
         self.parts = 0
+
+    def show(self) -> None:
+        """The kept narration, through the pager when it does not fit on the screen."""
+        if self.kept is None:
+            return
+        from ..output.pager import show_lines
+
+        lines = self.kept.getvalue().splitlines()
+        show_lines(self.env.stdout, lines, page=True, height=self.out.height, width=self.out.width)
 
     def __call__(self, step) -> None:
         from ..demo.view import part_heading, step_lines

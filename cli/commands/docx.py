@@ -18,12 +18,14 @@ from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS, DocxToolSpec
 
 from ..app import help_with_example
 from ..completion import choices
-from ..context import ContextOptions, check_author_option, preflight
+from ..context import ContextOptions, preflight
 from ..env import current_env
+from ..option_values import checked, metavar, one_of
 from ..options import ArgsArg, DryRunOpt, OutputOpt, with_context_options
-from ..output.emit import emit_export_error, emit_result, emit_value
+from ..output.emit import emit_export_error, emit_result, emit_value, exit_code_for
 from ..review_lock import refuse_if_served
 from ..tool_call import call_tool
+from ..tool_help import ToolHelpCommand
 
 DOCX_OPTIONS = (
     "author",
@@ -36,20 +38,31 @@ DOCX_OPTIONS = (
     "output",
     "dry_run",
     "queue",
+    # a PostgreSQL store holds the writer locks of files served on other machines
+    "store",
 )
 EXPORT_FORMATS = ("json", "anthropic", "openai", "mcp")
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="The .docx file.", show_default=False)]
 ResolveAuthorOpt = Annotated[
-    str | None, typer.Option("--author", help="Resolve only the tracked changes made by this author.")
+    str | None,
+    typer.Option(
+        "--author",
+        metavar="NAME",
+        help="Resolve only the tracked changes made by this author.",
+        callback=checked("author"),
+    ),
 ]
 FormatOpt = Annotated[
     str | None,
     typer.Option(
         "--format",
-        help="json (the default), anthropic, openai or mcp; on a terminal without it, a list of names and summaries.",
+        metavar=metavar(EXPORT_FORMATS),
+        help="The definitions' shape (json, the default, is deskcheck's own); on a terminal without it, a list of "
+        "names and summaries.",
         show_default=False,
         autocompletion=choices(EXPORT_FORMATS),
+        callback=one_of(EXPORT_FORMATS),
     ),
 ]
 
@@ -77,19 +90,56 @@ def _summary(description: str) -> str:
     return first + "."
 
 
+# Verbs that another verb mirrors, said in both helps.
+ALIASES = {
+    "compare_versions": " The comparison `deskcheck docx compare PREVIOUS CURRENT` makes, drawn the same way on a "
+    "terminal (piped, the tool's own result: text for a model unless ARGS asks for json)."
+}
+
+
 def _tool_command(spec: DocxToolSpec):
     # Read tools take no review options; the others get every docx option.
     @with_context_options(only=() if spec.read_only else DOCX_OPTIONS)
     def command(file: FileArg, args: ArgsArg = None, *, context: ContextOptions) -> None:
         raise typer.Exit(call_tool(spec.name, args, dataclasses.replace(context, docx=file)))
 
-    command.__doc__ = f"{_summary(spec.description)} (tool {spec.name})"
+    command.__doc__ = f"{_summary(spec.description)} (tool {spec.name})" + ALIASES.get(spec.name, "")
     command.__name__ = spec.name
     return command
 
 
+def describe_tool(verb_name: str) -> tuple[dict, list, str]:
+    """What a docx tool verb's help shows after its options (see ``tool_help``)."""
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
+
+    from ..help_examples import docx_example
+
+    name = verb_name.replace("-", "_")
+    schema = dict(docx_toolset(None).get(name).input_schema)
+    extra = [("Operation types (* required)", operation_rows())] if name == "suggest_changes" else []
+    return schema, extra, docx_example(name)
+
+
+def operation_rows() -> list[tuple[str, str]]:
+    """(type, its fields) for each suggest_changes operation type a host gets by default."""
+    from deskcheck.engine.docx.edit import registry
+
+    rows = []
+    for name in registry.default_types():
+        spec = registry.get_spec(name)
+        fields = [f"{field.name}{'*' if field.required else ''}" for field in spec.fields]
+        if spec.comment and not any(field.name == "comment" for field in spec.fields):
+            fields.append("comment")
+        rows.append((name, ", ".join(fields)))
+    return rows
+
+
+class DocxToolCommand(ToolHelpCommand):
+    describe = staticmethod(describe_tool)
+
+
 for _spec in DOCX_TOOL_SPECS:
-    docx_app.command(verb(_spec.name), no_args_is_help=True)(_tool_command(_spec))
+    docx_app.command(verb(_spec.name), no_args_is_help=True, cls=DocxToolCommand)(_tool_command(_spec))
 
 
 def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry_run: bool) -> None:
@@ -99,7 +149,6 @@ def _resolve(mode: str, file: Path, author: str | None, output: Path | None, dry
     from deskcheck.engine.tools import fail, ok
 
     env = current_env()
-    check_author_option(author)
     preflight(ContextOptions(docx=file))
     if output is None and not dry_run:
         refuse_if_served(file)
@@ -146,41 +195,43 @@ def compare(
         str | None,
         typer.Option(
             "--format",
+            metavar=metavar(COMPARE_FORMATS),
             help="text (a summary line and one line per change, for a model or a diff tool) or json (the "
             "structured comparison); default: a coloured rendering on a terminal, json otherwise.",
             autocompletion=choices(COMPARE_FORMATS),
+            callback=one_of(COMPARE_FORMATS),
         ),
     ] = None,
 ) -> None:
     """Compare two saved versions, each read with its pending tracked changes accepted: paragraphs
     added, deleted, modified (word diff), moved or reformatted, table cells, headers, footers and
-    notes. Exit 2 when a file cannot be read."""
+    notes. The compare_versions tool makes the same comparison (`deskcheck docx compare-versions
+    CURRENT '{"previous": "PREVIOUS"}'`, drawn the same way on a terminal). Exit 2 when a file
+    cannot be read."""
     from deskcheck.engine import progress
     from deskcheck.engine.docx.versions.compare import compare_versions
     from deskcheck.engine.docx.versions.diff_report import format_diff_for_llm
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
-    from ..output.emit import emit_usage_error
-
     env = current_env()
-    if output_format is not None and output_format not in COMPARE_FORMATS:
-        raise typer.Exit(emit_usage_error(env, f"--format must be text or json, not {output_format!r}."))
-    as_text = output_format == "text"
+    if output_format == "json":  # chosen: an envelope in every outcome, on a terminal too
+        env = dataclasses.replace(env, json_output=True)
     try:
         with progress.phase(f"comparing {previous.name} with {current.name}"):
-            diff = compare_versions(previous, current)
+            result = ok(compare_versions(previous, current))
     except InputError as exc:
-        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code, input_error=True))) from None
+        result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
-        raise typer.Exit(emit_result(env, fail(exc.message, code=exc.code))) from None
-    if output_format is None and not env.json_output:
-        raise typer.Exit(emit_result(env, ok(diff), "docx:compare"))
-    if as_text:
-        if not env.quiet:
-            print(format_diff_for_llm(diff), file=env.stdout)
-        raise typer.Exit(0)
-    raise typer.Exit(emit_result(dataclasses.replace(env, json_output=True), ok(diff)))
+        result = fail(exc.message, code=exc.code)
+    if output_format != "text":
+        raise typer.Exit(emit_result(env, result, None if env.json_output else "docx:compare"))
+    # Text for a model or a diff tool: stdout holds that text or nothing, the error goes to stderr.
+    if not result.ok:
+        raise typer.Exit(emit_export_error(env, result.error or "the comparison failed", exit_code_for(result)))
+    if not env.quiet:
+        print(format_diff_for_llm(result.value), file=env.stdout)
+    raise typer.Exit(0)
 
 
 # The options that shape the tool definitions (not where or whether a call writes).
@@ -227,7 +278,14 @@ def redline(
         typer.Option("-o", "--output", help="Where to write the redline (a new .docx).", show_default=False),
     ],
     author: Annotated[
-        str | None, typer.Option("--author", help="Author of the tracked changes (default: deskcheck compare).")
+        str | None,
+        typer.Option(
+            "--author",
+            metavar="NAME",
+            help="Author of the tracked changes (default: $DESKCHECK_AUTHOR, else the configuration file's "
+            "author, else deskcheck compare).",
+            callback=checked("author"),
+        ),
     ] = None,
     scrub_metadata: Annotated[
         bool,
@@ -248,12 +306,13 @@ def redline(
     from deskcheck.engine.errors import DeskcheckError, InputError
     from deskcheck.engine.tools import fail, ok
 
+    from ..author import review_author
+
     env = current_env()
-    check_author_option(author)
     try:
         privacy = list(TRANSFORMS) if scrub_metadata else None
         with progress.phase(f"redlining {previous.name} into {current.name}"):
-            result = ok(redline_files(previous, current, output, author=author, privacy=privacy))
+            result = ok(redline_files(previous, current, output, author=review_author(author), privacy=privacy))
     except InputError as exc:
         result = fail(exc.message, code=exc.code, input_error=True)
     except DeskcheckError as exc:
@@ -261,12 +320,30 @@ def redline(
     raise typer.Exit(emit_result(env, result, "docx:redline"))
 
 
+ToolNameArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="[NAME]",
+        help="One tool (read_document or read-document): its definition, or on a terminal its arguments and an "
+        "example.",
+        show_default=False,
+    ),
+]
+
+
 @docx_app.command("tools")
 @with_context_options(only=SCHEMA_OPTIONS)
-def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, context: ContextOptions) -> None:
+def tools(
+    name: ToolNameArg = None,
+    format: FormatOpt = None,
+    capabilities: CapabilitiesOpt = False,
+    *,
+    context: ContextOptions,
+) -> None:
     """Print the docx tool definitions (json, anthropic, openai or mcp shape), shaped by the same
     review options the tools run with; on a terminal without --format, each tool's name and what it
-    does. --capabilities prints suggest_changes' capabilities text."""
+    does. NAME prints one tool (on a terminal: its JSON arguments and an example). --capabilities
+    prints suggest_changes' capabilities text."""
     from deskcheck.engine.docx.tools.toolset import docx_toolset
     from deskcheck.engine.providers import export_tools
 
@@ -275,10 +352,6 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
     listing = format is None
     format = format or "json"
     env = current_env()
-    if format not in EXPORT_FORMATS:
-        raise typer.Exit(
-            emit_export_error(env, f"--format must be one of {', '.join(EXPORT_FORMATS)}, not {format!r}.")
-        )
     try:
         options, suggest = _docx_options(context)
     except UsageError as exc:
@@ -288,12 +361,40 @@ def tools(format: FormatOpt = None, capabilities: CapabilitiesOpt = False, *, co
 
         env.stdout.write(capabilities_text(suggest) + "\n")
         raise typer.Exit(0)
-    definitions = export_tools(docx_toolset(None, options), format)
+    toolset = docx_toolset(None, options)
+    if name is not None:
+        tool_name = name.replace("-", "_")
+        if tool_name not in toolset:
+            from deskcheck.engine.close_matches import did_you_mean
+
+            hint = did_you_mean(tool_name, toolset.names)
+            listed = ", ".join(toolset.names)
+            raise typer.Exit(emit_export_error(env, f"there is no docx tool {name!r}.{hint} The tools: {listed}."))
+        if listing and not env.json_output:  # a person at a terminal: what --help of its verb says
+            raise typer.Exit(emit_value(env, _one_tool(toolset.get(tool_name)), "tools:tool"))
+        [definition] = export_tools([toolset.get(tool_name)], format)
+        print(json.dumps(definition, ensure_ascii=False, indent=2), file=env.stdout)
+        raise typer.Exit(0)
+    definitions = export_tools(toolset, format)
     if listing and not env.json_output:  # a person at a terminal: names and summaries
         raise typer.Exit(emit_value(env, definitions, "tools:listing"))
     # An exporter: the definitions themselves, in the provider's shape, never in an envelope.
     print(json.dumps(definitions, ensure_ascii=False, indent=2), file=env.stdout)
     raise typer.Exit(0)
+
+
+def _one_tool(tool) -> dict:
+    """One tool as ``render.tools.one_tool`` shows it."""
+    from ..help_examples import docx_example
+    from ..tool_help import argument_rows
+
+    return {
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "arguments": argument_rows(dict(tool.input_schema)),
+        "example": docx_example(tool.name),
+    }
 
 
 queue_app = typer.Typer(

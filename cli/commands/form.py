@@ -1,7 +1,8 @@
 """``deskcheck form``: the form-session tools by verb (``describe-state``, ``set-field-value``,
 ... , ``save-form``, ``reload-form``), generated from the session group's tool list, plus
-``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions) and
-``recover-store`` (a damaged store: keep what can still be read).
+``sessions`` (what the store holds), ``discard`` and ``restore`` (drafts of expired sessions),
+``recover-store`` (a damaged store: keep what can still be read) and ``copy-store`` (from the
+local file to a shared store).
 
     deskcheck form <verb> --schema SCHEMA --data FILE [ARGS]
     deskcheck form <verb> --spec SPEC NAME [ARGS]        (ARGS carries the group's path parameters)
@@ -16,16 +17,17 @@ import dataclasses
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
-from ..app import help_with_example
+from ..app import SuggestingGroup, help_with_example
 from ..args import read_args
 from ..completion import form_positionals
 from ..context import ContextOptions, open_form_group, preflight
 from ..env import current_env
 from ..errors import UsageError
-from ..options import with_context_options
+from ..options import StoreOpt, with_context_options
 from ..output.emit import emit_result, emit_value
+from ..render.draw import plural
+from ..tool_help import ToolHelpCommand
 from . import form_verbs
 from .form_verbs import FORM_OPTIONS, split_positionals, tool_verbs
 
@@ -44,7 +46,7 @@ DraftOpt = Annotated[
 ]
 
 
-class LazyFormCommands(TyperGroup):
+class LazyFormCommands(SuggestingGroup):
     """The verbs, each turned into a click command only when it is looked up: a call pays for
     one verb's dozen options, not for all eleven verbs'."""
 
@@ -107,9 +109,26 @@ def _tool_command(tool_verb: str, summary: str):
     return command
 
 
+def describe_tool(name: str) -> tuple[dict, list, str]:
+    """What a form tool verb's help shows after its options (see ``tool_help``)."""
+    from ..help_examples import form_example
+
+    tool_verb = tool_verbs()[name][0]
+    schema = dict(form_verbs.tool_schemas()[tool_verb])
+    spec_note = (
+        "ARGS also carries the editor group's path parameters (its record's id, for example); "
+        "`deskcheck openapi tools SPEC --format json` lists them under editorGroups."
+    )
+    return schema, [("With --spec SPEC NAME", spec_note)], form_example(tool_verb, name)
+
+
+class FormToolCommand(ToolHelpCommand):
+    describe = staticmethod(describe_tool)
+
+
 def _register_tool_verbs() -> None:
     for name, (tool_verb, summary) in tool_verbs().items():
-        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True})
+        _COMMANDS[name] = (_tool_command(tool_verb, summary), {"no_args_is_help": True, "cls": FormToolCommand})
 
 
 _register_tool_verbs()
@@ -118,13 +137,12 @@ _register_tool_verbs()
 def sessions(
     drafts: Annotated[bool, typer.Option("--drafts", help="List the drafts of expired sessions instead.")] = False,
     identity: Annotated[str | None, typer.Option("--identity", help="Only this identity's sessions.")] = None,
+    store_url: StoreOpt = None,
 ) -> None:
     """List the open form sessions (status, age, modified, valid), or with --drafts the unsaved
     edits kept from sessions that expired."""
-    from deskcheck.engine.forms.store import SessionStore
-
     env = current_env()
-    store = _store(SessionStore)
+    store = _store(store_url)
     with store.transaction():
         store.expire()
     now = store.now()
@@ -180,7 +198,7 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
         raise typer.Exit(emit_result(env, failed)) from None
     text = (
         f"Restored draft {outcome.draft} onto the current copy of {session.key.describe()}: "
-        f"{len(outcome.changed)} change(s) to save ({', '.join(outcome.changed) or 'none'})."
+        f"{plural(len(outcome.changed), 'change')} to save ({', '.join(outcome.changed) or 'none'})."
     )
     if outcome.conflicts:
         text += (
@@ -190,14 +208,55 @@ def restore(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     raise typer.Exit(emit_value(env, text))
 
 
-def recover_store() -> None:
-    """Repair a damaged session store: move it aside (as sessions.sqlite3.damaged-TIME) and start
-    a fresh one holding every session, draft and prepared schema that can still be read. A store
-    that is not damaged is left alone. Run it when no other deskcheck uses the store."""
-    from deskcheck.engine.forms.store_recovery import recover_store as recover
+def recover_store(store_url: StoreOpt = None) -> None:
+    """Repair a damaged session store. A SQLite file is moved aside (as sessions.sqlite3.damaged-TIME)
+    and a fresh one holds every session, draft and prepared schema that can still be read; run it
+    when no other deskcheck uses the file. In a PostgreSQL store the rows that do not decode are
+    moved to the table deskcheck.damaged_rows. A store that is not damaged is left alone."""
+    from deskcheck.engine.forms import store_recovery
+    from deskcheck.engine.forms.store_url import is_postgres, sqlite_path
+    from deskcheck.engine.forms.store_url import store_url as chosen_url
 
     env = current_env()
-    report = _store(recover)
+    url = _usage(lambda: chosen_url(store_url))
+    if is_postgres(url):
+        report = store_recovery.recover_rows(_store(url))
+    else:
+        report = _usage(lambda: store_recovery.recover_store(sqlite_path(url) if url else None))
+    raise typer.Exit(emit_value(env, report if env.json_output else report["message"]))
+
+
+def copy_store(
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="URL",
+            help="The store to copy from (default: sessions.sqlite3 in the state directory).",
+            show_default=False,
+        ),
+    ] = None,
+    target: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            metavar="URL",
+            help="The store to copy into (postgresql://... or sqlite:///...).",
+            show_default=False,
+        ),
+    ] = ...,
+) -> None:
+    """Copy every session, draft and prepared schema of one store that another lacks (from the local
+    SQLite file to a shared PostgreSQL store, typically). What the target has already is left as it
+    is, so running it again copies nothing; the answer counts what was copied."""
+    from deskcheck.engine.forms.store_copy import copy_store as copy
+
+    env = current_env()
+    if source is None:
+        from deskcheck.engine.forms.store import default_store_path
+
+        source = "sqlite:///" + str(default_store_path().absolute()).lstrip("/")
+    report = _usage(lambda: copy(_store(source), _store(target)))
     raise typer.Exit(emit_value(env, report if env.json_output else report["message"]))
 
 
@@ -205,21 +264,30 @@ _COMMANDS["sessions"] = (sessions, {})
 _COMMANDS["discard"] = (discard, {})
 _COMMANDS["restore"] = (restore, {})
 _COMMANDS["recover-store"] = (recover_store, {})
+_COMMANDS["copy-store"] = (copy_store, {})
 
 
-def _store(factory):
-    from deskcheck.engine.forms.store import StoreError
+def _store(url: str | None = None):
+    """The store of ``url`` (default: --store of the command, DESKCHECK_STORE, the configuration,
+    the state directory's file); a URL that cannot be used is bad usage."""
+    from deskcheck.engine.forms.store_url import check_store_url, open_store
+
+    if url is not None:
+        _usage(lambda: check_store_url(url))
+    return _usage(lambda: open_store(url))
+
+
+def _usage(action):
+    from deskcheck.engine.forms.store_base import StoreError
 
     try:
-        return factory()
+        return action()
     except StoreError as exc:
         raise UsageError(exc.message) from None
 
 
 def _discard_draft(draft_id: int) -> str:
-    from deskcheck.engine.forms.store import SessionStore
-
-    store = _store(SessionStore)
+    store = _store()
     with store.transaction():
         found = store.draft(draft_id)
         if found is None or not store.delete_draft(draft_id):
@@ -231,9 +299,7 @@ def _context_of_draft(draft_id: int, context: ContextOptions) -> ContextOptions:
     """The --schema/--data of a file-backed form's draft, read from the draft's key."""
     from pathlib import Path
 
-    from deskcheck.engine.forms.store import SessionStore
-
-    found = _store(SessionStore).draft(draft_id)
+    found = _store().draft(draft_id)
     if found is None:
         raise UsageError(f"there is no draft {draft_id}; `deskcheck form sessions --drafts` lists them.")
     params = dict(found.params)

@@ -29,6 +29,7 @@ FORM_OPTIONS = (
     "token",
     "allow_host",
     "identity",
+    "store",
     "timeout",
     "fill_defaults",
 )
@@ -41,19 +42,32 @@ def verb(tool_verb: str) -> str:
     return "".join(f"-{c.lower()}" if c.isupper() else c for c in tool_verb)
 
 
+def _template_tools():
+    """The form tools of a group over nothing, only to read their names, descriptions and input
+    schemas (no source is built)."""
+    from deskcheck.engine.forms.session_tools import SessionGroup
+
+    template = SessionGroup(name="form", title="record", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
+    return template.tools()
+
+
+def tool_schemas() -> dict[str, dict]:
+    """Tool verb (``setFieldValue``) -> its input schema."""
+    return {tool.name.removeprefix("form_"): dict(tool.input_schema) for tool in _template_tools()}
+
+
 def tool_verbs() -> dict[str, tuple[str, str]]:
     """Command name -> (tool verb, one-line summary), in the session group's tool order:
     ``set-field-value`` -> (``setFieldValue``, ...)."""
     if not _TOOL_VERBS:
-        from deskcheck.engine.forms.session_tools import SessionGroup
-
-        # A group over nothing, only to read the tool list and descriptions (no source is built).
-        template = SessionGroup(name="form", title="record", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
-        for tool in template.tools():
+        for tool in _template_tools():
             tool_verb = tool.name.removeprefix("form_")
             first = tool.description.split(". ")[0].rstrip(".")
             first = first.replace('the "record" ', "the ").replace('"record"', "the record")
-            _TOOL_VERBS[verb(tool_verb)] = (tool_verb, f"{first}. (tool <prefix>_{tool_verb})")
+            _TOOL_VERBS[verb(tool_verb)] = (
+                tool_verb,
+                f"{first}. (tool form_{tool_verb}, or NAME_{tool_verb} with --spec)",
+            )
     return _TOOL_VERBS
 
 
@@ -79,7 +93,7 @@ def run_tool_verb(
     group = open_form_group(context, name, allow_invalid=allow_invalid)
     try:
         result = group.toolset().call(f"{group.name}_{tool_verb}", arguments)
-        # getData answers JSON text, shown as keys and values on a terminal; the others' text as it is.
-        return emit_result(env, result, "form:getData" if tool_verb == "getData" else None)
+        # getData answers JSON text, shown as keys and values on a terminal; the others' text coloured.
+        return emit_result(env, result, "form:getData" if tool_verb == "getData" else "form:text")
     finally:
         group.close()  # now rather than whenever the collector reaches the connection's cycle

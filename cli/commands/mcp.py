@@ -76,13 +76,54 @@ HttpOpt = Annotated[
     ),
 ]
 HttpTokenOpt = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
         "--http-token",
-        help="With --http: clients must send Authorization: Bearer TOKEN (default: $DESKCHECK_MCP_TOKEN). "
-        "Required when HOST is not a loopback address. Never logged.",
+        help="With --http: clients must send Authorization: Bearer TOKEN (default: $DESKCHECK_MCP_TOKEN, else "
+        "a token made up at start and printed with the address, as ?token=). Repeat it to give each client "
+        "a token of its own: clients of different tokens never share form sessions. Never logged.",
         rich_help_panel=SERVER,
         show_default=False,
+    ),
+]
+HttpNoAuthOpt = Annotated[
+    bool,
+    typer.Option(
+        "--http-no-auth",
+        help="With --http on a loopback address: require no token (any process of this machine may then call "
+        "the tools, with your API credentials).",
+        rich_help_panel=SERVER,
+    ),
+]
+MaxResultOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-result-chars",
+        min=2_000,
+        max=200_000,
+        help="Longest result answered at once, in characters of JSON text; a longer one is answered a page at "
+        "a time (continue_result).",
+        rich_help_panel=SERVER,
+    ),
+]
+ShareOpt = Annotated[
+    bool,
+    typer.Option(
+        "--share-sessions",
+        help="Over HTTP: every client works in the form sessions the CLI and the REPL use (by default each MCP "
+        "session has its own; --identity NAME shares the sessions of NAME instead).",
+        rich_help_panel=SERVER,
+    ),
+]
+WorkersOpt = Annotated[
+    int,
+    typer.Option(
+        "--readers",
+        min=1,
+        max=32,
+        help="Reads of a .docx run at once (a long compare does not hold up another client's read); writes "
+        "and form sessions run one at a time per context and client.",
+        rich_help_panel=SERVER,
     ),
 ]
 LogOpt = Annotated[
@@ -111,7 +152,11 @@ def serve(
     data: DataList = None,
     http: HttpOpt = None,
     http_token: HttpTokenOpt = None,
+    http_no_auth: HttpNoAuthOpt = False,
     log: LogOpt = None,
+    max_result_chars: MaxResultOpt = 50_000,
+    readers: WorkersOpt = 4,
+    share_sessions: ShareOpt = False,
     *,
     context: ContextOptions,
 ) -> None:
@@ -120,29 +165,57 @@ def serve(
         return
     # Nothing but the protocol may reach stdout: problems are told on stderr, exit code 2.
     try:
-        _serve(context, docx, spec, schema, data, http, http_token, log)
+        _serve(
+            context,
+            (docx, spec, schema, data),
+            http,
+            http_token,
+            log,
+            http_no_auth=http_no_auth,
+            max_result_chars=max_result_chars,
+            readers=readers,
+            share_sessions=share_sessions,
+        )
     except UsageError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         raise typer.Exit(2) from None
 
 
-def _serve(context, docx, spec, schema, data, http, http_token, log_path) -> None:
+def _serve(
+    context, flags, http, http_token, log_path, *, http_no_auth, max_result_chars, readers, share_sessions
+) -> None:
     from ..env import current_env
     from ..mcp.call_log import CallLog, Redactor, credentials_of
     from ..mcp.catalogue import contexts_from_flags, open_catalogue
-    from ..mcp.server import parse_http_address, run
+    from ..mcp.server import LOOPBACK, parse_http_address, run
     from ..review_lock import holding
 
     address = parse_http_address(http) if http is not None else None
-    http_token = http_token or os.environ.get("DESKCHECK_MCP_TOKEN") or None
-    if http_token and address is None:
-        raise UsageError("--http-token protects an HTTP server: give --http HOST:PORT too (stdio needs no token).")
-    catalogue = open_catalogue(contexts_from_flags(context, docx, spec, schema, data))
+    http_token = list(http_token or ()) or [t for t in [os.environ.get("DESKCHECK_MCP_TOKEN")] if t]
+    if (http_token or http_no_auth) and address is None:
+        raise UsageError("--http-token and --http-no-auth are for an HTTP server: give --http HOST:PORT too.")
+    if http_no_auth and http_token:
+        raise UsageError("give --http-token or --http-no-auth, not both.")
+    if http_no_auth and address is not None and address.host not in LOOPBACK:
+        raise UsageError(f"--http-no-auth is for a loopback address only; {address.host} needs a token.")
+    made_up = address is not None and not http_token and not http_no_auth and address.host in LOOPBACK
+    if made_up:
+        import secrets
+
+        http_token = [secrets.token_urlsafe(24)]
+    catalogue = open_catalogue(contexts_from_flags(context, *flags), shared_sessions=share_sessions)
+    _reach_shared_store()
     with contextlib.ExitStack() as stack:
         stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None
         if log_path is not None:
-            secrets = [*credentials_of(context.headers, context.effective_token), http_token]
+            from deskcheck.engine.forms.store_url import password_of, store_url
+
+            secrets = [
+                *credentials_of(context.headers, context.effective_token),
+                *http_token,
+                password_of(store_url()),
+            ]
             log = CallLog(log_path, Redactor(secrets))
             stack.callback(log.close)
             log.start(
@@ -150,11 +223,43 @@ def _serve(context, docx, spec, schema, data, http, http_token, log_path) -> Non
                 contexts=[served.record() for served in catalogue.contexts],
                 tools=catalogue.names,
             )
-        run(catalogue, http=address, http_token=http_token, log=log, quiet=current_env().quiet, on_stop=stack.close)
+        run(
+            catalogue,
+            http=address,
+            http_tokens=http_token,
+            log=log,
+            quiet=current_env().quiet,
+            max_result_chars=max_result_chars,
+            readers=readers,
+            token_in_url=made_up,
+            on_stop=stack.close,
+        )
+
+
+def _reach_shared_store() -> None:
+    """A shared (PostgreSQL) store is connected to now: one that cannot be reached ends the
+    start with exit 2 and the reason, rather than failing the agent's first call."""
+    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.store_url import open_store, shared_store_url
+
+    try:
+        url = shared_store_url()
+        if url is not None:
+            open_store(url).counters()
+    except StoreError as exc:
+        raise UsageError(exc.message) from None
 
 
 LogArg = Annotated[
     Path, typer.Argument(metavar="LOG", help="A log written by deskcheck mcp --log.", show_default=False)
+]
+LoggedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--use-logged-contexts",
+        help="Replay on the files and API the log names (a log is untrusted: check them first) instead of "
+        "contexts given here.",
+    ),
 ]
 StrictOpt = Annotated[
     bool, typer.Option("--strict", help="Exit 1 when any result differs from the recorded one, not only its outcome.")
@@ -170,11 +275,13 @@ def replay(
     schema: SchemaList = None,
     data: DataList = None,
     strict: StrictOpt = False,
+    use_logged_contexts: LoggedOpt = False,
     *,
     context: ContextOptions,
 ) -> None:
-    """Run every call of a recorded session again, in order, against the given contexts (default: the
-    ones the log names; credentials are never logged, so give --token or --header again), and print
+    """Run every call of a recorded session again, in order, against the contexts given (or, with
+    --use-logged-contexts, the ones the log names; credentials are never logged, so give --token or
+    --header again, and --base-url for them to be sent to a logged API), and print
     one JSON line per call: its result and how it compares with the recorded one (same, changed,
     or diverged when success became failure or the other way round), then a summary. Exit 1 when a
     call diverged (with --strict: when any result changed), 2 when the log cannot be read. A replay's form
@@ -182,4 +289,6 @@ def replay(
     sessions of the agent and the CLI alone; a .docx is written as the server would write it."""
     from ..mcp.replay import replay_log
 
-    raise typer.Exit(replay_log(log_file, context, docx, spec, schema, data, strict=strict))
+    raise typer.Exit(
+        replay_log(log_file, context, docx, spec, schema, data, strict=strict, use_logged_contexts=use_logged_contexts)
+    )

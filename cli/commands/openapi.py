@@ -10,7 +10,9 @@ import typer
 from ..app import help_with_example
 from ..completion import choices, profiles
 from ..env import current_env, global_flags
-from ..output.emit import emit_export_error, emit_usage_error
+from ..option_values import metavar, one_of
+from ..output.emit import emit_export_error, print_plain_error
+from ..render.draw import plural
 
 openapi_app = typer.Typer(
     name="openapi",
@@ -18,6 +20,7 @@ openapi_app = typer.Typer(
         "Check annotated OpenAPI documents (x-agent) and list the tools they give.",
         "deskcheck openapi check openapi.yaml --format github",
         "deskcheck openapi tools openapi.yaml --profile write",
+        "deskcheck openapi rule default-invalid",
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -53,9 +56,11 @@ def check(
         str | None,
         typer.Option(
             "--format",
+            metavar=metavar(CHECK_FORMATS),
             help="text (the default), json (the envelope, --json too), github (workflow annotations) or sarif; "
             "each one says what happened in every outcome.",
             autocompletion=choices(CHECK_FORMATS),
+            callback=one_of(CHECK_FORMATS),
             show_default=False,
         ),
     ] = None,
@@ -65,7 +70,9 @@ def check(
         list[str] | None,
         typer.Option(
             "--severity",
-            help="RULE=error|warning|off: change a rule's severity (repeatable; wins over the configuration file).",
+            metavar="RULE=error|warning|off",
+            help="Change a rule's severity (repeatable; wins over the configuration file); `deskcheck openapi rule` "
+            "lists the rules.",
             autocompletion=_complete_severity,
         ),
     ] = None,
@@ -74,7 +81,8 @@ def check(
         typer.Option(
             "--config",
             help="The configuration file ([openapi.check] in .deskcheck.toml, [tool.deskcheck.openapi.check] in "
-            "pyproject.toml); default: the nearest one from the working directory up. --config none reads none.",
+            "pyproject.toml); default: the nearest one from the working directory up to the repository root (the "
+            "folder with .git; outside a repository, the working directory only). --config none reads none.",
             show_default=False,
         ),
     ] = None,
@@ -116,11 +124,11 @@ def check(
     """Report everything that would stop the document's tools from loading or working and everything
     the OpenAPI specification forbids (errors), and what is only questionable (warnings), each with its
     file, line, column and JSON pointer; $refs to other files are checked too. Exit 0 without errors,
-    1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong."""
+    1 with errors (or warnings with --strict), 2 when a document cannot be read or the options are wrong.
+    Each finding names its rule: `deskcheck openapi rule` lists the rules, `deskcheck openapi rule NAME`
+    explains one (why it matters, how to fix it)."""
     env = current_env()
     fmt = output_format or ("json" if global_flags().json else "text")
-    if fmt not in CHECK_FORMATS:
-        raise typer.Exit(emit_usage_error(env, _bad_format(fmt, CHECK_FORMATS)))
     from deskcheck.engine.errors import InputError
     from deskcheck.engine.openapi.report import CheckReport
 
@@ -132,6 +140,7 @@ def check(
         report.failure = exc.message
         raise typer.Exit(_print_report(env, report, fmt)) from None
     report.strict = strict or settings.strict
+    report.configuration = _artifact_path(str(settings.path)) if settings.path is not None else None
     _run_checks(report, specs, profile, live_options, tuple(allow_host or ()), settings.severity)
     raise typer.Exit(_print_report(env, report, fmt))
 
@@ -150,7 +159,7 @@ def _run_checks(report, specs: list[str], profiles, live_options, allow_hosts, s
 
     documents = list(zip(specs, report.documents, strict=True))
     for spec, artifact in progress.each(
-        documents, f"checking {len(specs)} document(s)", lambda document: f"checking {document[0]}"
+        documents, f"checking {plural(len(specs), 'document')}", lambda document: f"checking {document[0]}"
     ):
         try:
             source = read_source(spec)
@@ -176,6 +185,8 @@ def _print_report(env, report, fmt: str) -> int:
 
         failed = {} if code == 0 else {"error": report.summary()}
         write_json_line(env.stdout, {"ok": code == 0, **failed, "result": report.result()})
+        if code != 0:
+            print_plain_error(env, report.summary())
         return code
     if fmt == "text" and not env.json_output:  # a person at a terminal: the coloured view
         if report.failure is not None:
@@ -186,7 +197,9 @@ def _print_report(env, report, fmt: str) -> int:
         named = {f.artifact for f in report.findings}
         clean = [name for name in report.documents if name not in named] if len(report.documents) > 1 else []
         artifact = report.documents[0] if len(report.documents) == 1 else ""
-        _show_findings(env, report.findings, artifact, clean)
+        _show_findings(
+            env, report.findings, {"artifact": artifact, "clean": clean, "configuration": report.configuration}
+        )
         return code
     from deskcheck.engine import __version__
     from deskcheck.engine.openapi.report import format_report
@@ -194,8 +207,8 @@ def _print_report(env, report, fmt: str) -> int:
     formatted = format_report(report, fmt, tool_version=__version__)
     if formatted:  # GitHub annotations of a clean check: nothing at all, not an empty line
         print(formatted, file=env.stdout)
-    if report.failure is not None and fmt != "text":
-        print(f"error: {report.failure}", file=env.stderr)
+    if code != 0:  # the findings may go to a file (a CI step's artifact): the gist reaches stderr too
+        print_plain_error(env, report.summary())
     return code
 
 
@@ -225,6 +238,33 @@ def _complete_severity(incomplete: str) -> list[str]:
     return [f"{name}=" for name in RULES if name.startswith(incomplete)]
 
 
+@openapi_app.command("rule")
+def rule(
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="[NAME]", help="The rule, as a finding names it (default-invalid).", show_default=False),
+    ] = None,
+) -> None:
+    """Explain a rule of openapi check: what it finds, why it matters, how to fix it and its default
+    severity. Without NAME, list every rule."""
+    from deskcheck.engine.openapi.rule_docs import all_rule_docs, rule_doc
+    from deskcheck.engine.openapi.rules import RULES
+
+    from ..errors import UsageError
+    from ..output.emit import emit_value
+
+    env = current_env()
+    if name is None:
+        raise typer.Exit(emit_value(env, [doc.as_dict() for doc in all_rule_docs()], "rules:rules"))
+    if name not in RULES:
+        from deskcheck.engine.close_matches import did_you_mean
+
+        raise UsageError(
+            f"there is no rule {name!r}.{did_you_mean(name, RULES)} `deskcheck openapi rule` lists every rule."
+        )
+    raise typer.Exit(emit_value(env, rule_doc(RULES[name]).as_dict(), "rules:rule"))
+
+
 @openapi_app.command("tools", no_args_is_help=True)
 def tools(
     spec: SpecArg,
@@ -233,10 +273,12 @@ def tools(
         str | None,
         typer.Option(
             "--format",
+            metavar=metavar(TOOLS_FORMATS),
             help="json (the default: tools, editor groups, skills, instructions), anthropic, openai or mcp; on a "
             "terminal without it, a list of names and summaries.",
             show_default=False,
             autocompletion=choices(TOOLS_FORMATS),
+            callback=one_of(TOOLS_FORMATS),
         ),
     ] = None,
     locale: Annotated[
@@ -253,8 +295,6 @@ def tools(
     env = current_env()
     listing = output_format is None  # on a terminal: names and summaries instead of definitions
     output_format = output_format or "json"
-    if output_format not in TOOLS_FORMATS:
-        raise typer.Exit(emit_export_error(env, _bad_format(output_format, TOOLS_FORMATS)))
     try:
         loaded = load_openapi(spec, profiles=profile or None, locale=locale)
     except InputError as exc:
@@ -281,11 +321,11 @@ def tools(
     print(json.dumps(value, ensure_ascii=False, indent=2), file=env.stdout)
 
 
-def _show_findings(env, findings, artifact: str, clean: list[str]) -> None:
+def _show_findings(env, findings, args: dict) -> None:
     """The findings on a terminal, grouped by file with their severity in colour (``render.openapi``)."""
     from ..output.pretty import print_value
 
-    print_value(env, [f.as_dict() for f in findings], "openapi:check", {"artifact": artifact, "clean": clean})
+    print_value(env, [f.as_dict() for f in findings], "openapi:check", args)
 
 
 def _live_options(live: bool, base_url: str | None, params: list[str], headers: list[str], token, timeout: float):
@@ -311,15 +351,15 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise InputError(f"--param must look like name=value, not {item!r}.")
+        from deskcheck.engine.json_text import lone_surrogate
+
+        if lone_surrogate(item):
+            raise InputError(f"--param {item!r} is not UTF-8 text (it holds {lone_surrogate(item)}); give it as text.")
         values[name.strip()] = value
     from deskcheck.engine.openapi.http import Credentials
     from deskcheck.engine.openapi.live_check import LiveOptions
 
     return LiveOptions(base_url, values, Credentials.from_options(headers, token), timeout=timeout)
-
-
-def _bad_format(given: str, allowed: tuple[str, ...]) -> str:
-    return f"--format must be one of {', '.join(allowed)}, not {given!r}."
 
 
 def _artifact_path(spec: str) -> str:

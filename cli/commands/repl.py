@@ -44,6 +44,7 @@ ScriptOpt = Annotated[
     str | None,
     typer.Option(
         "--script",
+        metavar="FILE",
         help="Run the commands in FILE (- for stdin) and exit; the exit code is the first failing command's. "
         "Without it, commands are read from stdin when stdin is not a terminal.",
         show_default=False,

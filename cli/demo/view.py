@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..render import docx as docx_views
-from ..render.draw import Line, View
+from ..render.draw import Line, View, plural
 from ..render.values import fold, value_view
 
 # A result longer than this many lines is cut (--json prints everything).
@@ -93,7 +93,7 @@ def _comments(result: dict[str, Any], args: dict[str, Any]) -> View:
     # The last thread is the one the step just started; the others came with the edits (their
     # quotes include the pending deletions, as a reviewer sees them), and --json lists them all.
     threads = result.get("comments", [])
-    return [Line(f"{len(threads)} thread(s); the last one:"), *docx_views.comments_view(threads[-1:])]
+    return [Line(f"{plural(len(threads), 'thread')}; the last one:"), *docx_views.comments_view(threads[-1:])]
 
 
 def _comment_added(result: dict[str, Any], args: dict[str, Any]) -> View:
@@ -122,7 +122,7 @@ def summary_lines(steps: Sequence[Any], seconds: float, reviewed: str | None) ->
     if not failed and not skipped:
         lines.append(("bold green", f"All {len(ran)} steps worked, in {seconds:.1f} s. The sample API is stopped."))
     else:
-        lines.append(("bold red", f"{len(failed)} step(s) failed, {len(skipped)} skipped, in {seconds:.1f} s:"))
+        lines.append(("bold red", f"{plural(len(failed), 'step')} failed, {len(skipped)} skipped, in {seconds:.1f} s:"))
         lines += [("red", f"  {step.name}: {step.error}") for step in failed]
         lines.append(("", "The sample API is stopped."))
     if reviewed:

@@ -21,6 +21,7 @@ credential (``authorization``, ``password``, ``apiKey``, ...) and the password o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -63,7 +64,11 @@ class Redactor:
     """Replaces the ``secrets`` and every value under a credential-like key."""
 
     def __init__(self, secrets: Iterable[str | None]) -> None:
-        values = {s for s in secrets if s}
+        from urllib.parse import quote, quote_plus
+
+        given = {s for s in secrets if s}
+        # A token also appears percent-encoded (in a query string, a URL a message quotes).
+        values = given | {quote(s, safe="") for s in given} | {quote_plus(s) for s in given}
         self._whole = values
         self._inside = sorted((s for s in values if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True)
 
@@ -109,26 +114,30 @@ class CallLog:
         self.redact = redact
         self.calls = 0
         self._lock = threading.Lock()
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        except OSError as exc:
-            raise UsageError(f"--log {path} cannot be written ({exc.strerror or exc}).") from None
-        self._stream = os.fdopen(fd, "a", encoding="utf-8")
+        self._broken = False
+        self._stream = _open_log(path)
 
     def start(self, *, transport: str, contexts: list[dict[str, Any]], tools: list[str]) -> None:
+        """Write the first line; a log that cannot take it (a full disk) is a usage error."""
+        try:
+            self._write(self._start_event(transport, contexts, tools), quiet=False)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                self._stream.close()
+            raise UsageError(f"--log {self.path} cannot be written ({exc.strerror or exc}).") from None
+
+    def _start_event(self, transport: str, contexts: list[dict[str, Any]], tools: list[str]) -> dict[str, Any]:
         from deskcheck.engine import __version__
 
-        self._write(
-            {
-                "event": "start",
-                "at": now_iso(),
-                "deskcheck": __version__,
-                "pid": os.getpid(),
-                "transport": transport,
-                "contexts": contexts,
-                "tools": tools,
-            }
-        )
+        return {
+            "event": "start",
+            "at": now_iso(),
+            "deskcheck": __version__,
+            "pid": os.getpid(),
+            "transport": transport,
+            "contexts": contexts,
+            "tools": tools,
+        }
 
     def call(
         self,
@@ -156,13 +165,63 @@ class CallLog:
         if self._stream.closed:
             return
         self._write({"event": "stop", "at": now_iso(), "calls": self.calls})
-        self._stream.close()
+        with contextlib.suppress(OSError):
+            self._stream.close()
 
-    def _write(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(self.redact(entry), ensure_ascii=False, default=str)
+    def failed(self) -> None:
+        """Stop logging after a write failed (a full disk), saying so once on stderr: the server
+        goes on without its log rather than failing the agent's calls."""
+        if not self._broken:
+            self._broken = True
+            import sys
+
+            print(f"deskcheck mcp: --log {self.path} can no longer be written; calls go on unlogged.", file=sys.stderr)
+
+    def _write(self, entry: dict[str, Any], *, quiet: bool = True) -> None:
+        if self._broken:
+            return
+        # allow_nan=False: a log stays JSON Lines whatever a result holds (arguments are refused
+        # before; a value that still is not JSON is written as text).
+        try:
+            line = json.dumps(self.redact(entry), ensure_ascii=False, default=str, allow_nan=False)
+        except ValueError:
+            line = json.dumps(self.redact(json.loads(json.dumps(entry, default=str), parse_constant=str)))
         with self._lock:
-            self._stream.write(line + "\n")
-            self._stream.flush()
+            try:
+                self._stream.write(line + "\n")
+                self._stream.flush()
+            except OSError:
+                if not quiet:
+                    raise
+                self.failed()
+
+
+def _open_log(path: Path):
+    """The log file opened for appending, readable by its owner only. Only a regular file (or a
+    new one) is taken: a FIFO would block the server until someone reads it, and a device
+    (/dev/full) is no log."""
+    with contextlib.suppress(OSError):
+        _refuse_special(path, os.stat(path).st_mode)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o600)
+    except OSError as exc:
+        raise UsageError(f"--log {path} cannot be written ({exc.strerror or exc}); give a file path.") from None
+    try:
+        _refuse_special(path, os.fstat(fd).st_mode)
+    except UsageError:
+        os.close(fd)
+        raise
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
+
+
+def _refuse_special(path: Path, mode: int) -> None:
+    import stat
+
+    if not stat.S_ISREG(mode):
+        special = stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if special else "not a file"
+        raise UsageError(f"--log {path} is {kind}; give the path of a regular file (it is created when missing).")
 
 
 class RecordedCall(NamedTuple):

@@ -6,14 +6,19 @@ document with its profiles and API access, a schema and a data file), opened int
 names, definitions, annotations and instructions the exporters give them (``deskcheck docx
 tools --format mcp``, ``deskcheck openapi tools --format mcp``). When two contexts would offer a
 tool of the same name (two .docx files, two forms), each of those contexts gets its file's name
-as a prefix: ``contract_read_document``, ``nda_read_document``.
+as a prefix: ``contract_read_document``, ``nda_read_document`` (``names``: at most 64 characters,
+and every mention of a tool in a description, an instruction or a message is the name served).
+
+Form sessions are kept per client when the server asks (``call(..., identity=...)``): a form or
+OpenAPI context then opens a tool set of its own for that identity, unless ``--identity`` gave
+the context one to share.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +26,14 @@ from deskcheck.engine.tools import ToolResult, ToolSet, fail, unknown_tool_messa
 
 from ..context import ContextOptions, open_toolset, preflight
 from ..errors import UsageError
+from .names import Renamer, fit, prefix_word
 
 CONTEXT_HINT = "give --docx FILE, --spec SPEC, or --schema SCHEMA --data FILE (each may be repeated)"
 FAMILY_WORDS = {"docx": "a .docx review", "openapi": "an annotated OpenAPI document", "form": "a file-backed form"}
-# MCP tool names: letters, digits, _, - and . (SEP-986); a prefix keeps to the first three.
-_PREFIX_CHARACTERS = re.compile(r"[^A-Za-z0-9]+")
-MAX_PREFIX = 24
 # Tool arguments that name files on the server's machine, by tool.
 PATH_ARGUMENTS = {"compare_versions": ("previous", "current")}
+# Tool sets opened for clients' own form sessions, per context (least recently used closed first).
+MAX_CLIENT_TOOLSETS = 64
 
 
 @dataclasses.dataclass
@@ -36,6 +41,36 @@ class ServedContext:
     options: ContextOptions
     toolset: ToolSet
     prefix: str = ""
+    renamer: Renamer = dataclasses.field(default_factory=lambda: Renamer({}))
+    # An OpenAPI document's skills, x-agent examples by tool, and its text (served as resources).
+    skills: list[Any] = dataclasses.field(default_factory=list)
+    examples: dict[str, list[Any]] = dataclasses.field(default_factory=dict)
+    document_text: str | None = None
+    document_type: str = "application/json"
+    # Every client works in the context's own form sessions (--share-sessions, or --identity).
+    shared: bool = False
+    _clients: OrderedDict[str, ToolSet] = dataclasses.field(default_factory=OrderedDict)
+    _lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+
+    @property
+    def per_client(self) -> bool:
+        """Whether clients get form sessions of their own here (not with --identity, which
+        names the sessions to share, nor for a .docx, which has none)."""
+        return self.family != "docx" and not self.options.identity and not self.shared
+
+    def toolset_for(self, identity: str | None) -> ToolSet:
+        """The tool set whose form sessions belong to ``identity`` (None: the context's own)."""
+        if identity is None or not self.per_client:
+            return self.toolset
+        with self._lock:
+            toolset = self._clients.get(identity)
+            if toolset is None:
+                toolset = open_toolset(dataclasses.replace(self.options, identity=identity))
+                self._clients[identity] = toolset
+                if len(self._clients) > MAX_CLIENT_TOOLSETS:
+                    self._clients.popitem(last=False)
+            self._clients.move_to_end(identity)
+            return toolset
 
     @property
     def family(self) -> str:
@@ -52,12 +87,12 @@ class ServedContext:
         return Path(o.data or "").name
 
     def stem(self) -> str:
-        """The prefix's word: the file's name without its extension, letters and digits only."""
+        """The prefix's word: the file's name without its extension, whole words only, short
+        enough for every tool name of the context to stay within 64 characters."""
         o = self.options
         source = {"docx": str(o.docx), "openapi": o.spec or "", "form": str(o.data)}[self.family]
-        name = source.rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0]
-        word = _PREFIX_CHARACTERS.sub("_", name.split(".", 1)[0]).strip("_")[:MAX_PREFIX].strip("_")
-        return word or self.family
+        longest = max((len(name) for name in self.toolset.names), default=0)
+        return prefix_word(source, longest, self.family)
 
     def record(self) -> dict[str, Any]:
         """What a log keeps of the context, enough to open it again: never a credential (the
@@ -183,8 +218,10 @@ class Catalogue:
         _assign_prefixes(contexts)
         self._routes: dict[str, tuple[ServedContext, str]] = {}
         for context in contexts:
-            for name in context.toolset.names:
-                self._routes[context.prefix + name] = (context, name)
+            served = {name: fit(context.prefix + name) for name in context.toolset.names}
+            context.renamer = Renamer(served)
+            for name, served_name in served.items():
+                self._routes[served_name] = (context, name)
         self._definitions: list[dict[str, Any]] | None = None
 
     @property
@@ -204,8 +241,13 @@ class Catalogue:
 
             definitions = []
             for context in self.contexts:
+                rename = context.renamer
                 for definition in export_tools(context.toolset, "mcp"):
-                    definition["name"] = context.prefix + definition["name"]
+                    examples = context.examples.get(definition["name"])
+                    if examples:
+                        definition["_meta"] = {"inputExamples": examples}
+                    definition["name"] = rename(definition["name"])
+                    definition["description"] = rename(definition["description"])
                     definitions.append(definition)
             self._definitions = definitions
         return self._definitions
@@ -213,16 +255,18 @@ class Catalogue:
     def instructions(self) -> str:
         """The family's instructions for one context; for several, one section per context."""
         if len(self.contexts) == 1 and not self.contexts[0].prefix:
-            return self.contexts[0].toolset.instructions
+            context = self.contexts[0]
+            return context.renamer(context.toolset.instructions)
         parts = [f"This server offers the tools of {len(self.contexts)} contexts; each section below is one of them."]
         for context in self.contexts:
             heading = f"# {context.label} ({FAMILY_WORDS[context.family]})"
             if context.prefix:
                 heading += (
                     f"\n\nIts tools are named with the prefix `{context.prefix}` (for example "
-                    f"`{context.prefix}{context.toolset.names[0]}`); the text below names them without it."
+                    f"`{context.renamer(context.toolset.names[0])}`)."
                 )
-            parts.append(heading + ("\n\n" + context.toolset.instructions if context.toolset.instructions else ""))
+            own = context.renamer(context.toolset.instructions)
+            parts.append(heading + ("\n\n" + own if own else ""))
         return "\n\n".join(parts)
 
     def written_documents(self) -> list[Path]:
@@ -240,34 +284,61 @@ class Catalogue:
         """Whether ``name`` is a tool, or a name a context explains it cannot serve."""
         return name in self._routes or self._unsupported(name) is not None
 
-    def call(self, name: str, args: Any) -> ToolResult:
-        """Run the tool called ``name`` in its context, as ``deskcheck call`` runs it."""
+    def tool(self, name: str) -> Any:
+        """The ``Tool`` served as ``name`` (None for an unknown or unsupported name)."""
+        route = self._routes.get(name)
+        return route[0].toolset.get(route[1]) if route is not None else None
+
+    def lane(self, name: str, identity: str | None = None) -> tuple[int, str | None] | None:
+        """Which lane runs a call (``workers``): None for a read of a .docx (any reader may run it)
+        and for a name no context serves; else the context's lane, or the client's lane in it."""
+        route = self._routes.get(name) or self._unsupported(name)
+        if route is None:
+            return None
+        context, inner = route
+        if context.family == "docx" and inner in context.toolset and context.toolset.get(inner).annotations.read_only:
+            return None
+        return self.contexts.index(context), identity if context.per_client else None
+
+    def call(self, name: str, args: Any, identity: str | None = None) -> ToolResult:
+        """Run the tool called ``name`` in its context, as ``deskcheck call`` runs it (in the form
+        sessions of ``identity`` when the context keeps them per client)."""
         route = self._routes.get(name) or self._unsupported(name)
         if route is not None:
             context, inner = route
-            refusal = self._outside_served_folders(context, inner, args)
-            return refusal or context.toolset.call(inner, args)
+            args, refusal = self._served_paths(context, inner, args)
+            if refusal is not None:
+                return refusal
+            return _renamed(context.toolset_for(identity).call(inner, args), context.renamer)
         if len(self.contexts) == 1:  # the CLI's own message, word for word
-            return self.contexts[0].toolset.call(name, args)
+            context = self.contexts[0]
+            return _renamed(context.toolset.call(name, args), context.renamer)
         return fail(unknown_tool_message(name, self.family, self.names), code="unknownTool", input_error=True)
 
-    def _outside_served_folders(self, context: ServedContext, tool: str, args: Any) -> ToolResult | None:
-        """A refusal when a tool would read a file the server was not pointed at: over MCP, the
-        paths ``compare_versions`` takes must be beside a served document (a document under
-        review is untrusted text, and may ask the agent to read another file)."""
+    def _served_paths(self, context: ServedContext, tool: str, args: Any) -> tuple[Any, ToolResult | None]:
+        """The arguments with the file paths a tool takes resolved against the served document's
+        folder (the agent sees the document, not the server's working directory), or a refusal
+        when one is not beside a served document: a document under review is untrusted text, and
+        may ask the agent to read another file."""
         if context.family != "docx" or tool not in PATH_ARGUMENTS or not isinstance(args, dict):
-            return None
+            return args, None
         folders = sorted({str(c.options.docx.parent) for c in self.contexts if c.family == "docx"})
+        resolved = dict(args)
         for key in PATH_ARGUMENTS[tool]:
             value = args.get(key)
-            if isinstance(value, str) and value and str(Path(value).resolve().parent) not in folders:
-                return fail(
+            if not isinstance(value, str) or not value or "\x00" in value:
+                continue
+            path = (context.options.docx.parent / value).resolve()
+            if str(path.parent) not in folders:
+                return args, fail(
                     f"{tool} over deskcheck mcp reads .docx files only beside the documents it serves (in "
-                    f"{', '.join(folders)}); {value} is elsewhere. Copy it there, or compare on the command line: "
-                    "deskcheck docx compare PREVIOUS CURRENT.",
+                    f"{', '.join(folders)}); {key} {value!r} is {path}, elsewhere. Give a file of that folder "
+                    "(a relative path is read from it), or compare on the command line: deskcheck docx compare "
+                    "PREVIOUS CURRENT.",
                     code="outsideServedFolders",
                 )
-        return None
+            resolved[key] = str(path)
+        return resolved, None
 
     def _unsupported(self, name: str) -> tuple[ServedContext, str] | None:
         for context in self.contexts:
@@ -276,22 +347,41 @@ class Catalogue:
         return None
 
 
-def open_catalogue(options: list[ContextOptions]) -> Catalogue:
+def open_catalogue(options: list[ContextOptions], *, shared_sessions: bool = False) -> Catalogue:
     """Every context opened as ``deskcheck call`` opens it (missing files and unusable documents
-    are usage errors, before anything is served)."""
+    are usage errors, before anything is served); ``shared_sessions``: every client works in the
+    form sessions the CLI and the REPL use."""
     contexts = []
     for opts in options:
         preflight(opts)
         if opts.family == "docx":
             _check_review_options(opts)
-        toolset = open_toolset(opts)
+        served = ServedContext(opts, open_toolset(opts)) if opts.family != "openapi" else _openapi_context(opts)
+        toolset = served.toolset
         if not len(toolset):
             raise UsageError(
                 f"{opts.spec} gives no tools in the loaded profiles (no operation carries an x-agent annotation "
                 "there): choose another --profile, or see what the document gives with deskcheck openapi tools SPEC."
             )
-        contexts.append(ServedContext(opts, toolset))
+        served.shared = shared_sessions
+        contexts.append(served)
     return Catalogue(contexts)
+
+
+def _openapi_context(opts: ContextOptions) -> ServedContext:
+    """An OpenAPI context with what is served besides its tools: skills, examples, the document."""
+    from ..context import load_openapi_context
+
+    loaded = load_openapi_context(opts)
+    source = loaded.source
+    return ServedContext(
+        opts,
+        loaded.toolset,
+        skills=list(loaded.skills),
+        examples=loaded.examples(),
+        document_text=source.text if source is not None else None,
+        document_type="application/yaml" if source is not None and source.format == "yaml" else "application/json",
+    )
 
 
 def _check_review_options(opts: ContextOptions) -> None:
@@ -313,6 +403,18 @@ def _check_review_options(opts: ContextOptions) -> None:
         raise UsageError(exc.message.replace("operationTypes", "--operation-types")) from None
 
 
+def _renamed(result: ToolResult, rename: Renamer) -> ToolResult:
+    """``result`` with the tools its message (or text) names called by their served names."""
+    if not rename:
+        return result
+    changes: dict[str, Any] = {}
+    if result.error:
+        changes["error"] = rename(result.error)
+    if isinstance(result.value, str):
+        changes["value"] = rename(result.value)
+    return dataclasses.replace(result, **changes) if changes else result
+
+
 def _assign_prefixes(contexts: list[ServedContext]) -> None:
     """Prefix the tools of every context that shares a tool name with another one."""
     counts = Counter(name for context in contexts for name in set(context.toolset.names))
@@ -325,7 +427,7 @@ def _assign_prefixes(contexts: list[ServedContext]) -> None:
         word = f"{word}{number if number > 1 else ''}"
         used.add(word)
         context.prefix = word + "_"
-    names = Counter(context.prefix + name for context in contexts for name in context.toolset.names)
+    names = Counter(fit(context.prefix + name) for context in contexts for name in context.toolset.names)
     twice = sorted(name for name, count in names.items() if count > 1)
     if twice:
         raise UsageError(

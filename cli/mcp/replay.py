@@ -33,24 +33,19 @@ def replay_log(
     data: list[Path] | None,
     *,
     strict: bool = False,
+    use_logged_contexts: bool = False,
 ) -> int:
     """Replay the log at ``path``, print one line per call and a summary; the exit code."""
     from ..env import current_env
     from ..review_lock import holding
-    from .catalogue import context_from_record, contexts_from_flags, open_catalogue
+    from .catalogue import contexts_from_flags, open_catalogue
 
     env = current_env()
     start, calls = read_log(path)
     if docx or spec or schema or data:
         options = contexts_from_flags(template, docx, spec, schema, data)
     else:
-        recorded = (start or {}).get("contexts")
-        if not isinstance(recorded, list) or not recorded:
-            raise UsageError(
-                f"{path} does not say which contexts it was recorded on; give them: --docx FILE, --spec SPEC or "
-                "--schema SCHEMA --data FILE."
-            )
-        options = [context_from_record(record, template) for record in recorded if isinstance(record, dict)]
+        options = _logged_contexts(path, start, template, confirmed=use_logged_contexts)
     catalogue = open_catalogue(options)
     redact = Redactor(credentials_of(template.headers, template.effective_token))
     counts = {"same": 0, "changed": 0, "diverged": 0}
@@ -73,6 +68,45 @@ def replay_log(
     return int(ExitCode.TOOL_ERROR if failed else ExitCode.OK)
 
 
+def _logged_contexts(path: Path, start: dict[str, Any] | None, template: ContextOptions, *, confirmed: bool):
+    """The contexts the log names, only when the user confirmed them (``--use-logged-contexts``): a
+    log is a file anyone may have written, and may name another document (in direct mode) or
+    another API. Credentials go only to an API address the user named (``--base-url``)."""
+    from .catalogue import context_from_record
+
+    recorded = (start or {}).get("contexts")
+    records = [r for r in recorded if isinstance(r, dict)] if isinstance(recorded, list) else []
+    if not records:
+        raise UsageError(
+            f"{path} does not say which contexts it was recorded on; give them: --docx FILE, --spec SPEC or "
+            "--schema SCHEMA --data FILE."
+        )
+    if not confirmed:
+        named = "; ".join(_describe(r) for r in records)
+        raise UsageError(
+            f"replay acts only on contexts you give: {path} names {named}. Give them on the command line (--docx "
+            "FILE, --spec SPEC, --schema SCHEMA --data FILE), or pass --use-logged-contexts to use the log's."
+        )
+    credentials = bool(template.headers or template.effective_token)
+    for record in records:
+        logged_url = record.get("baseUrl")
+        if credentials and logged_url and not template.base_url:
+            raise UsageError(
+                f"{path} names the API {logged_url!r}; your credentials go only to an address you name: give "
+                "--base-url too (or give no --token, --header or $DESKCHECK_TOKEN)."
+            )
+    return [context_from_record(record, template) for record in records]
+
+
+def _describe(record: dict[str, Any]) -> str:
+    family = record.get("family")
+    if family == "docx":
+        return f"--docx {record.get('docx')} (mode {record.get('mode', 'tracked-changes')})"
+    if family == "openapi":
+        return f"--spec {record.get('spec')}" + (f" at {record['baseUrl']}" if record.get("baseUrl") else "")
+    return f"--schema {record.get('schema')} --data {record.get('data')}"
+
+
 @contextlib.contextmanager
 def _private_session_store() -> Iterator[None]:
     """Form sessions of the replay in a store of their own (a temporary state directory), so that
@@ -80,12 +114,18 @@ def _private_session_store() -> Iterator[None]:
     agent and the developer work in. (The review locks are taken in the real one before.)"""
     import tempfile
 
+    from deskcheck.engine.forms import store_url
+
     saved = os.environ.get("DESKCHECK_STATE_DIR")
+    chosen = store_url.chosen_store()
     with tempfile.TemporaryDirectory(prefix="deskcheck-replay-") as folder:
         os.environ["DESKCHECK_STATE_DIR"] = folder
+        # Whatever store --store, DESKCHECK_STORE or the configuration name (a fleet's shared one).
+        store_url.choose_store("sqlite:///" + str(Path(folder, "sessions.sqlite3")).lstrip("/"))
         try:
             yield
         finally:
+            store_url.choose_store(chosen)
             if saved is None:
                 os.environ.pop("DESKCHECK_STATE_DIR", None)
             else:

@@ -41,6 +41,8 @@ def emit_result(env: Env, result: ToolResult, view: str | None = None, args: dic
     if env.json_output:
         if not (env.quiet and code == ExitCode.OK):
             write_json_line(env.stdout, envelope)
+        if code != ExitCode.OK:  # the envelope is for the script; the person running it reads stderr
+            print_plain_error(env, envelope["error"])
         return code
     if "result" in envelope and not (env.quiet and code == ExitCode.OK):
         from .pretty import print_value
@@ -56,6 +58,7 @@ def emit_result(env: Env, result: ToolResult, view: str | None = None, args: dic
 def emit_usage_error(env: Env, message: str) -> ExitCode:
     if env.json_output:
         write_json_line(env.stdout, error_envelope(message))
+        print_plain_error(env, message)
     else:
         from .pretty import print_error
 
@@ -63,11 +66,20 @@ def emit_usage_error(env: Env, message: str) -> ExitCode:
     return ExitCode.USAGE
 
 
-def emit_export_error(env: Env, message: str) -> ExitCode:
-    """A failure of a command that exports a foreign format (tool definitions): its stdout holds
-    that format or nothing, so the message goes to stderr only."""
-    print(f"error: {message}", file=env.stderr)
-    return ExitCode.USAGE
+def emit_export_error(env: Env, message: str, code: ExitCode = ExitCode.USAGE) -> ExitCode:
+    """A failure of a command whose stdout holds a format of its own (tool definitions, a text
+    comparison): that format or nothing, so the message goes to stderr only."""
+    print_plain_error(env, message)
+    return code
+
+
+def print_plain_error(env: Env, message: str) -> None:
+    """``error: MESSAGE`` on stderr, without colour or markup (what a log or a script's reader
+    sees beside the JSON on stdout), control characters shown as symbols: it may quote a
+    document, and an escape sequence must not reach the terminal."""
+    from ..render.draw import safe_text
+
+    print(f"error: {safe_text(message)}", file=env.stderr, flush=True)
 
 
 def emit_value(env: Env, value: Any, view: str | None = None) -> ExitCode:
@@ -92,12 +104,24 @@ def _skipped(value: Any) -> tuple[bool, str] | None:
     listed = "; ".join(
         f"{entry.get('id')}: {entry.get('code')}" for entry in skipped[:3] if isinstance(entry, dict)
     ) + ("; …" if len(skipped) > 3 else "")
+    if value.get("status") == "previewed" or value.get("dryRun"):  # --dry-run: nothing was written
+        if done:
+            return True, (
+                f"{len(skipped)} of {total} operations would be skipped ({listed}); the "
+                f"{'other' if done == 1 else f'other {done}'} would be applied. Nothing was written "
+                "(--dry-run). result.skipped says why."
+            )
+        return False, (
+            f"nothing would be applied: every operation would be skipped ({listed}). Nothing was written "
+            "(--dry-run). result.skipped says why."
+        )
+    verb = "queued" if value.get("queued") else "applied"
     if done:
         return True, (
-            f"{len(skipped)} of {total} operations were skipped ({listed}); the others were "
-            f"{'queued' if value.get('queued') else 'applied'}. result.skipped says why."
+            f"{len(skipped)} of {total} operations were skipped ({listed}); "
+            f"the {'other was' if done == 1 else f'other {done} were'} {verb}. result.skipped says why."
         )
-    return False, f"nothing was applied: every operation was skipped ({listed}). result.skipped says why."
+    return False, f"nothing was {verb}: every operation was skipped ({listed}). result.skipped says why."
 
 
 def _decoded(value: Any) -> Any:

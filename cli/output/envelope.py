@@ -11,7 +11,12 @@ def dumps(obj: Any) -> str:
 
 
 def write_json_line(stream: TextIO, obj: Any) -> None:
-    stream.write(dumps(obj) + "\n")
+    try:
+        stream.write(dumps(obj) + "\n")
+    except UnicodeEncodeError:
+        # Text that no UTF-8 stream can take (a lone surrogate from somewhere): written as JSON
+        # escapes, which every reader takes, rather than a traceback halfway through a batch.
+        stream.write(json.dumps(obj, ensure_ascii=True, separators=(", ", ": "), default=_fallback) + "\n")
     stream.flush()
 
 

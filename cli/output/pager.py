@@ -9,6 +9,7 @@ it ends, quit at once when it fits), like git. Ctrl-C belongs to the pager while
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -27,14 +28,35 @@ def pager_command(environ: dict[str, str] | os._Environ[str] = os.environ) -> st
     return DEFAULT_PAGER if shutil.which("less") else None
 
 
-def show_lines(stream: TextIO, lines: Sequence[str], *, page: bool, height: int) -> None:
+def show_lines(stream: TextIO, lines: Sequence[str], *, page: bool, height: int, width: int | None = None) -> None:
     """Write ``lines`` to ``stream``, through the pager when ``page`` and they do not fit in
-    ``height`` rows (a screen keeps one row for the shell's prompt)."""
+    ``height`` rows of ``width`` cells (a screen keeps one row for the shell's prompt; a line
+    wider than the screen takes as many rows as the terminal wraps it onto)."""
     text = "".join(f"{line}\n" for line in lines)
-    command = pager_command() if page and len(lines) >= height else None
+    command = pager_command() if page and rows(lines, width, stop=height) >= height else None
     if command is None or not run_pager(command, text, stream):
         stream.write(text)
         stream.flush()
+
+
+# What a terminal draws in no cells: colour codes (CSI sequences) and hyperlinks (OSC 8).
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+def rows(lines: Sequence[str], width: int | None, *, stop: int | None = None) -> int:
+    """The terminal rows ``lines`` take at ``width`` cells (each line as many as it wraps onto;
+    escape sequences take none); counting ends at ``stop``, all a caller needs to know."""
+    if not width or width <= 0:
+        return len(lines)
+    from ..render.draw import width_of
+
+    total = 0
+    for line in lines:
+        cells = width_of(_ESCAPES.sub("", line)) if "\x1b" in line else width_of(line)
+        total += max(1, -(-cells // width))
+        if stop is not None and total >= stop:
+            break
+    return total
 
 
 def run_pager(command: str, text: str, stream: TextIO) -> bool:

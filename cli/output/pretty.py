@@ -31,7 +31,7 @@ def print_value(env: Env, value: Any, view: str | None = None, args: dict[str, A
         lines = render_lines(out, view, value, args)
     from .pager import show_lines
 
-    show_lines(env.stdout, lines, page=env.pager and out.is_terminal, height=out.height)
+    show_lines(env.stdout, lines, page=env.pager and out.is_terminal, height=out.height, width=out.width)
 
 
 def render_lines(out, view: str | None, value: Any, args: dict[str, Any] | None = None) -> list[str]:

@@ -1,7 +1,7 @@
 """Readable renderings of results, one module per family (``docx``, ``forms``, ``openapi``,
-``tools``), shared by the CLI on a terminal, the REPL and ``deskcheck demo``; ``draw`` lays them
-out at a width, ``values`` shows any other value. Imported only when something is shown to a
-person: scripts reading JSON never load it."""
+``tools``, ``rules``, and ``markdown`` for API tools' answers), shared by the CLI on a terminal, the
+REPL and ``deskcheck demo``; ``draw`` lays them out at a width, ``values`` shows any other value.
+Imported only when something is shown to a person: scripts reading JSON never load it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ from typing import Any
 from .draw import View
 
 # view family -> module holding its VIEWS table
-_FAMILIES = {"docx": "docx", "form": "forms", "openapi": "openapi", "tools": "tools"}
+_FAMILIES = {
+    "docx": "docx",
+    "form": "forms",
+    "openapi": "openapi",
+    "tools": "tools",
+    "rules": "rules",
+    "markdown": "markdown",
+}
 
 
 def view_of(name: str | None, value: Any, args: dict[str, Any] | None = None) -> View:

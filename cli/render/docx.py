@@ -19,13 +19,57 @@ TEXT_CHARS = 90
 # Block fields the kind column already says (or that only a program needs).
 _BLOCK_FIELDS = frozenset(
     {"blockId", "kind", "text", "blockTextHash", "headingLevel", "displayLabel", "numId", "ilvl", "styleId", "table",
-     "placeholderRanges"}
+     "placeholderRanges", "boundRanges"}
 )  # fmt: skip
 # Other block fields, as the kind column names them.
-_BLOCK_FLAGS = {"inTextBox": "text box", "pendingDeletion": "pending deletion", "joinsNext": "joins next"}
+_BLOCK_FLAGS = {"inTextBox": "text box", "pendingDeletion": "pending deletion", "joinsNext": "joins next",
+                "bound": "data-bound"}  # fmt: skip
 _WARN_FLAGS = frozenset({"pendingDeletion"})
 # The flags find_text copies from the block onto a match.
-_MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder")
+_MATCH_FLAGS = ("pendingDeletion", "joinsNext", "placeholder", "imported", "bound")
+
+# A tracked change's kind as people say it (singular, plural); a kind not listed is split into words.
+CHANGE_WORDS = {
+    "insertion": ("insertion", "insertions"),
+    "deletion": ("deletion", "deletions"),
+    "movedFrom": ("moved passage (from)", "moved passages (from)"),
+    "movedTo": ("moved passage (to)", "moved passages (to)"),
+    "formatting": ("formatting change", "formatting changes"),
+    "propertyChange": ("formatting change", "formatting changes"),
+    "paragraphMark": ("paragraph mark", "paragraph marks"),
+    "paragraphMarkInserted": ("new paragraph", "new paragraphs"),
+    "paragraphMarkDeleted": ("paragraph join", "paragraph joins"),
+    "paragraphPropertiesChanged": ("paragraph formatting change", "paragraph formatting changes"),
+    "sectionPropertiesChanged": ("page layout change", "page layout changes"),
+    "row": ("table row", "table rows"),
+    "rowInserted": ("row inserted", "rows inserted"),
+    "rowDeleted": ("row deleted", "rows deleted"),
+    "rowPropertiesChanged": ("row formatting change", "row formatting changes"),
+    "tablePropertiesChanged": ("table formatting change", "table formatting changes"),
+    "cellInserted": ("cell inserted", "cells inserted"),
+    "cellDeleted": ("cell deleted", "cells deleted"),
+    "cellMerged": ("cell merge", "cell merges"),
+    "cellPropertiesChanged": ("cell formatting change", "cell formatting changes"),
+}
+
+
+def change_kind(kind: str, count: int | None = None) -> str:
+    """``3 deletions``, ``1 paragraph join``; without ``count`` the singular (``deletion``)."""
+    import re
+
+    words = CHANGE_WORDS.get(kind)
+    if words is None:
+        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind).lower()
+        words = (spaced, spaced)
+    if count is None:
+        return words[0]
+    return f"{count:,} {words[0] if count == 1 else words[1]}"
+
+
+def kinds_text(kinds: dict[str, int]) -> str:
+    """``3 deletions, 1 insertion``."""
+    return ", ".join(change_kind(kind, int(count)) for kind, count in kinds.items())
+
 
 CHANGE_STYLES = {
     "insertion": "green",
@@ -68,6 +112,9 @@ def block_flags(block: dict[str, Any]) -> list[str]:
     flags = []
     for key, value in block.items():
         if key in _BLOCK_FIELDS or value is False or value is None:
+            continue
+        if key == "imported" and isinstance(value, dict):
+            flags.append(f"imported from {value.get('part')} ({value.get('format')})")
             continue
         name = _BLOCK_FLAGS.get(key, key)
         flags.append(name if value is True else f"{name}={fold(scalar_text(value), 30)}")
@@ -129,14 +176,26 @@ def read_document(value: dict[str, Any], args: dict[str, Any]) -> View:
         view.append(blocks_table(blocks))
     if value.get("nextAfterBlockId"):
         view.append(note(f"More: the next page starts after block {value['nextAfterBlockId']} (afterBlockId)."))
+    return view + unread_lines(value)
+
+
+def unread_lines(value: dict[str, Any], prefix: str = "! left unread: ") -> View:
+    """A warning line for each piece of content the reading left unread (``unread``)."""
+    from deskcheck.engine.docx.versions.diff_report import unread_line
+
+    entries = [entry for entry in value.get("unread") or [] if isinstance(entry, dict)]
+    view: View = [Wrapped(((prefix, "bold yellow"), (unread_line(entry), "yellow")), indent=4) for entry in entries]
+    total = value.get("totalUnread")
+    if isinstance(total, int) and total > len(entries):
+        view.append(note(f"    … and {total - len(entries):,} more left unread (totalUnread {total:,})."))
     return view
 
 
-def _summary(text: str, value: dict[str, Any]) -> Line:
+def _summary(text: str, value: dict[str, Any]) -> Wrapped:
     spans: list[Any] = [(text, "bold")]
     if value.get("documentVersion"):
         spans.append((f"  documentVersion {value['documentVersion']}", "dim"))
-    return Line(*spans)
+    return Wrapped(tuple(spans), indent=2)
 
 
 def read_section(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -145,7 +204,7 @@ def read_section(value: dict[str, Any], args: dict[str, Any]) -> View:
     view: View = [_summary(f"Section {title}: {plural(len(value.get('blocks', [])), 'block')}", value)]
     if value.get("blocks"):
         view.append(blocks_table(value["blocks"]))
-    return view
+    return view + unread_lines(value)
 
 
 def outline(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -165,7 +224,7 @@ def outline(value: dict[str, Any], args: dict[str, Any]) -> View:
             Column("heading", flex=True),
         ]
         view.append(Table(columns, rows))
-    return view
+    return view + unread_lines(value)
 
 
 def story_name(handle: dict[str, Any] | None) -> str:
@@ -206,6 +265,7 @@ def stories(value: dict[str, Any], args: dict[str, Any]) -> View:
     return [
         _summary(plural(len(rows), "story", "stories"), value),
         Table([Column("story", style="cyan"), Column("text", flex=True)], rows),
+        *unread_lines(value),
     ]
 
 
@@ -213,7 +273,7 @@ def read_story(value: dict[str, Any], args: dict[str, Any]) -> View:
     view: View = [_summary(story_name(value.get("handle")), value)]
     text = str(value.get("text", ""))
     view += [Wrapped(((line, ""),), indent=2) for line in text.split("\n")] if text else [note("(empty)")]
-    return view
+    return view + unread_lines(value)
 
 
 def matches_table(matches: Sequence[dict[str, Any]], query: str, numbers: dict[str, int] | None = None) -> Table:
@@ -251,7 +311,7 @@ def find(value: dict[str, Any], args: dict[str, Any], numbers: dict[str, int] | 
     view: View = [_summary(line, value)]
     if matches:
         view.append(matches_table(matches, query, numbers))
-    return view
+    return view + unread_lines(value)
 
 
 def highlight(text: str, query: str, style: str = "bold reverse") -> tuple[tuple[str, str], ...]:
@@ -333,7 +393,7 @@ def read_comments(value: dict[str, Any], args: dict[str, Any]) -> View:
     comments = value.get("comments", [])
     which = args.get("filter", "all")
     title = plural(len(comments), "comment thread") + ("" if which == "all" else f" ({which})")
-    return [_summary(title, value), *comments_view(comments)]
+    return [_summary(title, value), *comments_view(comments), *unread_lines(value)]
 
 
 def change_ref(change: dict[str, Any]) -> str:
@@ -352,12 +412,12 @@ def changes_view(changes: Sequence[dict[str, Any]]) -> View:
         kinds: dict[str, int] = {}
         for change in group:
             kinds[str(change.get("type"))] = kinds.get(str(change.get("type")), 0) + 1
-        counts = ", ".join(f"{count:,} {kind}" for kind, count in kinds.items())
-        view.append(Line((author, "bold"), (f"  {plural(len(group), 'change')}: {counts}", "dim")))
+        counts = kinds_text(kinds)
+        view.append(Wrapped(((author, "bold"), (f"  {plural(len(group), 'change')}: {counts}", "dim")), indent=2))
         rows = [
             [
                 change_ref(change),
-                (str(change.get("type", "")), CHANGE_STYLES.get(str(change.get("type")), "yellow")),
+                (change_kind(str(change.get("type", ""))), CHANGE_STYLES.get(str(change.get("type")), "yellow")),
                 _where(change),
                 (str(change.get("date") or "")[:16].replace("T", " "), "dim"),
                 (str(change.get("text") or ""), _text_style(change)) if change.get("text") else ("(no text)", "dim"),
@@ -391,7 +451,11 @@ def _text_style(change: dict[str, Any]) -> str:
 
 def read_changes(value: dict[str, Any], args: dict[str, Any]) -> View:
     changes = value.get("changes", [])
-    return [_summary(plural(len(changes), "pending tracked change"), value), *changes_view(changes)]
+    return [
+        _summary(plural(len(changes), "pending tracked change"), value),
+        *changes_view(changes),
+        *unread_lines(value),
+    ]
 
 
 # -- edits ----------------------------------------------------------------------------------------
@@ -457,7 +521,7 @@ def edit_result(
     style = "bold green" if not value.get("skipped") else ("bold yellow" if counts[:-1] else "bold red")
     status = {"queued": " (parked in the queue, not applied)", "previewed": " (dry run: nothing written)"}
     view: View = [
-        Line((", ".join(counts) or "nothing to do", style), (status.get(str(value.get("status")), ""), "dim"))
+        Wrapped(((", ".join(counts) or "nothing to do", style), (status.get(str(value.get("status")), ""), "dim")), 2)
     ]
     marks = {"applied": ("✓", "green"), "queued": ("⋯", "cyan"), "replayed": ("↺", "blue")}
     comments = {
@@ -522,7 +586,7 @@ def change_resolution(value: dict[str, Any], args: dict[str, Any], *, written: b
     """accept_change / reject_change: the changes resolved, then what is left."""
     verb = "Accepted" if value.get("mode") == "accept" else "Rejected"
     resolved = value.get("resolved", [])
-    view: View = [Line((f"{verb} {plural(len(resolved), 'tracked change')}", "bold green"), _by_kind(value))]
+    view: View = [Wrapped(((f"{verb} {plural(len(resolved), 'tracked change')}", "bold green"), _by_kind(value)), 2)]
     view.extend(changes_view(resolved) if resolved else [])
     if "remaining" in value:
         view.append(note(f"{plural(int(value['remaining']), 'tracked change')} still pending."))
@@ -533,7 +597,7 @@ def _by_kind(value: dict[str, Any]) -> tuple[str, str]:
     kinds = value.get("byKind") or {}
     if not kinds:
         return ("", "")
-    return (": " + ", ".join(f"{count:,} {kind}" for kind, count in kinds.items()), "")
+    return (": " + kinds_text(kinds), "")
 
 
 def resolve_all(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -543,7 +607,7 @@ def resolve_all(value: dict[str, Any], args: dict[str, Any]) -> View:
     who = f" by {value['author']}" if value.get("author") else ""
     would = "Would have " + verb.lower() if value.get("dryRun") else verb
     return [
-        Line((f"{would} {plural(int(count), 'tracked change')}{who}", "bold green"), _by_kind(value)),
+        Wrapped(((f"{would} {plural(int(count), 'tracked change')}{who}", "bold green"), _by_kind(value)), 2),
         *_written(value),
     ]
 
@@ -561,15 +625,22 @@ _COMPARE_MARKS = {
 _COUNT_STYLES = {"added": "green", "deleted": "red", "modified": "yellow", "formatChanged": "blue", "moved": "magenta"}
 
 
-def counts_line(counts: dict[str, Any]) -> Line:
+# What a comparison's counts count (compare.compare_documents sums the stories into them).
+COUNTED = "Paragraphs of the main text, its tables, headers, footers and notes"
+
+
+def counts_line(counts: dict[str, Any]) -> Wrapped:
+    """``Paragraphs of ...: 1 added, 0 deleted, ..., 97 unchanged``, wrapped on a narrow screen."""
     names = {"formatChanged": "format-changed", "metadataChanged": "metadata-changed"}
-    spans: list[tuple[str, str]] = []
+    spans: list[tuple[str, str]] = [(f"{COUNTED}: ", "dim")]
     for key, count in counts.items():
-        if spans:
+        if key == "metadataChanged":  # not paragraphs: the core properties (title, author...)
+            spans.append(("; document properties: ", "dim"))
+        elif len(spans) > 1:
             spans.append((", ", ""))
         style = _COUNT_STYLES.get(key, "") if count else "dim"
         spans.append((f"{count:,} {names.get(key, key)}", style))
-    return Line(*spans)
+    return Wrapped(tuple(spans), indent=2)
 
 
 def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
@@ -589,8 +660,11 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
     accepted = [side for side in (previous, current) if side.get("acceptedPendingChanges")]
     for side in accepted:
         view.append(
-            note(f"{side['file']} was read with its {side['acceptedPendingChanges']:,} pending change(s) accepted.")
+            note(
+                f"{side['file']} was read with its {plural(side['acceptedPendingChanges'], 'pending change')} accepted."
+            )
         )
+    view += _unread_sides(value)
     for change in value.get("changes", []):
         view.append(_compare_line(change, shorten))
     for story in value.get("stories", []):
@@ -606,6 +680,17 @@ def compare(value: dict[str, Any], args: dict[str, Any]) -> View:
                 scalar_text(item),
             )
         )
+    return view
+
+
+def _unread_sides(value: dict[str, Any]) -> View:
+    """What each compared version left unread, and which of it differs between them."""
+    view: View = []
+    for side in ("previous", "current"):
+        view += unread_lines(value.get(side) or {}, f"! left unread in the {side} version: ")
+    for change in value.get("unreadChanges") or []:
+        what = f"{change.get('part')} differs between the versions; it was not compared."
+        view.append(Line(("! ", "bold yellow"), (what, "yellow")))
     return view
 
 
@@ -662,6 +747,8 @@ def redline(value: dict[str, Any], args: dict[str, Any]) -> View:
         note(f"{value.get('previous')} → {value.get('current')}, tracked changes by {value.get('author')}"),
         counts_line(value.get("summaryCounts") or {}),
     ]
+    view += _unread_sides({"previous": {"unread": (value.get("unread") or {}).get("previous")},
+                           "current": {"unread": (value.get("unread") or {}).get("current")}})  # fmt: skip
     for story in value.get("unmatchedStories", []):
         missing = story.get("currentStory") is None
         which = story_name(story.get("previousStory") if missing else story.get("currentStory"))

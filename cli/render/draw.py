@@ -249,13 +249,13 @@ def _draw_wrapped(block: Wrapped, width: int, styler: Styler) -> list[str]:
     than a whole line is cut into pieces."""
     indent = min(block.indent, width // 2)
     lines: list[str] = []
-    parts: list[str] = []
+    parts: list[Span] = []
     used = 0
 
     def new_line() -> None:
         nonlocal parts, used
-        lines.append("".join(parts).rstrip())
-        parts, used = [" " * indent], indent
+        lines.append(_joined(parts, styler))
+        parts, used = [(" " * indent, "")], indent
 
     for word in _words(styler.expand(block.spans)):
         if word is None:
@@ -269,13 +269,26 @@ def _draw_wrapped(block: Wrapped, width: int, styler: Styler) -> list[str]:
             while used + width_of(text) > width and text:  # only a word longer than a line
                 piece = fit_exact(text, width - used) if width > used else ""
                 if piece:
-                    parts.append(styler(piece, style))
+                    parts.append((piece, style))
                     text = text[len(piece) :]
                 new_line()
-            parts.append(styler(text, style))
+            parts.append((text, style))
             used += width_of(text)
-    lines.append("".join(parts).rstrip())
+    lines.append(_joined(parts, styler))
     return lines
+
+
+def _joined(parts: list[Span], styler: Styler) -> str:
+    """One drawn line of ``parts``, neighbours of one style styled together, trailing spaces off."""
+    merged: list[list[str]] = []
+    for text, style in parts:
+        if merged and merged[-1][1] == style:
+            merged[-1][0] += text
+        else:
+            merged.append([text, style])
+    if merged:
+        merged[-1][0] = merged[-1][0].rstrip()
+    return "".join(styler(text, style) for text, style in merged).rstrip()
 
 
 def _words(spans: Iterable[Span]) -> list[list[Span] | None]:
@@ -423,8 +436,11 @@ def _styled_cell(spans: tuple[Span, ...], width: int, column: Column, styler: St
 # -- small helpers the family views share --------------------------------------------------------------
 
 
-def note(text: str) -> Line:
-    return Line((text, "dim"))
+def note(text: str) -> Wrapped:
+    """A hint or an instruction: dim, and wrapped rather than cut, so a narrow terminal still
+    shows all of it."""
+    indent = len(text) - len(text.lstrip(" "))
+    return Wrapped(((text, "dim"),), indent=indent)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

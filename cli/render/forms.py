@@ -1,11 +1,13 @@
-"""Readable views of the form family: the sessions and drafts the store keeps. The form tools
-themselves answer text written for people and agents alike, which is shown as it is."""
+"""Readable views of the form family: the sessions and drafts the store keeps, and the text the
+form tools answer (written for people and agents alike), coloured as the docx views are: field
+paths in cyan, errors in red, validity in green or red, headings in bold; long lines wrap."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .draw import Column, Line, Table, View, note, plural
+from .draw import Column, Line, Span, Table, View, Wrapped, note, plural
 
 STATUS_STYLES = {"ready": "green", "stale": "yellow", "error": "red", "saving": "yellow", "closed": "dim"}
 
@@ -38,7 +40,7 @@ def sessions(value: Any, args: dict[str, Any]) -> View:
     for item in items:
         key = item.get("key") or {}
         status = str(item.get("status", ""))
-        valid = ("valid", "green") if item.get("valid") else (f"{item.get('errors', '?')} error(s)", "red")
+        valid = ("valid", "green") if item.get("valid") else (plural(int(item.get("errors") or 0), "error"), "red")
         rows.append(
             [
                 str(key.get("group", "")),
@@ -116,4 +118,55 @@ def get_data(value: Any, args: dict[str, Any]) -> View:
     return view + value_view(others) if others else view
 
 
-VIEWS = {"sessions": sessions, "drafts": drafts, "getData": get_data}
+_VALID = re.compile(r"^(valid: )(true|false)(.*)$")
+_HEADING = re.compile(r"^[A-Z][^:]{0,60}:$")
+# "- /path (types) rest", "- /path: message" or "/path (types) = value": a path ends at a space or
+# at the ": " of an error line.
+_FIELD = re.compile(r"^(\s*)(- )?(/\S*?)(?=$|: | \(| =)(: | \(([^)]*)\))?(.*)$")
+_OPTION = re.compile(r"^(\s*- )(\[\d+\])(.*)$")
+
+
+def text(value: Any, args: dict[str, Any]) -> View:
+    """A form tool's answer, line by line (see the module docstring)."""
+    return [_styled(line) for line in str(value).split("\n")]
+
+
+def _styled(line: str) -> Line | Wrapped:
+    if not line:
+        return Line("")
+    indent = len(line) - len(line.lstrip(" "))
+    spans: list[Span]
+    found = _VALID.match(line)
+    if found:
+        ok = found.group(2) == "true"
+        spans = [(found.group(1), "bold"), (found.group(2) + found.group(3), "bold green" if ok else "bold red")]
+    elif _HEADING.match(line):
+        spans = [(line, "bold")]
+    elif (option := _OPTION.match(line)) is not None:
+        spans = [(option.group(1), ""), (option.group(2), "cyan"), (option.group(3), "")]
+    elif (field := _FIELD.match(line)) is not None and (field.group(2) or not indent):
+        spans = _field_spans(field)
+    elif line.startswith("no errors"):
+        spans = [(line, "green")]
+    else:
+        spans = [(line, "")]
+    bullet = 2 if line.lstrip().startswith("- ") else 0
+    return Wrapped(tuple(spans), indent=indent + bullet)
+
+
+def _field_spans(found: re.Match) -> list[Span]:
+    lead, bullet, path, middle, kinds, rest = found.groups()
+    spans: list[Span] = [(lead + (bullet or ""), ""), (path, "cyan")]
+    has_error = middle == ": " or (kinds is not None and "error" in kinds.split(", "))
+    if middle == ": ":  # an error line: "- /name: what is wrong"
+        return [*spans, (": ", ""), (rest, "red")]
+    if middle:
+        spans.append((middle, "dim"))
+    message, dash, problem = rest.partition(" — ")
+    spans.append((message, ""))
+    if dash:
+        spans.append((dash + problem, "red" if has_error else ""))
+    return spans
+
+
+VIEWS = {"sessions": sessions, "drafts": drafts, "getData": get_data, "text": text}

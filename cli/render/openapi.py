@@ -39,11 +39,13 @@ def check(value: Any, args: dict[str, Any]) -> View:
             if finding.get("pointer"):
                 view.append(Line((f"{'':19}at {finding['pointer']}", "cyan")))
     errors = sum(1 for f in findings if f.get("severity") == "error")
+    if args.get("configuration"):
+        view.append(Line(("configuration: ", "dim"), (str(args["configuration"]), "")))
     for name in args.get("clean", []):
         view.append(Line((name, "bold underline"), ("  no problems found", "green")))
     if not findings:
         checked = args.get("artifact") or "the documents"
-        view.append(Line(("✓ ", "green"), (f"{checked}: no problems found.", "bold")))
+        view.append(Wrapped((("✓ ", "green"), (f"{checked}: no problems found.", "bold")), indent=2))
     else:
         style = "bold red" if errors else "bold yellow"
         view.append(Line((f"{plural(errors, 'error')}, {plural(len(findings) - errors, 'warning')}.", style)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .draw import Column, Line, Table, View, note, plural
+from .draw import Column, Line, Table, Verbatim, View, Wrapped, note, plural
 
 
 def summary(description: str) -> str:
@@ -36,7 +36,9 @@ def tools_table(definitions: Iterable[dict[str, Any]], *, indent: int = 0) -> Ta
         fields = _fields(definition)
         marks = ("read-only  ", "dim") if _read_only(fields) else ("", "")
         rows.append([str(fields.get("name", "")), (marks, (summary(fields.get("description", "")), ""))])
-    return Table([Column("tool", style="bold cyan", max_width=48), Column("what it does", flex=True)], rows, indent)
+    return Table(
+        [Column("tool", style="bold cyan", max_width=48), Column("what it does", flex=True, wrap=True)], rows, indent
+    )
 
 
 def listing(value: Any, args: dict[str, Any]) -> View:
@@ -45,8 +47,25 @@ def listing(value: Any, args: dict[str, Any]) -> View:
     return [
         Line((plural(len(definitions), "tool"), "bold")),
         tools_table(definitions),
-        note("--format json, anthropic, openai or mcp prints the definitions themselves."),
+        note("NAME after `tools` shows one tool's arguments and an example; --format json, anthropic, openai or mcp"),
+        note("prints the definitions themselves."),
     ]
 
 
-VIEWS = {"listing": listing}
+def one_tool(value: dict[str, Any], args: dict[str, Any]) -> View:
+    """One tool as its verb's --help tells it: what it does, its JSON arguments, an example."""
+    rows = [[key, text] for key, text in value.get("arguments", [])]
+    view: View = [
+        Line((str(value.get("name", "")), "bold cyan"), (f"  {value.get('title') or ''}", "bold")),
+        Wrapped(((str(value.get("description", "")), ""),)),
+        Line(("JSON arguments (ARGS)", "bold")),
+    ]
+    if rows:
+        view.append(Table([Column("key", style="cyan"), Column("type and use", flex=True, wrap=True)], rows, 2))
+    else:
+        view.append(note("  none: give {} or leave ARGS out."))
+    view += [Line(("Example", "bold")), Verbatim("  " + str(value.get("example", "")))]
+    return view
+
+
+VIEWS = {"listing": listing, "tool": one_tool}

@@ -17,10 +17,12 @@ from deskcheck.engine.tools import ToolResult, ToolSet
 from ..errors import UsageError
 from ..exit import ExitCode
 from ..output.emit import exit_code_for
+from ..render.draw import plural
 from . import form_view, parse
 from .render import Printer
 from .state import ReplState
 from .suggest import Candidate
+from .words import form_words
 
 if TYPE_CHECKING:
     from deskcheck.engine.forms.session_tools import SessionGroup
@@ -72,13 +74,13 @@ class FormMode:
             self.printer.error(f"could not open {self.describe()}: {exc.message}")
             return ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.TOOL_ERROR
         self._notices()
-        state = "valid" if record.valid else f"not valid ({record.error_count} error(s))"
+        state = "valid" if record.valid else f"not valid ({plural(record.error_count, 'error')})"
         self.printer.greet(f"Form {self.describe()}: session {record.status}, {state}.")
         if existed and record.modified:
             changed = [pointer for pointer, _, _ in form_view.diff_lines(self._current())]
             self.printer.notice(
-                f"Resuming {len(changed)} unsaved edit(s) kept in the session ({', '.join(changed)}): "
-                "`save` sends them, `diff` shows them, `reload` drops them.",
+                f"Resuming {plural(len(changed), 'unsaved edit')} kept in the session ({', '.join(changed)}): "
+                f"`save` sends, `diff` shows and `reload` drops {'it' if len(changed) == 1 else 'them'}.",
                 "yellow",
             )
         self.printer.greet("Type `help` for the commands; Tab completes commands and field paths.", "dim")
@@ -148,17 +150,18 @@ class FormMode:
 
     def _notices(self) -> None:
         for notice in self.session.notices:
-            self.printer.warn(notice)
+            self.printer.warn(form_words(notice))
         self.session.notices.clear()
 
     def _call(self, verb: str, args: dict[str, Any], tools: ToolSet | None = None) -> ToolResult:
         return (tools or self.tools).call(f"{self.group.name}_{verb}", {**self.params, **args})
 
     def _answer(self, result: ToolResult) -> ExitCode:
+        """A tool's answer, in the REPL's words (`errors`, `save --allow-invalid`, not tool names)."""
         if result.ok:
-            self.printer.print(result.value if isinstance(result.value, str) else json.dumps(result.value))
+            self.printer.print(form_words(result.value) if isinstance(result.value, str) else json.dumps(result.value))
         else:
-            self.printer.error(result.error or "the tool failed without a message")
+            self.printer.error(form_words(result.error or "the tool failed without a message"))
         return exit_code_for(result)
 
     def _write(self, verb: str, args: dict[str, Any]) -> ExitCode:
@@ -189,7 +192,7 @@ class FormMode:
         if state.valid:
             self.printer.success("The record is valid.")
         else:
-            self.printer.warn(f"The record is not valid: {len(state.errors)} error(s) (`errors` lists them).")
+            self.printer.warn(f"The record is not valid: {plural(len(state.errors), 'error')} (`errors` lists them).")
         return ExitCode.OK
 
     def do_get(self, rest: str) -> ExitCode:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..render.draw import plural
 from ..render.values import fold, one_line
 from .suggest import Candidate
 
@@ -67,7 +68,7 @@ def _flags(node: Node) -> list[str]:
     if node.read_only:
         flags.append("read-only")
     if node.is_list and isinstance(node.data, list):
-        flags.append(f"{len(node.data)} item(s)")
+        flags.append(plural(len(node.data), "item"))
     if node.items_state in ("static", "resolved", "url"):
         flags.append("suggestions")
     elif node.items_state == "blocked":
@@ -104,7 +105,7 @@ def _walk(state: FormState, node: Node, depth: int, lines: list[Any], *, top: bo
         from rich.text import Text
 
         more = len(children) - FOLD_ITEMS
-        lines.append(Text(f"   {INDENT * (depth + 1)}… {more} more item(s): show {node.path}", style="dim"))
+        lines.append(Text(f"   {INDENT * (depth + 1)}… {plural(more, 'more item')}: show {node.path}", style="dim"))
 
 
 def _line(node: Node, depth: int):

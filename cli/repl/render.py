@@ -66,7 +66,8 @@ class Printer:
         from ..render.draw import TRANSCRIPT_WIDTH, draw
 
         width = self.out.width if self.out.is_terminal else TRANSCRIPT_WIDTH
-        show_lines(self.out.file, draw(view, width, styler_for(self.out)), page=self.pager, height=self.out.height)
+        lines = draw(view, width, styler_for(self.out))
+        show_lines(self.out.file, lines, page=self.pager, height=self.out.height, width=self.out.width)
 
     def greet(self, text: str, style: str | None = None) -> None:
         """What a person at the prompt is told on arrival (what is open, how to get help); a

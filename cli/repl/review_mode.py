@@ -20,11 +20,14 @@ from ..errors import UsageError
 from ..exit import ExitCode
 from ..output.emit import exit_code_for
 from ..render import docx as docx_views
-from ..render.docx import blocks_table
+from ..render.docx import blocks_table, unread_lines
+from ..render.draw import plural
 from . import parse, review_view
+from .queued_text import place_comment, replace_problem
 from .render import Printer
 from .state import ReplState
 from .suggest import Candidate
+from .words import review_words
 from .working_copy import WorkingCopy
 
 DEFAULT_PAGE = 20
@@ -43,6 +46,7 @@ class ReviewMode:
         self.save_target: Path | None = context.output
         self.ops: list[dict[str, Any]] = []
         self.blocks: list[dict[str, Any]] = []
+        self.unread: list[dict[str, Any]] = []
         self.comments: list[dict[str, Any]] = []
         self.changes: list[dict[str, Any]] = []
         self.version: str | None = None
@@ -56,6 +60,8 @@ class ReviewMode:
     def start(self) -> ExitCode:
         from deskcheck.engine.docx.tools.toolset import DocxOptions, docx_toolset
 
+        from ..author import review_author
+
         self.operation_types = self._operation_types()
         # The file itself is checked first, so that a file that is not a .docx is reported by
         # its own name (and no working copy is made of it).
@@ -65,7 +71,7 @@ class ReviewMode:
             return exit_code_for(checked)
         self.copy.open()
         options = DocxOptions(
-            author=self.context.author,
+            author=review_author(self.context.author),
             mode=self.context.mode,
             table_revisions=self.context.table_revisions,
             operation_types=self.operation_types,
@@ -80,8 +86,8 @@ class ReviewMode:
         self._read_all(first)
         name = self.copy.source
         self.printer.greet(
-            f"Reviewing {name}: {len(self.blocks)} block(s), {len(self.comments)} comment thread(s), "
-            f"{len(self.changes)} pending tracked change(s)."
+            f"Reviewing {name}: {plural(len(self.blocks), 'block')}, {plural(len(self.comments), 'comment thread')}, "
+            f"{plural(len(self.changes), 'pending tracked change')}."
         )
         if self.copy.resumed:
             self.printer.notice(
@@ -138,6 +144,7 @@ class ReviewMode:
     def _read_all(self, document: ToolResult) -> None:
         self._read_mark = self._mark()
         self.blocks = document.value.get("blocks", [])
+        self.unread = document.value.get("unread", [])  # content the reading could not show
         self.version = document.value.get("documentVersion")
         self.comments = self._read_list("read_comments", {}, "comments") or []
         self.changes = self._read_list("read_changes", {}, "changes") or []
@@ -158,10 +165,10 @@ class ReviewMode:
         """Whether the REPL may end now: pending operations are dropped only when ``ask`` says
         yes (a script cannot be asked: it fails instead)."""
         if self.ops:
-            question = f"Drop the {len(self.ops)} pending operation(s) that were not applied? [y/N] "
+            question = f"Drop the {plural(len(self.ops), 'pending operation')} that were not applied? [y/N] "
             if ask is None:
                 self.printer.error(
-                    f"the script ended with {len(self.ops)} operation(s) not applied; end it with `apply` "
+                    f"the script ended with {plural(len(self.ops), 'operation')} not applied; end it with `apply` "
                     "(or `drop all`)."
                 )
                 return False
@@ -193,7 +200,7 @@ class ReviewMode:
         return self.tools.call(tool, args)
 
     def _failed(self, result: ToolResult) -> ExitCode:
-        self.printer.error(result.error or "the tool failed without a message")
+        self.printer.error(review_words(result.error or "the tool failed without a message"))
         return exit_code_for(result)
 
     def _block(self, word: str) -> dict[str, Any]:
@@ -236,10 +243,10 @@ class ReviewMode:
             start = self.blocks.index(self._block(words[0])) + 1
         count = parse.integer(words[1], "COUNT") if len(words) > 1 else DEFAULT_PAGE
         shown = self.blocks[start - 1 : start - 1 + max(count, 0)]
-        self.printer.view([blocks_table(shown, start)])
+        self.printer.view([blocks_table(shown, start), *unread_lines({"unread": self.unread})])
         after = start - 1 + len(shown)
         if after < len(self.blocks):
-            self.printer.note(f"{len(self.blocks) - after} more block(s): blocks {after + 1}")
+            self.printer.note(f"{plural(len(self.blocks) - after, 'more block')}: blocks {after + 1}")
         return ExitCode.OK
 
     def do_find(self, rest: str) -> ExitCode:
@@ -289,7 +296,11 @@ class ReviewMode:
         find, replace = parse.split_arrow(texts, usage)
         if not find:
             raise UsageError(f"usage: {usage} (FIND is empty)")
-        return self._queue("replaceInBlock", self._block(word), find=find, replace=replace)
+        block = self._block(word)
+        problem = replace_problem(str(block.get("text", "")), find, self.ops, block["blockId"])
+        if problem is not None:
+            raise UsageError(problem)
+        return self._queue("replaceInBlock", block, find=find, replace=replace)
 
     def do_insert(self, rest: str) -> ExitCode:
         [place, word], text = parse.take_words(rest, 2, "insert after|before BLOCK TEXT")
@@ -315,7 +326,30 @@ class ReviewMode:
             fields = {"comment": parse.text_arg(texts)}
         if not fields["comment"]:
             raise UsageError(f"usage: {usage} (the comment text is missing)")
+        if "quote" in fields:
+            placement = place_comment(str(block.get("text", "")), fields["quote"], self.ops, block["blockId"])
+            if placement.problem is not None:
+                raise UsageError(placement.problem)
+            if placement.rides_with is not None:
+                return self._comment_with(placement.rides_with, fields["comment"])
         return self._queue(COMMENT_TYPE, block, **fields)
+
+    def _comment_with(self, number: int, text: str) -> ExitCode:
+        """Give queued replace ``number`` the comment (its quote is in the text it writes, which a
+        comment of its own could not name: the batch is resolved against the text as it is now)."""
+        op = self.ops[number - 1]
+        if op.get("comment"):
+            raise UsageError(
+                f"queued replace {number} carries a comment already, on the text it writes; `drop {number}` and "
+                "queue it again to change it, or comment after `apply`."
+            )
+        described = review_view.describe_op(op)
+        op["comment"] = text
+        self.printer.print(
+            f"queued the comment with {number}. {described}: a comment given with an edit covers its whole new "
+            f"text ({op['replace']!r})."
+        )
+        return ExitCode.OK
 
     def do_ops(self, rest: str) -> ExitCode:
         self.printer.lines(review_view.op_lines(self.ops))
@@ -326,7 +360,7 @@ class ReviewMode:
         if word == "all":
             count = len(self.ops)
             self.ops.clear()
-            self.printer.print(f"Dropped {count} operation(s).")
+            self.printer.print(f"Dropped {plural(count, 'operation')}.")
             return ExitCode.OK
         number = parse.integer(word, "N") if word else 0
         if not 1 <= number <= len(self.ops):
@@ -348,11 +382,16 @@ class ReviewMode:
         if not result.ok:
             self.printer.note("The batch was not applied and is still pending (`ops`).")
             return self._failed(result)
-        self.printer.view(docx_views.edit_result(result.value, {}, review_view.op_names(self.ops), written=False))
+        shown = {**result.value, "skipped": [{**entry, "reason": review_words(str(entry.get("reason", "")))}
+                                             for entry in result.value.get("skipped", [])]}  # fmt: skip
+        self.printer.view(docx_views.edit_result(shown, {}, review_view.op_names(self.ops), written=False))
         done = {entry["id"] for key in ("applied", "replayed") for entry in result.value.get(key, [])}
         self.ops = [op for op in self.ops if op["id"] not in done]
         if self.ops:
-            self.printer.warn(f"{len(self.ops)} skipped operation(s) stay in the batch: fix and apply, or `drop` them.")
+            verb = "stays" if len(self.ops) == 1 else "stay"
+            self.printer.warn(
+                f"{plural(len(self.ops), 'skipped operation')} {verb} in the batch: fix and apply, or `drop` them."
+            )
             # As the CLI answers the same call: 3 when some applied, 1 when none did.
             return exit_code_for(result)
         self.printer.note(f"documentVersion {result.value.get('documentVersion')}; `save` writes the file.")
@@ -414,7 +453,7 @@ class ReviewMode:
             self.printer.error(exc.message)
             return ExitCode.TOOL_ERROR
         verb = "Accepted" if mode == "accept" else "Rejected"
-        self.printer.success(f"{verb} {result['resolved']} tracked change(s).")
+        self.printer.success(f"{verb} {plural(int(result['resolved']), 'tracked change')}.")
         return ExitCode.OK
 
     def do_save(self, rest: str) -> ExitCode:
@@ -428,7 +467,7 @@ class ReviewMode:
         self.printer.success(f"Saved the review to {written} (documentVersion {self.version}).")
         if self.ops:
             self.printer.warn(
-                f"{len(self.ops)} operation(s) are still pending and not in it: `apply`, then save again."
+                f"{plural(len(self.ops), 'operation')} still pending and not in it: `apply`, then save again."
             )
         return ExitCode.OK
 
@@ -437,7 +476,7 @@ class ReviewMode:
         self.ops.clear()
         self.copy.revert()
         self.printer.print(
-            f"Started again from {self.copy.source}: the working copy's changes and {dropped} pending operation(s) "
-            "were dropped."
+            f"Started again from {self.copy.source}: dropped the working copy's changes and "
+            f"{plural(dropped, 'pending operation')}."
         )
         return ExitCode.OK

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..render.draw import plural
+
 
 @dataclass
 class ReplState:
@@ -24,11 +26,11 @@ class ReplState:
             parts.append(self.status)
         if self.mode == "form":
             if self.valid is not None:
-                parts.append("valid" if self.valid else f"not valid ({self.error_count} error(s))")
+                parts.append("valid" if self.valid else f"not valid ({plural(self.error_count, 'error')})")
             parts.append("unsaved edits" if self.modified else "no unsaved edits")
         else:
             if self.document_version:
                 parts.append(f"documentVersion {self.document_version}")
-            parts.append(f"{self.pending_ops} pending operation(s)")
+            parts.append(plural(self.pending_ops, "pending operation"))
             parts.append("changes not saved" if self.modified else "nothing unsaved")
         return " · ".join(parts)

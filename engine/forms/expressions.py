@@ -24,9 +24,10 @@ context must stay on the thread that created it, so each thread gets its own.
 
 Failures become ``ExpressionError`` with a ``reason``: ``"unresolved"`` (the expression reads
 something that is not set yet: a ``TypeError`` or ``ReferenceError``), ``"timeout"``,
-``"memory"``, ``"syntax"`` or ``"failed"``. An expression that timed out, ran out of memory or
-does not parse is remembered and never run again in this process: a slow expression costs its
-time limit once, not once per field and per write.
+``"memory"``, ``"syntax"``, ``"failed"`` or ``"budget"`` (not run: the call spent its total
+for expressions, ``engine.budget``). An expression that timed out, ran out of memory or does not
+parse is remembered and never run again in this process: a slow expression costs its time limit
+once, not once per field and per write.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import json
 import threading
 from typing import Any
 
+from .. import budget
 from ..errors import DeskcheckError
 from .record import FrozenRecord
 
@@ -144,23 +146,14 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
     cache_key = (expression.kind, expression.source, scope_json) if expression.local else None
     if cache_key is not None and cache_key in _results:
         return _results[cache_key]
-    sandbox = _sandbox()
-    function = sandbox.function(expression, key)
-    try:
-        # A local expression reads nothing shared (its results are cached on that premise), so
-        # it is not given the shared scope: no parse for it when the root document changed.
-        result = function(scope_json, None if expression.local else (shared if shared is not None else "{}"))
-    except sandbox.quickjs.JSException as exc:
-        error = _classify(str(exc))
-        if error.reason in ("timeout", "memory"):
-            sandbox.reset()
-            _poison(key, error)
-        raise error from None
-    except sandbox.quickjs.StackOverflow:
-        sandbox.reset()
-        error = ExpressionError("the expression recursed too deeply", reason="failed")
-        _poison(key, error)
-        raise error from None
+    if budget.exhausted(budget.EXPRESSIONS):
+        raise ExpressionError(
+            f"it was not evaluated: this call already spent the {budget.limit(budget.EXPRESSIONS):g} s of CPU time "
+            "it gives a schema's expressions (DESKCHECK_EXPRESSION_SECONDS_PER_CALL)",
+            reason="budget",
+        )
+    with budget.spending(budget.EXPRESSIONS):
+        result = _run(expression, key, scope_json, shared)
     try:
         value = json.loads(result)["value"] if result not in (None, "{}") else None
     except (ValueError, KeyError, TypeError):
@@ -172,6 +165,27 @@ def evaluate(expression: Expression, scope: dict[str, Any], shared: str | None =
             _results.pop(next(iter(_results)), None)
         _results[cache_key] = value
     return value
+
+
+def _run(expression: Expression, key: tuple[str, str], scope_json: str, shared: str | None) -> Any:
+    """The engine's JSON text of ``expression``'s value; ``ExpressionError`` when it fails."""
+    sandbox = _sandbox()
+    function = sandbox.function(expression, key)
+    try:
+        # A local expression reads nothing shared (its results are cached on that premise), so
+        # it is not given the shared scope: no parse for it when the root document changed.
+        return function(scope_json, None if expression.local else (shared if shared is not None else "{}"))
+    except sandbox.quickjs.JSException as exc:
+        error = _classify(str(exc))
+        if error.reason in ("timeout", "memory"):
+            sandbox.reset()
+            _poison(key, error)
+        raise error from None
+    except sandbox.quickjs.StackOverflow:
+        sandbox.reset()
+        error = ExpressionError("the expression recursed too deeply", reason="failed")
+        _poison(key, error)
+        raise error from None
 
 
 _regex_results: dict[tuple[str, str], bool | None] = {}

@@ -4,7 +4,8 @@
     [form]
     yaml-version = "1.1"    # read YAML data files as YAML 1.1, as Ansible does
 
-The file that applies to a data file is the nearest one from the data file's folder up. An
+The file that applies to a data file is the nearest one from the data file's folder up to the
+repository root (``config_file.search_path``). An
 option given on the command line (``--yaml-version``) wins over the file. An unknown key or
 value is refused, naming the file.
 """

@@ -21,7 +21,6 @@ answer is a ``SaveConflict``.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -136,14 +135,27 @@ class HttpRecordSource:
 
 def version_of(response: HttpResponse) -> DocumentVersion | None:
     """A strong ``ETag``, else ``Last-Modified``. A weak tag cannot serve ``If-Match`` (which
-    compares strongly, so it would never match): the date is used instead, when there is one."""
+    compares strongly, so it would never match): the date is used instead, when there is one.
+    A version that cannot be sent back (not ASCII text) is an error: a save without it would not
+    be guarded against other writers."""
+    from ..openapi.http import header_value_problem
+
     etag = response.headers.get("etag")
     if etag and not etag.startswith("W/"):
-        return DocumentVersion("etag", etag)
-    modified = response.headers.get("last-modified")
-    if modified:
-        return DocumentVersion("last-modified", modified)
-    return None
+        version = DocumentVersion("etag", etag)
+    else:
+        modified = response.headers.get("last-modified")
+        version = DocumentVersion("last-modified", modified) if modified else None
+    if version is not None:
+        name = "ETag" if version.kind == "etag" else "Last-Modified"
+        problem = header_value_problem(version.value)
+        if problem:
+            raise SourceError(
+                f"the API answered with an {name} header that {problem}; deskcheck cannot send it back to guard a "
+                "save against other writers, so it does not edit this record. The API must send ASCII versions.",
+                code="badVersion",
+            )
+    return version
 
 
 def precondition_headers(version: DocumentVersion | None) -> dict[str, str]:
@@ -163,9 +175,12 @@ def server_message(response: HttpResponse) -> str:
     text = response.text.strip()
     if not text:
         return ""
+    from ..errors import InputError
+    from ..json_text import parse_json
+
     try:
-        body = json.loads(text)
-    except json.JSONDecodeError:
+        body = parse_json(text, "the answer")
+    except InputError:  # not JSON, or JSON out of bounds: quoted as text
         body = None
     if isinstance(body, dict):
         for name in ("message", "error", "detail", "title"):
@@ -187,12 +202,9 @@ def _label(request: HttpRequest) -> str:
 
 
 def _json_body(response: HttpResponse, request: HttpRequest) -> Any:
-    if not response.text.strip():
-        return None
+    from ..openapi.responses import ResponseError, response_json
+
     try:
-        return json.loads(response.text)
-    except json.JSONDecodeError as exc:
-        raise SourceError(
-            f"{_label(request)} did not answer JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}).",
-            code="notJson",
-        ) from None
+        return response_json(response, f"the answer of {_label(request)}")
+    except ResponseError as exc:
+        raise SourceError(exc.message, code="notJson" if exc.code == "badJson" else exc.code) from None

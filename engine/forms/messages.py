@@ -68,7 +68,10 @@ def message_for(error: SchemaError) -> str:
         return f"must be exactly {_json(expected)}"
     if keyword == "pattern":
         if error.undecided:
-            return f"could not be checked against the pattern {expected} (not a usable regular expression, or too slow)"
+            return (
+                f"could not be checked against the pattern {expected} (not a usable regular expression, too slow, "
+                "or this call already spent its time for patterns)"
+            )
         return f"must match the pattern {expected}"
     if keyword == "format":
         return f"must be {FORMAT_HINTS.get(expected, f'in the {expected} format')}"

@@ -89,11 +89,27 @@ def not_found(tree: Tree, path: str) -> FieldNotFound:
     more = len(listed) - LISTED_FIELDS
     names = ", ".join(listed[:LISTED_FIELDS]) + (f" and {more} more" if more > 0 else "")
     start = f" The form's top-level fields are {names}." if names else ""
+    hint = _close_paths(tree, path)
     return FieldNotFound(
-        f'no field at "{shown}".{start} Use a path that describeState lists, or the data path of a value '
+        f'no field at "{shown}".{hint}{start} Use a path that describeState lists, or the data path of a value '
         "as getData shows it.",
         code="fieldNotFound",
     )
+
+
+# A typo is looked for among this many shown fields at most: a huge generated form must not make
+# a wrong path cost a comparison with each of its fields.
+MAX_COMPARED_PATHS = 5000
+
+
+def _close_paths(tree: Tree, path: str) -> str:
+    """`` Did you mean "/email"?`` for a path one typo away from a shown field's data path."""
+    from itertools import islice
+
+    from ..close_matches import did_you_mean
+
+    shown = (key for key, node in tree.by_data_path.items() if key and node.shown)
+    return did_you_mean(path, islice(shown, MAX_COMPARED_PATHS), quote='"')
 
 
 def _value_holder(tree: Tree, path: str) -> Node | None:

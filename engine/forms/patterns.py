@@ -5,10 +5,11 @@ A pattern without back-references or look-around runs on a linear-time engine (j
 hands it to the Rust ``regex`` crate), whatever the value: ``^(a+)+$`` is decided at once. One
 with them needs backtracking, which can take exponential time (``^(a+)\\1*b$`` on a long run of
 ``a``): such a pattern is tested one value at a time by ``pattern_verdict``, with at most
-``BACKTRACK_LIMIT`` steps, and a value that needs more is "could not be checked" rather than a
-hang. One value at a time, because jsonschema-rs (0.61) drops the "backtrack limit exceeded"
-error of a second field (and sometimes of the first) when it validates a whole document: a
-field that could not be checked must always say so.
+``BACKTRACK_LIMIT`` steps on at most ``MAX_BACKTRACKING_CHARS`` characters, within the call's
+total for patterns (``engine.budget``), and a value that needs more is "could not be checked"
+rather than a hang. One value at a time, because jsonschema-rs (0.61) drops the "backtrack
+limit exceeded" error of a second field (and sometimes of the first) when it validates a whole
+document: a field that could not be checked must always say so.
 
 A pattern jsonschema-rs does not accept although it is valid JavaScript (named groups with
 ``\\k<name>``, ``[^]``, Annex B forms) is tested in the sandboxed JavaScript engine instead
@@ -19,11 +20,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import budget
+
 # Backtracking steps one match may take. Form values need a few thousand at most; 100,000 is a
 # few milliseconds at worst, paid at every validation of the value.
 BACKTRACK_LIMIT = 100_000
 # Patterns whose compiled tester is kept (a schema has a few; a hostile one many).
 MAX_CACHED_PATTERNS = 512
+# Characters of a value tested against a pattern that needs backtracking. The step limit does not
+# bound every shape (a look-around tried at each position costs the square of the length: 0.3 s
+# at 10,000 characters, 5 s at 40,000), so longer values are "could not be checked".
+MAX_BACKTRACKING_CHARS = 10_000
 
 _LOOK_AROUND = ("(?=", "(?!", "(?<=", "(?<!")
 _REFERENCE_ESCAPES = frozenset("123456789k")
@@ -54,13 +61,17 @@ def needs_backtracking(pattern: str) -> bool:
 
 def pattern_verdict(pattern: str, text: str) -> bool | None:
     """Whether ``text`` matches ``pattern``: True, False, or None when that could not be decided
-    within the limits (too much backtracking, or the pattern is not a regular expression)."""
-    tester = _tester(pattern)
-    if tester is None:
-        from .expressions import regex_test
+    within the limits (too much backtracking, a value longer than ``MAX_BACKTRACKING_CHARS``,
+    the call's total for patterns spent, or the pattern is not a regular expression)."""
+    if len(text) > MAX_BACKTRACKING_CHARS or budget.exhausted(budget.PATTERNS):
+        return None
+    with budget.spending(budget.PATTERNS):
+        tester = _tester(pattern)
+        if tester is None:
+            from .expressions import regex_test
 
-        return regex_test(pattern, text)
-    errors = list(tester.iter_errors(text))
+            return regex_test(pattern, text)
+        errors = list(tester.iter_errors(text))
     if not errors:
         return True
     return False if type(errors[0].kind).__name__ == "Pattern" else None

@@ -70,12 +70,13 @@ class RemoteItems:
                 + ". Write a value with setFieldValue if you know it.",
                 code="itemsFetchFailed",
             )
+        from ..openapi.responses import ResponseError, response_json
+
         try:
-            body = json.loads(response.text) if response.text.strip() else None
-        except json.JSONDecodeError:
+            body = response_json(response, f"GET {where}")
+        except ResponseError as exc:
             raise ItemsFetchError(
-                f"the options of {request.field_path} could not be read: GET {where} did not answer JSON.",
-                code="itemsNotJson",
+                f"the options of {request.field_path} could not be read: {exc.message}", code="itemsNotJson"
             ) from None
         if len(self._cache) >= MAX_CACHED_URLS:
             self._cache.pop(next(iter(self._cache)))

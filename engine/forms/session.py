@@ -40,7 +40,7 @@ from .compile import CompiledForm, CompileOptions, cached_form, compile_prepared
 from .rebase import changed_pointers, rebase
 from .sources import ABSENT, DocumentVersion, FormSource, Loaded, SaveConflict, Saved, SchemaTag
 from .state import FormState
-from .store import Draft, SessionRecord, SessionStore
+from .store_base import BaseStore, Draft, SessionRecord
 from .suggestions import Fetcher
 from .tree import lookup as _value_at
 from .values import UNSET
@@ -128,7 +128,7 @@ class RestoreOutcome(NamedTuple):
 
 class FormSession:
     def __init__(
-        self, source: FormSource, store: SessionStore, key: SessionKey, options: SessionOptions | None = None
+        self, source: FormSource, store: BaseStore, key: SessionKey, options: SessionOptions | None = None
     ) -> None:
         self.source = source
         self.store = store
@@ -579,7 +579,7 @@ class FormSession:
             self._refuse_if_edited("restore a draft over them")
             old = self.store.get(self.key.text)
             if old is not None:
-                fresh.generation = old.generation + 1
+                fresh.generation, fresh.revision = old.generation + 1, old.revision
             self._keep(fresh, state)
             self.store.put(fresh)
             self.store.delete_draft(draft.id)

@@ -20,16 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..tools import Tool, ToolAnnotations, ToolSet
+from ..tools import Tool, ToolAnnotations, ToolSet, unknown_arguments_error
 from .guide import fill_form_guide
 from .session import FormSession, SessionError, SessionKey, SessionOptions
 from .sources import FileSource, FormSource
 from .state import FormState
-from .store import SessionStore
+from .store_base import BaseStore
 from .tools import form_tools
 
 SAVE_VERBS = ("saveForm", "reloadForm")
-SAVE = ToolAnnotations(read_only=False, destructive=False, idempotent=True)
+# A save replaces the whole record where it came from (the file, or a PUT of the API's record).
+SAVE = ToolAnnotations(read_only=False, destructive=True, idempotent=True)
 RELOAD = ToolAnnotations(read_only=False, destructive=True, idempotent=False)
 
 
@@ -43,7 +44,7 @@ class SessionGroup:
         name: str,
         title: str,
         source_for: Callable[[dict[str, Any]], FormSource],
-        store: SessionStore | None = None,
+        store: BaseStore | None = None,
         identity: str | None = None,
         parameters: Mapping[str, dict[str, Any]] | None = None,
         required_parameters: Sequence[str] | None = None,
@@ -54,7 +55,7 @@ class SessionGroup:
         self.title = title
         self.source_for = source_for
         self._store = store
-        self._own_store: SessionStore | None = None
+        self._own_store: BaseStore | None = None
         self.identity = identity
         self.parameters = dict(parameters or {})
         self.required_parameters = list(required_parameters if required_parameters is not None else self.parameters)
@@ -63,9 +64,11 @@ class SessionGroup:
         self.key_extra = dict(key_extra or {})
 
     @property
-    def store(self) -> SessionStore:
+    def store(self) -> BaseStore:
         if self._store is None:
-            self._store = self._own_store = SessionStore()
+            from .store_url import open_store
+
+            self._store = self._own_store = open_store()
         return self._store
 
     def close(self) -> None:
@@ -127,12 +130,9 @@ class SessionGroup:
     def _host_and_own(self, verb: str, args: dict[str, Any], own: Sequence[str]) -> tuple[dict[str, Any], dict]:
         host = {name: args[name] for name in self.parameters if name in args}
         rest = {name: value for name, value in args.items() if name not in self.parameters}
-        unknown = sorted(set(rest) - set(own))
+        unknown = set(rest) - set(own)
         if unknown:
-            accepted = ", ".join([*self.parameters, *own]) or "no arguments"
-            raise DeskcheckError(
-                f"{verb} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
-            )
+            raise unknown_arguments_error(verb, unknown, [*self.parameters, *own])
         return host, rest
 
     def _with_notices(self, tool: Tool, calls: list[FormSession], replacing: list[str | None]) -> Tool:
@@ -207,6 +207,7 @@ class SessionGroup:
             input_schema=self._input_schema({}),
             execute=execute,
             annotations=SAVE,
+            title="Save the form",
         )
 
     def _reload_tool(self) -> Tool:
@@ -250,6 +251,7 @@ class SessionGroup:
             ),
             execute=execute,
             annotations=RELOAD,
+            title="Reload the form",
         )
 
 
@@ -288,7 +290,7 @@ def file_form_group(
     schema_path: str | Path,
     data_path: str | Path,
     *,
-    store: SessionStore | None = None,
+    store: BaseStore | None = None,
     identity: str | None = None,
     options: SessionOptions | None = None,
     title: str | None = None,

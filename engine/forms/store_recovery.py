@@ -24,21 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .store import (
-    _DRAFT_COLUMNS,
-    _SESSION_COLUMNS,
-    SessionStore,
-    StoreDamaged,
-    StoreError,
-    _draft,
-    _record,
-    default_store_path,
-)
+from .store import SessionStore, default_store_path
+from .store_base import DRAFT_COLUMNS, SESSION_COLUMNS, StoreDamaged, StoreError, draft_of, record_of
 
 # Tables copied, with their columns and how a row is checked before it is kept.
 _TABLES: dict[str, tuple[str, Any]] = {
-    "sessions": (_SESSION_COLUMNS, _record),
-    "drafts": (_DRAFT_COLUMNS, _draft),
+    "sessions": (SESSION_COLUMNS, record_of),
+    "drafts": (DRAFT_COLUMNS, draft_of),
     "schemas": ("version, prepared, stored_at, used_at", lambda row: json.loads(row[1])),
     "schema_tags": ("schema_key, version, etag, checked_at", None),
 }
@@ -51,11 +43,7 @@ def recover_store(path: str | os.PathLike[str] | None = None, *, clock=time.time
         return {"store": str(path), "damaged": False, "message": f"there is no session store at {path}; nothing to do."}
     problem = _problem(path)
     if problem is None:
-        return {
-            "store": str(path),
-            "damaged": False,
-            "message": f"the session store {path} is not damaged; nothing was changed.",
-        }
+        return _not_damaged(str(path))
     aside = _move_aside(path, clock())
     kept, unreadable = _read_rows(aside)
     fresh = SessionStore(path)
@@ -210,3 +198,43 @@ def _next_readable(db: sqlite3.Connection, table: str, columns: str, after: int)
 
 
 _MAX_ROWID = 2**63 - 1
+
+
+def recover_rows(store: Any) -> dict[str, Any]:
+    """Recover a PostgreSQL store (``store_postgres.PostgresStore``): every session, draft and
+    prepared schema whose row does not decode is moved into the table ``damaged_rows`` (nothing
+    is deleted) and the rest stays where it is. The database's own integrity is the server's."""
+    moved: dict[str, int] = {}
+    problems: list[str] = []
+    with store.transaction() as db:
+        for table in ("sessions", "drafts", "schemas"):
+            columns, check = _TABLES[table]
+            moved[table] = 0
+            for row in db.execute(f"SELECT {columns} FROM {table}").fetchall():
+                try:
+                    check(row)
+                except (ValueError, TypeError, KeyError) as exc:
+                    store.move_aside(table, row[0], list(row), str(exc))
+                    moved[table] += 1
+                    problems.append(f"{table} {row[0]}: {exc}")
+    where = store.location
+    if not problems:
+        return _not_damaged(where)
+    return {
+        "store": where,
+        "damaged": True,
+        "problem": "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else ""),
+        "movedTo": "deskcheck.damaged_rows",
+        "moved": moved,
+        "message": (
+            f"the session store {where} had {len(problems)} row(s) that do not decode; they were moved to the table "
+            f"deskcheck.damaged_rows (nothing was deleted): "
+            + ", ".join(f"{count} {table}" for table, count in moved.items() if count)
+            + ". Every other session and draft is usable again."
+        ),
+    }
+
+
+def _not_damaged(where: str) -> dict[str, Any]:
+    message = f"the session store {where} is not damaged; nothing was changed."
+    return {"store": where, "damaged": False, "message": message}

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..errors import DeskcheckError
-from ..tools import READ_ONLY, Tool, ToolAnnotations, ToolSet
+from ..tools import READ_ONLY, TEXT_OUTPUT, Tool, ToolAnnotations, ToolSet, unknown_arguments_error
 from . import text
 from .guide import fill_form_guide
 from .state import FormState
@@ -37,6 +37,20 @@ PATH_SENTENCE = (
     "(its JSON pointer) works too."
 )
 WRITE = ToolAnnotations(read_only=False, destructive=False, idempotent=False)
+VERB_TITLES = {
+    "getData": "Get the form's data",
+    "setData": "Replace the form's data",
+    "describeState": "Describe the form",
+    "setFieldValue": "Set a field",
+    "getFieldSuggestions": "Suggest values for a field",
+    "editArray": "Edit a list",
+}
+# getData answers a JSON object (the record under "data"); the other tools answer text.
+GET_DATA_OUTPUT = {
+    "type": "object",
+    "properties": {"data": {"description": "The record as the form holds it."}},
+    "required": ["data"],
+}
 
 
 def _own_schemas(title: str) -> dict[str, tuple[str, dict[str, Any], list[str], ToolAnnotations]]:
@@ -216,6 +230,8 @@ def form_tools(
                 input_schema=schema,
                 execute=_executor(verb, open_state, parameters, own),
                 annotations=hints,
+                title=VERB_TITLES.get(verb),
+                output_schema=GET_DATA_OUTPUT if verb == "getData" else TEXT_OUTPUT,
             )
         )
     return tools
@@ -225,12 +241,9 @@ def _executor(verb: str, open_state: StateOpener, parameters: dict[str, Any], ow
     def execute(args: dict[str, Any]) -> str:
         host_args = {name: args[name] for name in parameters if name in args}
         tool_args = {name: value for name, value in args.items() if name not in parameters}
-        unknown = sorted(set(tool_args) - set(own))
+        unknown = set(tool_args) - set(own)
         if unknown:
-            accepted = ", ".join([*parameters, *own])
-            raise DeskcheckError(
-                f"{verb} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
-            )
+            raise unknown_arguments_error(verb, unknown, [*parameters, *own])
         with open_state(host_args) as state:
             return _run(verb, state, tool_args)
 

@@ -145,14 +145,19 @@ def _coerce_to(value: Any, target: str) -> Any:
 
 
 def parse_json_string(value: Any) -> Any:
-    """A string that looks like a JSON object or array (``{...}`` / ``[...]``) parsed; anything
-    else, including a string that does not parse, returned as it is."""
+    """A string that looks like a JSON object or array (``{...}`` / ``[...]``) parsed, within the
+    bounds of untrusted JSON (``engine.json_text``: no ``NaN``, no 5,000-digit number, no lone
+    surrogate, no 100,000 levels); anything else, including a string that does not parse or is
+    out of those bounds, returned as it is."""
     if isinstance(value, str):
         text = value.strip()
         if (text.startswith("{") and text.endswith("}")) or (text.startswith("[") and text.endswith("]")):
+            from ..errors import InputError
+            from ..json_text import parse_json
+
             try:
-                return json.loads(text)
-            except ValueError:
+                return parse_json(text, "the value")
+            except InputError:
                 return value
     return value
 

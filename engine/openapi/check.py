@@ -23,9 +23,14 @@ from .problems import ERROR, WARNING, Problem, Problems
 from .request import base_url_for
 from .rules import OFF, default_severity
 from .source import Source
+from .text import printable
 
 if TYPE_CHECKING:
     from .live_check import LiveOptions
+
+# Findings a report lists: a real description has hundreds; each costs about 50 us and 2 KB to
+# place and print, so a crafted document of a million failing examples is cut here.
+MAX_FINDINGS = 50_000
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,9 @@ class Finding:
     line: int | None = None
     column: int | None = None
     artifact: str | None = None  # the file it is in; None for the checked document itself
+    # Where the token at line:column (a member's key, a value) ends: its last character.
+    end_line: int | None = None
+    end_column: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {} if self.artifact is None else {"file": self.artifact}
@@ -49,6 +57,9 @@ class Finding:
         if self.line is not None:
             out["line"] = self.line
             out["column"] = self.column
+            if self.end_line is not None:
+                out["endLine"] = self.end_line
+                out["endColumn"] = self.end_column
         return out
 
 
@@ -101,23 +112,43 @@ def check_source(
 
 def locate(documents: DocumentSet, problems: list[Problem], severities: Mapping[str, str]) -> list[Finding]:
     """The problems as findings, each with its file, line and column, at its configured
-    severity (``off`` drops it), sorted by file and position."""
-    kept: dict[str, list[tuple[str, Problem, str]]] = {}
+    severity (``off`` drops it), sorted by file and position; at most ``MAX_FINDINGS`` of them
+    (errors first), and then one ``findings-limit`` finding counting the rest."""
+    rated = []
     for problem in problems:
         severity = severities.get(problem.rule) or default_severity(problem.rule, problem.severity)
-        if severity == OFF:
-            continue
+        if severity != OFF:
+            rated.append((problem, severity))
+    findings = []
+    if len(rated) > MAX_FINDINGS:
+        rated.sort(key=lambda entry: entry[1] != ERROR)  # stable: errors first, each in its order
+        rest = rated[MAX_FINDINGS:]
+        del rated[MAX_FINDINGS:]
+        errors = sum(1 for _, severity in rest if severity == ERROR)
+        findings.append(
+            Finding(
+                ERROR if errors else WARNING,
+                "findings-limit",
+                f"{len(rest):,} more findings ({errors:,} errors) are not listed: a report lists at most "
+                f"{MAX_FINDINGS:,}, errors first. Fix those listed, or turn off the rules that report the most, "
+                "and check again.",
+                "",
+            )
+        )
+    kept: dict[str, list[tuple[str, Problem, str]]] = {}
+    for problem, severity in rated:
         uri, pointer = documents.split(problem.pointer)
         kept.setdefault(uri, []).append((pointer, problem, severity))
-    findings = []
     for uri, entries in kept.items():
         source = documents.documents[uri]
         artifact = None if uri == documents.root_uri else documents.display(uri)
         source.positions.prepare(pointer for pointer, _, _ in entries)
         for pointer, problem, severity in entries:
-            position = source.positions.locate(pointer)
-            line, column = position if position is not None else (None, None)
-            findings.append(Finding(severity, problem.rule, problem.message, pointer, line, column, artifact))
+            span = source.positions.span(pointer)
+            line, column, end_line, end_column = span if span is not None else (None, None, None, None)
+            findings.append(
+                Finding(severity, problem.rule, problem.message, pointer, line, column, artifact, end_line, end_column)
+            )
     findings.sort(key=sort_key)
     return findings
 
@@ -135,14 +166,8 @@ def sort_key(finding: Finding) -> tuple[Any, ...]:
 
 def unreadable_finding(error: InputError) -> Finding:
     """A document that cannot be read, as a finding (at the line and column of a syntax error)."""
-    return Finding(
-        ERROR,
-        "document-unreadable",
-        error.message,
-        "",
-        getattr(error, "line", None),
-        getattr(error, "column", None),
-    )
+    line, column = getattr(error, "line", None), getattr(error, "column", None)
+    return Finding(ERROR, "document-unreadable", printable(error.message), "", line, column, None, line, column)
 
 
 def has_errors(findings: list[Finding], *, strict: bool = False) -> bool:

@@ -2,7 +2,8 @@
 
 The file is ``.deskcheck.toml`` (tables at its top level) or ``pyproject.toml`` (the same tables
 under ``[tool.deskcheck]``), found in the working directory or the nearest parent that has one
-(``.deskcheck.toml`` first in each directory), or named with ``--config``::
+(``.deskcheck.toml`` first in each directory) up to the repository root, or named with
+``--config``::
 
     [openapi.check]
     strict = false
@@ -12,6 +13,12 @@ under ``[tool.deskcheck]``), found in the working directory or the nearest paren
 
 ``--severity RULE=LEVEL`` on the command line wins over the file. Unknown rules, levels and keys
 are refused, naming the file: a typo must not silently keep a rule as it was.
+
+The search stops at the repository root, the nearest directory holding ``.git`` (a directory,
+or a file in a worktree or submodule); outside a repository only the working directory is
+searched. A file above the repository is not the project's: on a shared machine or a CI runner
+anyone who can write to ``/tmp`` or the workspace's parent could otherwise turn the gate's
+errors off.
 """
 
 from __future__ import annotations
@@ -21,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config_file import deskcheck_tables, find_config
+from ..config_file import deskcheck_tables, find_config, search_path
 from ..errors import InputError
 from .rules import RULES, SEVERITIES
 
-__all__ = ["CheckConfig", "check_severities", "find_config", "load_config", "parse_severity_options"]
+__all__ = ["CheckConfig", "check_severities", "find_config", "load_config", "parse_severity_options", "search_path"]
 
 _KEYS = {"severity", "strict"}
 

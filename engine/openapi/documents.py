@@ -3,8 +3,10 @@
 A reference to another file (``schemas/pet.yaml#/Pet``) is resolved against the file that holds
 it, read once (JSON or YAML, with the same limits as the document itself) and checked where it
 points. A reference to a URL is followed only to a host the user allowed (``allow_hosts``, or
-the host the document itself came from); nothing else is ever fetched. What a check may read is
-bounded: ``MAX_DOCUMENTS`` files and ``MAX_TOTAL_BYTES`` in all.
+the host the document itself came from); nothing else is ever fetched. What a check may read
+besides the document is bounded: ``MAX_DOCUMENTS`` files, ``MAX_TOTAL_BYTES`` and
+``MAX_TOTAL_VALUES`` in all (no more than one document may hold: many files of tiny values cost
+what one would).
 
 Places are *locations*: a JSON pointer (``/components/schemas/Pet``) for the document itself,
 ``<uri>#<pointer>`` for another file. A pointer is empty or starts with ``/`` and a URI starts
@@ -21,12 +23,13 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from ..errors import InputError
 from ..refs import RefError, RefResolver
-from .source import MAX_DOCUMENT_BYTES, Source, is_url, read_source
+from .source import MAX_DOCUMENT_BYTES, MAX_YAML_NODES, Source, is_url, read_source
 
 # Real multi-file descriptions (DigitalOcean's has ~2,900 files) stay under these; a document
 # built to make a check read the disk or a host without end does not.
 MAX_DOCUMENTS = 5_000
-MAX_TOTAL_BYTES = 4 * MAX_DOCUMENT_BYTES
+MAX_TOTAL_BYTES = MAX_DOCUMENT_BYTES
+MAX_TOTAL_VALUES = MAX_YAML_NODES
 # The URI of a document that was not read from a file or a URL (parsed data, text).
 INLINE_URI = "urn:deskcheck:document"
 
@@ -48,6 +51,7 @@ class DocumentSet:
     _failures: dict[str, Exception] = field(default_factory=dict)
     _resolvers: dict[str, RefResolver] = field(default_factory=dict)
     _bytes: int = 0
+    _values: int = 0
 
     def __post_init__(self) -> None:
         self.root_uri = self.root_uri or document_uri(self.root)
@@ -133,7 +137,30 @@ class DocumentSet:
             raise NotFollowed(f"$ref {ref!r} was not followed: the check already read {MAX_DOCUMENTS} documents")
         budget = MAX_TOTAL_BYTES - self._bytes
         if budget <= 0:
-            raise NotFollowed(f"$ref {ref!r} was not followed: the check already read {MAX_TOTAL_BYTES} bytes")
+            raise NotFollowed(f"$ref {ref!r} was not followed: the check already read {MAX_TOTAL_BYTES:,} bytes")
+        values = MAX_TOTAL_VALUES - self._values
+        if values <= 0:
+            raise NotFollowed(
+                f"$ref {ref!r} was not followed: the files read besides the document already hold "
+                f"{MAX_TOTAL_VALUES:,} values"
+            )
+        try:
+            source = self._open(uri, ref, scheme, budget, values)
+        except InputError as exc:
+            if exc.code == "tooLarge" and (budget < MAX_DOCUMENT_BYTES or values < MAX_YAML_NODES):
+                raise NotFollowed(
+                    f"$ref {ref!r} was not followed: with {self.display(uri)}, the files read besides the document "
+                    f"would hold more than {MAX_TOTAL_BYTES:,} bytes or {MAX_TOTAL_VALUES:,} values"
+                ) from None
+            raise Unresolvable(exc.message) from None
+        self._bytes += len(source.text.encode("utf-8"))
+        self._values += source.values
+        source.location = self.display(uri)
+        return source
+
+    def _open(self, uri: str, ref: str, scheme: str, budget: int, values: int) -> Source:
+        """The document at ``uri``, read within ``budget`` bytes and ``values`` values (an
+        ``InputError`` says why it cannot be)."""
         if scheme in ("http", "https"):
             if not self._host_allowed(uri):
                 host = urlsplit(uri).netloc
@@ -141,26 +168,19 @@ class DocumentSet:
                     f"deskcheck does not fetch {uri} (host {host}); allow the host with --allow-host {host} to "
                     "check what it holds"
                 )
-            try:
-                source = read_source(uri, max_bytes=min(MAX_DOCUMENT_BYTES, budget))
-            except InputError as exc:
-                raise Unresolvable(exc.message) from None
-        elif scheme == "file":
+            return read_source(uri, max_bytes=budget, max_values=values)
+        if scheme == "file":
             path = _file_path(uri)
             if not path.is_file():
                 what = "is a directory" if path.is_dir() else "does not exist"
                 raise Unresolvable(f"{self.display(uri)} {what}")
             try:
-                source = read_source(str(path), max_bytes=min(MAX_DOCUMENT_BYTES, budget))
+                return read_source(str(path), max_bytes=budget, max_values=values)
             except InputError as exc:
-                raise Unresolvable(exc.message.replace(str(path), self.display(uri), 1)) from None
-        else:
-            raise NotFollowed(
-                f"$ref {ref!r} uses the scheme {scheme or 'of a relative name'}, which deskcheck does not follow"
-            )
-        self._bytes += len(source.text.encode("utf-8"))
-        source.location = self.display(uri)
-        return source
+                raise InputError(exc.message.replace(str(path), self.display(uri), 1), code=exc.code) from None
+        raise NotFollowed(
+            f"$ref {ref!r} uses the scheme {scheme or 'of a relative name'}, which deskcheck does not follow"
+        )
 
     def _host_allowed(self, url: str) -> bool:
         from .http import same_origin

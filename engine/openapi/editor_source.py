@@ -129,7 +129,8 @@ def operation_url(
     sent even when the document does not declare them) as query parameters."""
     path = operation.path
     for parameter in operation.path_parameters:
-        path = path.replace("{" + parameter.name + "}", path_segment(values[parameter.name], parameter.name))
+        segment = path_segment(values[parameter.name], parameter.name, parameter.schema)
+        path = path.replace("{" + parameter.name + "}", segment)
     pairs: list[tuple[str, str]] = []
     for name, value in {**_fixed(operation), **(extra_query or {})}.items():
         if value is not None:

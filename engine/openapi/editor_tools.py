@@ -32,7 +32,8 @@ from .skills import Skill
 
 if TYPE_CHECKING:
     from ..forms.session_tools import SessionGroup
-    from ..forms.store import SessionStore
+    from ..forms.store_base import BaseStore
+    from ..tools import Tool
 
 # Skill names follow the Agent Skills format: lowercase letters, digits and dashes, 64 at most.
 MAX_SKILL_NAME = 64
@@ -46,7 +47,7 @@ class EditorContext:
     saves may send an invalid document."""
 
     endpoint: EditorEndpoint
-    store: SessionStore | None = None
+    store: BaseStore | None = None
     identity: str | None = None
     allow_hosts: Sequence[str] = ()
     allow_invalid: bool = False
@@ -113,3 +114,18 @@ def editor_skill(group: EditorGroup, sessions: SessionGroup) -> Skill:
         tools=tuple(group.tool_names),
         profiles=profiles,
     )
+
+
+def api_hints(tools: Sequence[Tool], group: EditorGroup) -> list[Tool]:
+    """The group's tools with the hints of what they really do here: every one may reach the API
+    (loading the record, option lists), so none is closed-world; saveForm through a PUT or PATCH
+    replaces the record (destructive), through a POST it adds one (not destructive)."""
+    import dataclasses
+
+    out = []
+    for tool in tools:
+        hints = dataclasses.replace(tool.annotations, open_world=True)
+        if tool.name.endswith("_saveForm"):
+            hints = dataclasses.replace(hints, destructive=group.write.method in ("put", "patch"))
+        out.append(dataclasses.replace(tool, annotations=hints))
+    return out

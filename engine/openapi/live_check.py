@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import progress
+from ..budget import call_budget
 from ..errors import DeskcheckError
 from ..urls import redact
 from .editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
@@ -62,7 +63,8 @@ def live_problems(analysis: Analysis, options: LiveOptions, problems: Problems, 
     endpoint = EditorEndpoint(caller, options.base_url, "", analysis.document, document_text=document_text)
     with progress.phase("checking editor groups against the API", total=len(analysis.editors)) as step:
         for group in analysis.editors:
-            with progress.phase(f"requesting the schema of {group.name}"):
+            # Each group is what an agent's first call would do: it gets a call's time budget.
+            with progress.phase(f"requesting the schema of {group.name}"), call_budget():
                 _check_group(group, endpoint, options, problems)
             step.advance()
 

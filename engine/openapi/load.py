@@ -33,13 +33,13 @@ from .profiles import (
     select_profiles,
 )
 from .render import MAX_STRING_LENGTH
-from .request import base_url_for, no_base_url_message
+from .request import base_url_for, foreign_server_message, no_base_url_message
 from .skills import Skill, build_instructions, select_skills, tag_guide
 from .source import Source, read_source
 from .vocabulary import validate_vocabulary
 
 if TYPE_CHECKING:
-    from ..forms.store import SessionStore
+    from ..forms.store_base import BaseStore
 
 LINT_MODES = ("error", "warn", "off")
 
@@ -239,7 +239,7 @@ def load_openapi(
     lint: str = "error",
     max_string_length: int = MAX_STRING_LENGTH,
     max_error_length: int = MAX_ERROR_LENGTH,
-    store: SessionStore | None = None,
+    store: BaseStore | None = None,
     identity: str | None = None,
     allow_hosts: Sequence[str] = (),
     allow_invalid: bool = False,
@@ -250,6 +250,10 @@ def load_openapi(
     one under the state directory), kept apart by ``identity``; their option lists behind URLs
     may reach ``allow_hosts`` besides the API's own origin; ``allow_invalid`` lets saves send a
     document that fails validation.
+
+    A document fetched from a URL is used with its own server only when that server is on the
+    document's origin, or the user named it (``base_url``, or an ``allow_hosts`` entry): else its
+    tools answer how to name it, and send nothing (``request.foreign_server_message``).
 
     Raises ``SpecLoadError`` (an ``InputError``) listing every error when the document cannot be
     turned into tools, and ``SpecUsageError`` for a profile the document does not declare.
@@ -275,11 +279,16 @@ def load_openapi(
     resolved_base = base_url_for(document, override=base_url, source_url=source_url)
     if resolved_base is not None:
         check_http_url(resolved_base, "--base-url" if base_url else "the server URL the document gives")
+    allowed = []
     if allow_hosts:
         from ..forms.remote_items import parse_allowed_host
 
-        for entry in allow_hosts:
-            parse_allowed_host(entry)
+        allowed = [parse_allowed_host(entry) for entry in allow_hosts]
+    no_base_url = no_base_url_message(document)
+    if base_url is None and resolved_base is not None and source_url is not None:
+        refused = foreign_server_message(source_url, resolved_base, allowed)
+        if refused is not None:
+            resolved_base, no_base_url = None, refused
     caller = ApiCaller(
         resolved_base,
         client=client if client is not None else HttpxClient(timeout=timeout),
@@ -288,7 +297,7 @@ def load_openapi(
     context = ToolContext(
         caller=caller,
         base_url=resolved_base,
-        no_base_url=no_base_url_message(document),
+        no_base_url=no_base_url,
         locale=locale,
         max_string_length=max_string_length,
         max_error_length=max_error_length,
@@ -300,7 +309,7 @@ def load_openapi(
     loaded = OpenApiTools(source, analysis, ToolSet("openapi", []), resolved_base)
     if analysis.editors:
         from .editor_source import EditorEndpoint
-        from .editor_tools import EditorContext, editor_session_group, editor_skill
+        from .editor_tools import EditorContext, api_hints, editor_session_group, editor_skill
 
         editor_context = EditorContext(
             EditorEndpoint(
@@ -319,7 +328,7 @@ def load_openapi(
             sessions = editor_session_group(group, editor_context)
             loaded.editor_sessions[group.name] = sessions
             loaded.editor_skills.append(editor_skill(group, sessions))
-            entries.append((group.write, sessions.tools()))
+            entries.append((group.write, api_hints(sessions.tools(), group)))
     order = {pointer: index for index, (_, _, pointer, _) in enumerate(iter_operations(document))}
     entries.sort(key=lambda entry: order.get(entry[0].pointer, len(order)))
     loaded.toolset = ToolSet("openapi", [t for _, tools in entries for t in tools], instructions=loaded.instructions)

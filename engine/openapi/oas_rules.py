@@ -18,9 +18,8 @@ followed to its target, which is visited there, in whichever file it is.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from types import UnionType
 from typing import Any
 from urllib.parse import unquote
 
@@ -29,6 +28,8 @@ from ..refs import RefError
 from .documents import DocumentSet, NotFollowed, Unresolvable
 from .oas_schemas import Family
 from .schema_messages import error_messages
+from .schema_values import Example, value_findings
+from .text import short_json
 
 Finding = tuple[str, str, str]  # (rule, location, message)
 
@@ -57,7 +58,8 @@ _SUBSCHEMA_SINGLE = (
 )
 _SUBSCHEMA_MAP_SET = frozenset(_SUBSCHEMA_MAPS)
 _SUBSCHEMA_OTHER_SET = frozenset((*_SUBSCHEMA_LISTS, *_SUBSCHEMA_SINGLE))
-_SCHEMA_KEYWORDS_OF_INTEREST = _SUBSCHEMA_MAP_SET | _SUBSCHEMA_OTHER_SET | {"default", "pattern"}
+_VALUE_KEYWORDS = frozenset(("default", "pattern", "example", "examples", "nullable"))
+_SCHEMA_KEYWORDS_OF_INTEREST = _SUBSCHEMA_MAP_SET | _SUBSCHEMA_OTHER_SET | _VALUE_KEYWORDS
 
 
 def rule_findings(
@@ -76,7 +78,7 @@ def rule_findings(
     if family.name != "3.0":
         findings += _server_variable_findings(walk.servers)
     unchecked: list[str] = []
-    findings += _default_findings(documents, family.name, walk.defaults, unchecked)
+    findings += value_findings(documents, family.name, walk.defaults, walk.examples, walk.nullable, unchecked)
     findings += _backtracking_findings(walk.patterns)
     return findings, unchecked
 
@@ -103,6 +105,8 @@ class _Walk:
     # (location of the $ref, kind expected there, target location, target) outside the kind's section
     references: list[tuple[str, str, str, Any]] = field(default_factory=list)
     servers: list[tuple[str, Any]] = field(default_factory=list)  # (location, Server Object)
+    examples: list[Example] = field(default_factory=list)
+    nullable: list[dict[str, Any]] = field(default_factory=list)  # 3.0 schemas: nullable beside a type
 
     def __post_init__(self) -> None:
         self.document = self.documents.root.data
@@ -115,6 +119,7 @@ class _Walk:
         self._servers("", document)
         for path, item in _members(document.get("paths")):
             self.path_item(jsonpointer.append("/paths", path), item, path, templated=True)
+        self.findings += _identical_path_findings(document.get("paths"))
         for name, item in _members(document.get("webhooks")):
             self.path_item(jsonpointer.append("/webhooks", name), item, name)
         components = document.get("components")
@@ -147,6 +152,8 @@ class _Walk:
         that kind's components section is recorded (to be checked as that kind)."""
         site, trail = None, [pointer]
         while isinstance(node, dict) and "$ref" in node:
+            if kind is not None and kind != "pathItem":  # a Path Item's $ref is one of its fields
+                self._ignored_siblings(pointer, node, keep=("summary", "description"))
             site = site or pointer + "/$ref"
             target = self._lookup(pointer + "/$ref", node["$ref"])
             if target is None:
@@ -208,6 +215,8 @@ class _Walk:
         if self.family == "3.2":
             extra = _members(item.get("additionalOperations"))
             operations += [(name, op) for name, op in extra if isinstance(op, dict)]
+        if templated and not operations:
+            self.findings += _stray_path_parameters(path, shared)
         for method, operation in operations:
             op_pointer = (
                 jsonpointer.append(pointer, method)
@@ -280,7 +289,7 @@ class _Walk:
                 (
                     "header-name-invalid",
                     pointer,
-                    f"{_short(name)} is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only, no "
+                    f"{short_json(name)} is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only, no "
                     "spaces or separators)",
                 )
             )
@@ -330,9 +339,47 @@ class _Walk:
     def security_scheme(self, pointer: str, scheme: Any) -> None:
         self._enter(pointer, scheme, "securityScheme")
 
-    def _examples(self, pointer: str, holder: dict[str, Any]) -> None:
+    def _examples(self, pointer: str, holder: dict[str, Any], media: str | None = None) -> None:
+        """The Example Objects of a parameter, header or media type, and (when it has a schema)
+        its example values to check against that schema. A string example of a media type that
+        is not JSON is a serialized payload (XML, CSV), not checked."""
+        schema = holder.get("schema")
+        if isinstance(schema, dict) and "example" in holder:
+            self._example_value(pointer + "/example", holder["example"], pointer, schema, media)
         for name, example in _members(holder.get("examples")):
-            self.example(jsonpointer.append(pointer, "examples", name), example)
+            resolved = self._resolve(jsonpointer.append(pointer, "examples", name), example, "example")
+            if resolved is None:
+                continue
+            self.example(*resolved)
+            location, target = resolved
+            if isinstance(schema, dict) and isinstance(target, dict) and "value" in target:
+                self._example_value(location + "/value", target["value"], pointer, schema, media)
+
+    def _example_value(self, location: str, value: Any, holder: str, schema: Any, media: str | None) -> None:
+        if isinstance(value, str) and media is not None and not _is_json_media(media):
+            return
+        self.examples.append(Example(location, holder + "/schema", value, schema))
+
+    def _ignored_siblings(self, pointer: str, node: dict[str, Any], keep: tuple[str, ...]) -> None:
+        """Members beside ``$ref`` that the reference replaces: every one in OpenAPI 3.0, all but
+        ``keep`` later (extensions are left to the tools that read them)."""
+        kept = () if self.family == "3.0" else keep
+        ignored = [k for k in node if k != "$ref" and k not in kept and not (isinstance(k, str) and k.startswith("x-"))]
+        if not ignored:
+            return
+        names = ", ".join(str(k) for k in ignored)
+        if self.family == "3.0":
+            version = "OpenAPI 3.0 ignores every member beside a $ref"
+        else:
+            version = "beside a $ref, a Reference Object keeps only summary and description"
+        self.findings.append(
+            (
+                "ref-siblings-ignored",
+                jsonpointer.append(pointer, str(ignored[0])),
+                f"{names} {'is' if len(ignored) == 1 else 'are'} ignored: {version}. Move "
+                f"{'it' if len(ignored) == 1 else 'them'} into the target, or wrap the reference in allOf",
+            )
+        )
 
     def _content(self, pointer: str, holder: dict[str, Any]) -> None:
         """The media types of ``content``: each one's schema, examples and encodings' headers."""
@@ -342,7 +389,7 @@ class _Walk:
             entry_pointer = jsonpointer.append(pointer, "content", media)
             if "schema" in entry:
                 self.schema(entry_pointer + "/schema", entry["schema"])
-            self._examples(entry_pointer, entry)
+            self._examples(entry_pointer, entry, media)
             for name, encoding in _members(entry.get("encoding")):
                 if isinstance(encoding, dict):
                     for header, value in _members(encoding.get("headers")):
@@ -375,12 +422,22 @@ class _Walk:
                         self.references.append((site, "schema", *target))
                     stack.append((target[0], (), target[1], scope))
                 if self.family == "3.0":  # keywords beside a $ref are ignored in 3.0, applied from 3.1
+                    self._ignored_siblings(base + jsonpointer.join(path), schema, keep=())
                     continue
             keywords = schema.keys() & _SCHEMA_KEYWORDS_OF_INTEREST
             if not keywords:
                 continue
             if "default" in keywords and not (schema["default"] is None and schema.get("nullable") is True):
                 self.defaults.append((base + jsonpointer.join(path), schema))
+            if (
+                "nullable" in keywords
+                and self.family == "3.0"
+                and schema["nullable"] is True
+                and isinstance(schema.get("type"), str)
+            ):
+                self.nullable.append(schema)
+            if "example" in keywords or "examples" in keywords:
+                self._schema_examples(base + jsonpointer.join(path), schema)
             if "pattern" in keywords and isinstance(schema["pattern"], str):
                 self.patterns.append((base + jsonpointer.join((*path, "pattern")), schema["pattern"]))
             if "allOf" in keywords and isinstance(schema.get("required"), list):
@@ -397,6 +454,17 @@ class _Walk:
                     stack.extend((base, (*path, key, index), sub, scope) for index, sub in enumerate(value))
                 elif isinstance(value, dict):
                     stack.append((base, (*path, key), value, scope))
+
+    def _schema_examples(self, where: str, schema: dict[str, Any]) -> None:
+        """A Schema Object's ``example`` (OpenAPI 3.0; deprecated later) and, from 3.1, its JSON
+        Schema ``examples`` array."""
+        if "example" in schema:
+            self.examples.append(Example(where + "/example", where, schema["example"], schema))
+        if self.family != "3.0" and isinstance(schema.get("examples"), list):
+            self.examples += [
+                Example(f"{where}/examples/{index}", where, value, schema)
+                for index, value in enumerate(schema["examples"])
+            ]
 
     def _in_resource(self, scope: str, site: str, ref: Any) -> tuple[str, Any] | None:
         """A reference inside a schema resource with its own $id: a JSON pointer fragment is
@@ -594,11 +662,8 @@ def _path_parameter_findings(operation: _Operation) -> Iterator[Finding]:
     if not operation.templated:
         return
     in_template = set(_TEMPLATE_NAME.findall(operation.path))
-    declared: dict[str, str] = {}
     # The operation's own parameters override the path item's of the same name and location.
-    for pointer, parameter in (*operation.parameters, *operation.shared):
-        if parameter.get("in") == "path" and isinstance(parameter.get("name"), str):
-            declared.setdefault(parameter["name"], pointer)
+    declared = _path_parameters((*operation.parameters, *operation.shared))
     for name in sorted(in_template - set(declared)):
         yield (
             "path-parameter-undeclared",
@@ -606,12 +671,54 @@ def _path_parameter_findings(operation: _Operation) -> Iterator[Finding]:
             f"the path {operation.path} has {{{name}}}, but {operation.method.upper()} declares no path "
             f"parameter '{name}', neither itself nor on the path",
         )
+    yield from _stray_path_parameters(operation.path, (*operation.parameters, *operation.shared))
+
+
+def _stray_path_parameters(path: str, parameters: Sequence[tuple[str, Any]]) -> Iterator[Finding]:
+    """A path parameter (of an operation, or of the path item, with or without operations)
+    that names no template expression of ``path``."""
+    in_template = set(_TEMPLATE_NAME.findall(path))
+    declared = _path_parameters(parameters)
     for name in sorted(set(declared) - in_template):
         yield (
             "path-parameter-not-in-path",
             declared[name],
-            f"the path parameter '{name}' does not appear in the path {operation.path}",
+            f"the path parameter '{name}' does not appear in the path {path}",
         )
+
+
+def _path_parameters(parameters: Sequence[tuple[str, Any]]) -> dict[str, str]:
+    """Name → pointer of each path parameter, the first of a name winning."""
+    declared: dict[str, str] = {}
+    for pointer, parameter in parameters:
+        if parameter.get("in") == "path" and isinstance(parameter.get("name"), str):
+            declared.setdefault(parameter["name"], pointer)
+    return declared
+
+
+def _identical_path_findings(paths: Any) -> Iterator[Finding]:
+    """Path templates that differ only in the names of their expressions (``/users/{id}`` and
+    ``/users/{name}``): they match the same requests."""
+    first: dict[str, str] = {}
+    for path, _ in _members(paths):
+        if "{" not in path:
+            continue
+        shape = _TEMPLATE_NAME.sub("{}", path)
+        if shape in first:
+            yield (
+                "path-template-duplicate",
+                jsonpointer.append("/paths", path),
+                f"the path {path} matches the same requests as {first[shape]}: they differ only in the names of "
+                "their parameters, which the specification forbids. Merge them, or make one of them literal",
+            )
+        first.setdefault(shape, path)
+
+
+def _is_json_media(media: str) -> bool:
+    """Whether a media type's examples are JSON values (``application/json``, ``*+json``, a
+    wildcard) rather than text in another format."""
+    kind = media.split(";", 1)[0].strip().lower()
+    return "json" in kind or kind in ("*/*", "application/*")
 
 
 def _server_variable_findings(servers: list[tuple[str, Any]]) -> Iterator[Finding]:
@@ -625,8 +732,8 @@ def _server_variable_findings(servers: list[tuple[str, Any]]) -> Iterator[Findin
                 yield (
                     "server-variable-default-not-in-enum",
                     jsonpointer.append(pointer, "variables", name, "default"),
-                    f"the server variable '{name}' defaults to {_short(default)}, which is not one of its enum "
-                    f"values ({', '.join(_short(v) for v in enum[:5])}{', …' if len(enum) > 5 else ''})",
+                    f"the server variable '{name}' defaults to {short_json(default)}, which is not one of its enum "
+                    f"values ({', '.join(short_json(v) for v in enum[:5])}{', …' if len(enum) > 5 else ''})",
                 )
 
 
@@ -664,7 +771,7 @@ def _pattern_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]:
             yield (
                 "pattern-invalid",
                 pointer,
-                f"{_short(pattern)} is not a valid regular expression ({verdicts[pattern]})",
+                f"{short_json(pattern)} is not a valid regular expression ({verdicts[pattern]})",
             )
 
 
@@ -676,100 +783,8 @@ def _backtracking_findings(patterns: list[tuple[str, str]]) -> Iterator[Finding]
             yield (
                 "pattern-backtracking",
                 pointer,
-                f"the pattern {_short(pattern)} needs backtracking (a back-reference or look-around): on a long "
+                f"the pattern {short_json(pattern)} needs backtracking (a back-reference or look-around): on a long "
                 "value a backtracking validator can take exponential time. deskcheck gives such a value at most "
                 f"{BACKTRACK_LIMIT:,} steps and reports it as not checked beyond that; write the pattern without "
                 "back-references and look-around if you can",
             )
-
-
-# -- defaults ----------------------------------------------------------------------------------------
-
-
-def _default_findings(
-    documents: DocumentSet, family: str, defaults: list[tuple[str, Any]], unchecked: list[str]
-) -> list[Finding]:
-    """Each schema's ``default`` against that schema, ``$ref``s followed across the documents read."""
-    if not defaults:
-        return []
-    import jsonschema_rs
-
-    from .oas_schemas import refuse_retrieval
-
-    draft = jsonschema_rs.Draft4 if family == "3.0" else jsonschema_rs.Draft202012
-    validator_class = jsonschema_rs.Draft4Validator if family == "3.0" else jsonschema_rs.Draft202012Validator
-    options: dict[str, Any] = {"validate_formats": True, "retriever": refuse_retrieval}
-    if family == "3.0":
-        options["keywords"] = {"type": _NullableType}  # OpenAPI 3.0's nullable widens type
-    resources = [(uri, source.data) for uri, source in documents.documents.items()]
-    try:
-        registry = jsonschema_rs.Registry(resources, draft=draft, retriever=refuse_retrieval)
-    except (ValueError, jsonschema_rs.ReferencingError) as exc:
-        unchecked.append(f"the defaults of its schemas could not be checked: {exc}")
-        return []
-    findings: list[Finding] = []
-    for location, schema in defaults:
-        uri, pointer = documents.split(location)
-        try:
-            validator = validator_class({"$ref": f"{uri}#{_uri_fragment(pointer)}"}, registry=registry, **options)
-            errors = list(validator.iter_errors(schema["default"]))
-        except (ValueError, jsonschema_rs.ReferencingError):
-            # The schema itself does not compile: it is invalid (the schema pass says where) or
-            # refers to a document that was not read. Its default cannot be judged.
-            continue
-        for where, message in error_messages(errors):
-            findings.append(
-                (
-                    "default-invalid",
-                    f"{location}/default{where}",
-                    f"default {_short(schema['default'])} does not match its schema: {where or ''}"
-                    f"{' ' if where else ''}{message}",
-                )
-            )
-    return findings
-
-
-class _NullableType:
-    """``type`` as OpenAPI 3.0 reads it: ``nullable: true`` beside it also allows null."""
-
-    def __init__(self, parent_schema: dict[str, Any], value: Any, schema_path: Any) -> None:
-        # An unknown type name is the schema's own error (reported by the schema pass), not the value's.
-        self.types = [t for t in (value if isinstance(value, list) else [value]) if isinstance(t, str) and t in _TYPES]
-        self.nullable = parent_schema.get("nullable") is True
-
-    def validate(self, instance: Any) -> None:
-        if not self.types or (instance is None and self.nullable):
-            return
-        if not any(_is_type(instance, name) for name in self.types):
-            raise ValueError("must be " + ",".join(self.types))
-
-
-# JSON Schema draft 4 (OpenAPI 3.0's base): an integer is an int, never a float.
-_TYPES: dict[str, type | UnionType] = {
-    "string": str,
-    "integer": int,
-    "number": int | float,
-    "boolean": bool,
-    "object": dict,
-    "array": list,
-    "null": type(None),
-}
-
-
-def _is_type(value: Any, name: str) -> bool:
-    if isinstance(value, bool):  # a bool is an int to Python, never to JSON Schema
-        return name == "boolean"
-    return isinstance(value, _TYPES[name])
-
-
-def _uri_fragment(pointer: str) -> str:
-    from urllib.parse import quote
-
-    return quote(pointer, safe="/~!$&'()*+,;=:@")
-
-
-def _short(value: Any) -> str:
-    import json
-
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…"

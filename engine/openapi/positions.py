@@ -1,8 +1,8 @@
 """Where a JSON pointer sits in the text of a JSON or YAML document (1-based line and column).
 
 Findings carry a line and a column so an editor, a GitHub annotation or a SARIF viewer can jump to
-them. A member is located at its key (``"size": …`` points at ``"size"``), an array item at its
-first character.
+them, and where the token there ends so that they can underline it. A member is located at its
+key (``"size": …`` points at ``"size"``), an array item at its first token.
 
 JSON: the parsed data comes from the standard library (fast, C); positions come from a separate
 scan of the text, done only when a finding needs one, and only as deep as the requested pointers
@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from .. import jsonpointer
 
 Position = tuple[int, int]
+# (line, column, end line, end column): the end is the token's last character, all 1-based.
+Span = tuple[int, int, int, int]
 
 # Strings (with escapes), structural characters, and bare literals (numbers, true, false, null).
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.DOTALL)
@@ -40,11 +42,11 @@ class LineIndex:
 
 class PositionIndex:
     """Positions of pointers in one document. ``locate`` falls back to the nearest located
-    ancestor, so every pointer into the document gets a useful place."""
+    ancestor, so every pointer into the document gets a useful place; ``span`` adds where the
+    token there (a member's key, an item's first token) ends."""
 
-    def __init__(self, offsets: dict[str, int] | None = None, marks: dict[str, Position] | None = None) -> None:
-        self._offsets = offsets or {}
-        self._marks = marks or {}
+    def __init__(self) -> None:
+        self._offsets: dict[str, int] = {}
         self._lines: LineIndex | None = None
         self._text: str | None = None
         self._scanned: set[str] = set()
@@ -55,24 +57,26 @@ class PositionIndex:
         index._text = text
         return index
 
-    @classmethod
-    def for_marks(cls, marks: dict[str, Position]) -> PositionIndex:
-        return cls(marks=marks)
-
     def locate(self, pointer: str) -> Position | None:
-        if self._text is not None and pointer not in self._offsets:
+        span = self.span(pointer)
+        return None if span is None else (span[0], span[1])
+
+    def span(self, pointer: str) -> Span | None:
+        if self._text is None:
+            return None
+        if pointer not in self._offsets:
             self._scan_json([pointer])
         candidate = pointer
-        while True:
-            if candidate in self._marks:
-                return self._marks[candidate]
-            if candidate in self._offsets:
-                if self._lines is None:
-                    self._lines = LineIndex(self._text or "")
-                return self._lines.position(self._offsets[candidate])
+        while candidate not in self._offsets:
             if candidate == "":
                 return None
             candidate = candidate.rsplit("/", 1)[0]
+        start = self._offsets[candidate]
+        token = _TOKEN.match(self._text, start)
+        end = token.end() - 1 if token is not None else start
+        if self._lines is None:
+            self._lines = LineIndex(self._text)
+        return (*self._lines.position(start), *self._lines.position(end))
 
     def prepare(self, pointers: Iterable[str]) -> None:
         """Locate many pointers with one scan of the text."""

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .text import printable
 
 ERROR = "error"
 WARNING = "warning"
@@ -25,6 +26,11 @@ class Problem:
     message: str
     pointer: str = ""
     severity: str = ERROR
+
+    def __post_init__(self) -> None:
+        # Messages quote the document (names, keys, values); a line break or an escape sequence
+        # in one must not reach a terminal or a CI log as such, in any format.
+        object.__setattr__(self, "message", printable(self.message))
 
 
 class Problems:
@@ -67,6 +73,7 @@ class SpecLoadError(InputError):
         if count > 20:
             lines.append(f"  … and {count - 20} more")
         noun = "problem" if count == 1 else "problems"
+        source = printable(source)
         message = (
             f"{source} cannot be loaded as tools ({count} {noun}):\n"
             + "\n".join(lines)
@@ -77,3 +84,6 @@ class SpecLoadError(InputError):
 
 class SpecUsageError(InputError):
     """A load option that does not fit the document (an undeclared profile, no profile at all)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))  # it names profiles the document declares

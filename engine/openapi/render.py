@@ -1,6 +1,8 @@
 """JSON responses rendered for a reader (a model or a person): key/value lines, rows as a
 markdown table, hints from the schema and from the response, excluded properties stripped and
-long strings cut."""
+long strings cut. What the API sent is written on one line each, control characters escaped
+(``printable``): a key or a value with a line break cannot start a line of its own (a fake row,
+a fake hint) in what the reader takes for the API's answer."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import json
 from typing import Any
 
 from .inputs import is_excluded
-from .text import localize
+from .text import localize, printable
 
 MAX_STRING_LENGTH = 500
 NO_ROWS = "_(no rows)_"
@@ -63,7 +65,7 @@ def render(
     if rows is not None:
         blocks.append("\n".join(renderer.table([r for r in rows if isinstance(r, dict)], rows_schema, keys)))
     if hints:
-        blocks.append("\n".join(f"> Hint: {hint}" for hint in hints))
+        blocks.append("\n".join(f"> Hint: {printable(hint)}" for hint in hints))
     return "\n\n".join(blocks)
 
 
@@ -110,7 +112,8 @@ class _Renderer:
 
     def hint(self, schema: Any) -> str | None:
         agent = schema.get("x-agent") if isinstance(schema, dict) else None
-        return localize(agent.get("hint"), self.locale) if isinstance(agent, dict) else None
+        hint = localize(agent.get("hint"), self.locale) if isinstance(agent, dict) else None
+        return printable(hint) if hint is not None else None
 
     def key_values(self, value: dict[str, Any], schema: Any, indent: int, keys: list[str] | None) -> list[str]:
         pad = " " * indent
@@ -121,11 +124,12 @@ class _Renderer:
             prop = _property_schema(schema, key)
             hint = self.hint(prop)
             suffix = f" _({hint})_" if hint else ""
+            name = printable(str(key))
             if isinstance(item, dict):
-                out.append(f"{pad}- **{key}**:{suffix}")
+                out.append(f"{pad}- **{name}**:{suffix}")
                 out += self.key_values(item, prop, indent + 2, None)
             elif isinstance(item, list) and any(isinstance(i, dict) for i in item):
-                out.append(f"{pad}- **{key}**:{suffix}")
+                out.append(f"{pad}- **{name}**:{suffix}")
                 for element in item:
                     if isinstance(element, dict):
                         out.append(f"{pad}  -")
@@ -133,9 +137,9 @@ class _Renderer:
                     else:
                         out.append(f"{pad}  - {self.text(element)}")
             elif key == "next" and isinstance(item, str):
-                out.append(f"{pad}- **{key}**: {item}{suffix}")  # a pagination link must stay whole
+                out.append(f"{pad}- **{name}**: {printable(item)}{suffix}")  # a pagination link must stay whole
             else:
-                out.append(f"{pad}- **{key}**: {self.text(item)}{suffix}")
+                out.append(f"{pad}- **{name}**: {self.text(item)}{suffix}")
         return out
 
     def table(self, rows: list[dict[str, Any]], schema: Any, keys: list[str] | None) -> list[str]:
@@ -149,7 +153,7 @@ class _Renderer:
             columns = [key for key in declared if key in seen]
             columns += [key for key in seen if key not in columns]
         lines = [
-            "| " + " | ".join(columns) + " |",
+            "| " + " | ".join(printable(str(column)).replace("|", "\\|") for column in columns) + " |",
             "| " + " | ".join("---" for _ in columns) + " |",
         ]
         for row in rows:
@@ -157,7 +161,7 @@ class _Renderer:
         for column in columns:
             hint = self.hint(_property_schema(schema, column))
             if hint:
-                lines.append(f"> {column}: {hint}")
+                lines.append(f"> {printable(str(column))}: {hint}")
         return lines
 
     def text(self, value: Any) -> str:
@@ -168,7 +172,7 @@ class _Renderer:
             text = _compact(value)
         else:
             text = _scalar(value)
-        return _cut(text.replace("\r\n", " ").replace("\n", " "), self.limit)
+        return _cut(printable(text.replace("\r\n", " ").replace("\n", " ")), self.limit)
 
     def cell(self, value: Any) -> str:
         """A table cell: as ``text``, with ``|`` escaped so the table keeps its columns."""

@@ -10,14 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote
 
 from .check import Finding, has_errors
 from .problems import ERROR, WARNING
-from .rules import RULES
+from .text import printable
 
 FORMATS = ("text", "json", "github", "sarif")
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # GitHub shows this many annotations of each kind per step; the rest exist only in the log.
 GITHUB_SHOWN_PER_KIND = 10
 
@@ -34,6 +32,7 @@ class CheckReport:
     unreadable: list[str] = field(default_factory=list)  # documents that could not be read
     failure: str | None = None  # why the check could not run at all
     strict: bool = False
+    configuration: str | None = None  # the configuration file read, if any
 
     @property
     def errors(self) -> int:
@@ -64,6 +63,7 @@ class CheckReport:
         """The JSON result: every finding (each with its file) and the counts."""
         return {
             "findings": [f.as_dict() for f in self.findings],
+            "configuration": self.configuration,
             "summary": {
                 "documents": len(self.documents),
                 "unreadable": len(self.unreadable),
@@ -78,6 +78,8 @@ def format_report(report: CheckReport, fmt: str, *, tool_version: str) -> str:
     if fmt == "github":
         return github_report(report)
     if fmt == "sarif":
+        from .sarif import sarif
+
         return json.dumps(sarif(report, tool_version=tool_version), ensure_ascii=False, indent=2)
     if fmt == "text":
         return text_report(report)
@@ -85,16 +87,23 @@ def format_report(report: CheckReport, fmt: str, *, tool_version: str) -> str:
 
 
 def text_report(report: CheckReport) -> str:
+    """One line per finding and a closing line. Everything taken from a document or a file name
+    is written with its control characters and line breaks escaped (``printable``): a CI log
+    runs a line that starts with ``::`` as a workflow command, and a terminal obeys escape
+    sequences."""
     lines = []
     for f in report.findings:
-        where = f"{f.artifact}:{f.line}:{f.column}" if f.line is not None else f"{f.artifact}"
-        lines.append(f"{where}: {f.severity} [{f.rule}] {f.message}")
+        artifact = printable(f.artifact or "")
+        where = f"{artifact}:{f.line}:{f.column}" if f.line is not None else artifact
+        lines.append(f"{where}: {f.severity} [{f.rule}] {printable(f.message)}")
         if f.pointer:
-            lines.append(f"    at {f.pointer}")
+            lines.append(f"    at {printable(f.pointer)}")
+    if report.configuration is not None:
+        lines.append(f"configuration: {printable(report.configuration)}")
     if report.failure is not None:
-        lines.append(f"error: {report.failure}")
+        lines.append(f"error: {printable(report.failure)}")
     elif not report.findings:
-        names = report.documents[0] if len(report.documents) == 1 else "the documents"
+        names = printable(report.documents[0]) if len(report.documents) == 1 else "the documents"
         lines.append(f"{names}: no problems found.")
     else:
         lines.append(report.summary())
@@ -117,71 +126,17 @@ def github_report(report: CheckReport) -> str:
 
 
 def github_line(finding: Finding) -> str:
-    """A workflow command (``::error file=…,line=…,col=…,title=…::message``) that GitHub Actions
-    shows as an annotation on the file."""
+    """A workflow command (``::error file=…,line=…,endLine=…,col=…,endColumn=…,title=…::message``)
+    that GitHub Actions shows as an annotation on the file, underlining the token the finding is
+    at (a member's key, a value)."""
     command = "error" if finding.severity == ERROR else "warning"
     properties = [f"file={_escape_property(finding.artifact or '')}"]
     if finding.line is not None:
-        properties += [f"line={finding.line}", f"col={finding.column}"]
+        properties += [f"line={finding.line}", f"endLine={finding.end_line or finding.line}", f"col={finding.column}"]
+        properties.append(f"endColumn={finding.end_column or finding.column}")
     properties.append(f"title={_escape_property('deskcheck ' + finding.rule)}")
     message = finding.message + (f" (at {finding.pointer})" if finding.pointer else "")
     return f"::{command} {','.join(properties)}::{_escape_data(message)}"
-
-
-def sarif(report: CheckReport, *, tool_version: str) -> dict[str, Any]:
-    rule_ids = sorted({f.rule for f in report.findings})
-    results = []
-    for f in report.findings:
-        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.artifact or "")}}}
-        if f.line is not None:
-            location["physicalLocation"]["region"] = {"startLine": f.line, "startColumn": f.column}
-        if f.pointer:
-            location["logicalLocations"] = [{"fullyQualifiedName": f.pointer, "kind": "member"}]
-        results.append(
-            {
-                "ruleId": f.rule,
-                "ruleIndex": rule_ids.index(f.rule),
-                "level": "error" if f.severity == ERROR else "warning",
-                "message": {"text": f.message},
-                "locations": [location],
-            }
-        )
-    invocation: dict[str, Any] = {"executionSuccessful": report.failure is None}
-    if report.failure is not None:
-        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": report.failure}}]
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "deskcheck",
-                        "version": tool_version,
-                        "rules": [_sarif_rule(rule) for rule in rule_ids],
-                    }
-                },
-                "invocations": [invocation],
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            }
-        ],
-    }
-
-
-def _sarif_rule(rule: str) -> dict[str, Any]:
-    known = RULES.get(rule)
-    out: dict[str, Any] = {"id": rule, "shortDescription": {"text": known.summary if known else rule}}
-    if known is not None:
-        out["defaultConfiguration"] = {"level": known.severity}
-    return out
-
-
-def _uri(path: str) -> str:
-    """A file path as a SARIF artifact URI (a relative reference, percent-encoded); a URL as is."""
-    if path.startswith(("http://", "https://")):
-        return path
-    return quote(path.replace("\\", "/"), safe="/:@!$&'()*+,;=-._~")
 
 
 def _plural(count: int, noun: str) -> str:
@@ -189,7 +144,10 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message: line breaks and control characters escaped as in the text
+    report (``printable``: an escape sequence would reach the log as such), then GitHub's own
+    escape of ``%``; no line break is left for GitHub's ``%0A``."""
+    return printable(text).replace("%", "%25")
 
 
 def _escape_property(text: str) -> str:

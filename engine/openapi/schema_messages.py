@@ -204,7 +204,10 @@ def _message(failure: _Failure) -> str:
         return f"must have required property '{failure.missing if failure.missing is not None else value}'"
     if keyword == "pattern":
         if failure.undecided:
-            return f'could not be checked against pattern "{value}" (it needs more backtracking than allowed)'
+            return (
+                f'could not be checked against pattern "{value}" (it needs more backtracking than allowed, or '
+                "this call already spent its time for patterns)"
+            )
         return f'must match pattern "{value}"'
     if keyword == "enum":
         return "must be equal to one of the allowed values (" + ", ".join(map(_short, value or ())) + ")"

@@ -1,4 +1,5 @@
-"""Small text helpers of the x-agent vocabulary: localized strings and tool-name casing."""
+"""Small text helpers: localized strings and tool-name casing of the x-agent vocabulary, and
+document text made safe to print."""
 
 from __future__ import annotations
 
@@ -40,3 +41,40 @@ def collapse_whitespace(text: str) -> str:
 
 def truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def short_json(value: Any) -> str:
+    """A value as JSON, cut to 40 characters: to quote it in a message."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+# Characters a terminal, a CI log or GitHub's workflow-command parser would act on rather than
+# show: controls (ESC starts an escape sequence, a line break starts a new workflow command),
+# format characters (bidirectional overrides hide text), line and paragraph separators, and lone
+# surrogates (which UTF-8 cannot even encode).
+_UNSAFE_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    """``text`` on one line with nothing a reader's terminal or CI would act on: every control,
+    format or separator character is written as its escape (``\\n``, ``\\x1b``, ``\\u202e``),
+    as Python writes it. For strings from a document that reach a person: findings, errors."""
+    if text.isprintable():
+        return text
+    import unicodedata
+
+    return "".join(_escape(ch) if unicodedata.category(ch) in _UNSAFE_CATEGORIES else ch for ch in text)
+
+
+def _escape(ch: str) -> str:
+    named = _NAMED_ESCAPES.get(ch)
+    if named is not None:
+        return named
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -1,8 +1,10 @@
-"""YAML documents: data built from the node tree libyaml composes, positions read from it on demand.
+"""YAML documents: data built from the node tree libyaml composes, with the text offset of each key
+and item kept for positions.
 
 libyaml (PyYAML's C parser) composes the node tree, which keeps a mark on every node; the data is
-built from it in one pass, and a finding's line and column are looked up in the tree only when
-one is asked for (``YamlPositions``), the way JSON positions are. The cyclic garbage collector is
+built from it in one pass, which also keeps the offset of every key and item (a list of ints per
+container, about 0.1 s for GitHub's 10 MB description), so that a finding's line and column are
+found without composing the text again (0.6 s there). The cyclic garbage collector is
 paused while the tree and the data are built: they are hundreds of thousands of fresh objects
 without cycles, and a collection pass every few hundred allocations over all of them cost more
 than building them (3 MB of YAML: 1.2 s with collections, 0.45 s without).
@@ -16,97 +18,127 @@ text in JSON too). Aliases are shared, not copied; a document whose aliases woul
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any
 
 from .. import jsonpointer
 from ..errors import InputError
-from .positions import Position, PositionIndex
+from .positions import LineIndex, PositionIndex, Span
 
 _STR = "tag:yaml.org,2002:str"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"
 
 
-def load_yaml(text: str, location: str, *, max_nodes: int) -> tuple[Any, YamlPositions]:
+def load_yaml(text: str, location: str, *, max_nodes: int) -> tuple[Any, YamlPositions, int]:
+    """The data of ``text``, its positions and how many values it holds (aliases counted each
+    time they are reached); more than ``max_nodes`` is refused."""
     with _collector_paused():
-        node, merges = _compose(text, location)
+        node, merges, count = _compose(text, location, max_nodes=max_nodes)
         builder = _Builder(location, merges=merges)
         data = builder.build(node)
+        offsets = builder.offsets
         if builder.shared:
-            _check_expansion(node, location, max_nodes)
+            count = _check_expansion(node, location, max_nodes)
         # The tree goes now, while the collector is paused: it is most of the objects made, and
         # kept alive it would be walked by every collection the check triggers later.
         del node, builder
-    return data, YamlPositions(text, location)
+    return data, YamlPositions(text, data, offsets), count
 
 
-def _compose(text: str, location: str) -> tuple[Any, bool]:
-    """The node tree of ``text``, and whether it may hold merge keys."""
+def _compose(text: str, location: str, *, max_nodes: int) -> tuple[Any, bool, int]:
+    """The node tree of ``text``, whether it may hold merge keys, and how many nodes it has.
+    Composing stops at ``max_nodes`` nodes: the tree costs about 350 bytes a node, so a document
+    of tiny values ("0," is two bytes) is refused before it is built."""
     import yaml
 
     loader = _loader_class()(text)
+    budget = iter(range(max_nodes))
+    # The composer calls ascend_resolver once per node it makes (aliases make none): the
+    # iterator's own __next__ counts them at C speed and raises StopIteration past the budget.
+    loader.ascend_resolver = budget.__next__
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise _error(f"{location} is not valid YAML: {_describe(exc)}", exc) from None
+    except StopIteration:
+        raise _too_many_nodes(location, max_nodes) from None
     finally:
         loader.dispose()
     if node is None:
         raise InputError(f"{location} is empty.")
-    return node, loader.merges
+    return node, loader.merges, max_nodes - budget.__length_hint__()
 
 
 class YamlPositions(PositionIndex):
     """Where a pointer sits in a YAML document: a member at its key, an item at its first
-    character (1-based line and column); a pointer that leads nowhere gets its nearest
-    ancestor's place, as in JSON. The text is composed again only when positions are asked for
-    (most checked documents have no finding), and ``prepare`` locates many pointers at once."""
+    character (1-based line and column), through to the end of that token on its line; a
+    pointer that leads nowhere gets its nearest ancestor's place, as in JSON. The builder kept
+    the text offset of every key and item (``offsets``: a list per container, in the container's
+    order, or a dict by key for a mapping whose keys repeat); a pointer is followed through the
+    data to the offset of its last step, without composing the text again."""
 
-    def __init__(self, text: str, location: str) -> None:
+    def __init__(self, text: str, data: Any, offsets: dict[int, Any]) -> None:
         super().__init__()
         self._source_text = text
-        self._location = location
-        self._found: dict[str, Position] = {}
+        self._data = data
+        self._offsets = offsets
+        self._keys: dict[int, dict[str, int]] = {}  # a mapping's keys by position, built when first asked
+        self._found: dict[str, Span] = {}
 
     def prepare(self, pointers: Iterable[str]) -> None:
-        wanted = [pointer for pointer in pointers if pointer not in self._found]
-        if not wanted:
-            return
-        with _collector_paused():
-            root, _ = _compose(self._source_text, self._location)
-            for pointer in wanted:
-                self._found[pointer] = _walk_to(root, pointer)
-            del root
+        """Nothing to prepare: every position was recorded when the data was built."""
 
-    def locate(self, pointer: str) -> Position | None:
+    def span(self, pointer: str) -> Span | None:
         if pointer not in self._found:
-            self.prepare([pointer])
-        return self._found.get(pointer)
+            self._found[pointer] = self._span(pointer)
+        return self._found[pointer]
 
-
-def _walk_to(root: Any, pointer: str) -> Position:
-    import yaml
-
-    node, mark = root, root.start_mark
-    try:
-        tokens = jsonpointer.split(pointer)
-    except jsonpointer.PointerError:
-        tokens = []
-    for token in tokens:
-        if isinstance(node, yaml.MappingNode):
-            _merged(node)
-            found = next(((k, v) for k, v in node.value if _key_text(k) == token), None)
-            if found is None:
+    def _span(self, pointer: str) -> Span:
+        node, offset = self._data, _first_token(self._source_text)
+        try:
+            tokens = jsonpointer.split(pointer)
+        except jsonpointer.PointerError:
+            tokens = []
+        for token in tokens:
+            offsets = self._offsets.get(id(node))
+            if offsets is None:
                 break
-            mark, node = found[0].start_mark, found[1]
-        elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
-            node = node.value[int(token)]
-            mark = node.start_mark
-        else:
-            break
-    return mark.line + 1, mark.column + 1
+            if isinstance(node, dict) and token in node:
+                if isinstance(offsets, dict):
+                    offset = offsets[token]
+                else:
+                    keys = self._keys.get(id(node))
+                    if keys is None:
+                        keys = self._keys[id(node)] = {key: index for index, key in enumerate(node)}
+                    offset = offsets[keys[token]]
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                offset = offsets[int(token)]
+                node = node[int(token)]
+            else:
+                break
+        if self._lines is None:
+            self._lines = LineIndex(self._source_text)
+        token = _YAML_TOKEN.match(self._source_text, offset)
+        end = offset + max(len(token.group().rstrip()), 1) - 1 if token else offset
+        return (*self._lines.position(offset), *self._lines.position(end))
+
+
+# The token at a key or an item: a quoted scalar, or plain text up to where a key, a flow
+# collection, a comment or the line ends.
+_YAML_TOKEN = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"' r"|'(?:[^'\n]|'')*'" r"|[^\s#,\[\]{}][^\n,\[\]{}#]*?(?=:\s|:$|\s#|[,\]}]|$)",
+    re.M,
+)
+
+
+def _first_token(text: str) -> int:
+    """The offset of the document's first content (past comments, directives and ``---``)."""
+    match = re.search(r"^(?!#|%|---[ \t]*$)\S", text, re.M)
+    return match.start() if match else 0
 
 
 class _Builder:
@@ -121,6 +153,9 @@ class _Builder:
         self.built: dict[int, Any] = {}
         self.pending: list[tuple[Any, Any]] = []  # (node, its container) still to fill
         self.shared = False  # an alias was met: the expansion must be measured
+        # id(container) -> the text offset of each key or item, in the container's order (a dict
+        # by key for a mapping whose keys repeat or merge): positions without composing again.
+        self.offsets: dict[int, Any] = {}
 
     def build(self, root: Any) -> Any:
         import yaml
@@ -144,10 +179,15 @@ class _Builder:
                         if value_node.tag == _STR and value_node.id == "scalar"
                         else self.value(value_node)
                     )
+                offsets: Any = [key_node.start_mark.index for key_node, _ in node.value]
+                if len(offsets) != len(target):  # a repeated key: the last one, as in the data
+                    offsets = _by_key(node, offsets)
+                self.offsets[id(target)] = offsets
             else:
                 target.extend(
                     item.value if item.tag == _STR and item.id == "scalar" else self.value(item) for item in node.value
                 )
+                self.offsets[id(target)] = [item.start_mark.index for item in node.value]
         return value
 
     def value(self, node: Any) -> Any:
@@ -177,15 +217,29 @@ class _Builder:
     def scalar(self, node: Any) -> Any:
         import yaml
 
+        from .unrepresentable import Unrepresentable, check_scalar, too_many_digits
+
         try:
-            return self.constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
+            check_scalar(value)
         except yaml.YAMLError as exc:
             raise _error(f"{self.location} has a value YAML cannot read: {_describe(exc)}", exc) from None
+        except Unrepresentable as exc:
+            raise _at_node(exc, self.location, node) from None
+        except ValueError:  # a decimal integer past Python's conversion limit
+            raise _at_node(too_many_digits(len(node.value.lstrip("+-"))), self.location, node) from None
+        return value
 
 
-def _check_expansion(root: Any, location: str, max_nodes: int) -> None:
+def _by_key(node: Any, offsets: list[int]) -> dict[str, int]:
+    """A mapping's key offsets by key, the last of a repeated key winning as in the data."""
+    return {_key_text(key_node): offset for (key_node, _), offset in zip(node.value, offsets, strict=True)}
+
+
+def _check_expansion(root: Any, location: str, max_nodes: int) -> int:
     """Refuse a document whose aliases make it contain itself, or expand past ``max_nodes``
-    nodes (the "billion laughs" document), measured on the shared tree in linear time."""
+    nodes (the "billion laughs" document), measured on the shared tree in linear time. Returns
+    the expanded size."""
     import yaml
 
     sizes: dict[int, int] = {}
@@ -215,6 +269,15 @@ def _check_expansion(root: Any, location: str, max_nodes: int) -> None:
         stack.append((node, True))
         children = node.value if isinstance(node, yaml.SequenceNode) else [v for _, v in node.value]
         stack.extend((child, False) for child in children if not isinstance(child, yaml.ScalarNode))
+    return sizes.get(id(root), 1)
+
+
+def _too_many_nodes(location: str, max_nodes: int) -> InputError:
+    return InputError(
+        f"{location} holds more than {max_nodes:,} values (objects, arrays, strings, numbers); deskcheck refuses "
+        "more, so that a crafted document cannot exhaust memory or time.",
+        code="tooLarge",
+    )
 
 
 _KEY_CONSTRUCTOR: Any = None
@@ -229,13 +292,6 @@ def _constructor() -> Any:
     return _KEY_CONSTRUCTOR
 
 
-def _merged(node: Any) -> None:
-    import yaml
-
-    with suppress(yaml.YAMLError):  # the load refused such a document already
-        _constructor().flatten_mapping(node)
-
-
 def _key_text(node: Any) -> str:
     import yaml
 
@@ -247,13 +303,16 @@ def _key_text(node: Any) -> str:
         return node.value
     try:
         value = _constructor().construct_object(node, deep=True)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: an integer past Python's conversion limit
         return node.value
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    try:
+        return str(value)
+    except ValueError:  # a long hexadecimal integer: past Python's conversion limit in decimal
+        return node.value
 
 
 _LOADER: Any = None
@@ -326,6 +385,14 @@ def _error(message: str, exc: Exception) -> InputError:
     if mark is None:
         return DocumentError(message)
     return DocumentError(message, line=mark.line + 1, column=mark.column + 1)
+
+
+def _at_node(exc: Any, location: str, node: Any) -> InputError:
+    """An ``Unrepresentable`` value as the error of the document, at its node."""
+    from .source import DocumentError
+
+    line, column = node.start_mark.line + 1, node.start_mark.column + 1
+    return DocumentError(exc.message(location, line, column), line=line, column=column)
 
 
 def _describe(exc: Exception) -> str:

@@ -329,7 +329,9 @@ class _Builder:
         end = key_node.end
         entry.colon = end + 1 if self.text[end : end + 1] == ":" else _colon_after(self.text, end)
         if explicit_keys:
-            # "? key": the entry starts at its "?" (in brackets, possibly on the line before).
+            # "? key": the entry starts at its "?" (in {...} too, where a writer folding a long
+            # line makes one, possibly on the line before, so that removing the entry before it
+            # keeps the indicator).
             explicit = indicator_before(self.text, key_node.start, "?", across_lines=mapping.flow)
             if explicit is not None:
                 entry.key_start = explicit

@@ -55,7 +55,7 @@ def test_option_values(docx):
     assert bash(f"deskcheck docx suggest-changes {docx} --mode ") == ["tracked-changes", "direct"]
     assert bash("deskcheck docx tools --format a") == ["anthropic"]
     assert bash(f"deskcheck docx compare {docx} {docx} --format ") == ["text", "json"]
-    assert bash("deskcheck openapi check x.json --severity default-") == ["default-invalid="]
+    assert bash("deskcheck openapi check x.json --severity default-") == ["default-type-mismatch=", "default-invalid="]
     assert bash("deskcheck openapi check x.json --severity default-invalid=") == [
         "default-invalid=error",
         "default-invalid=warning",

@@ -153,3 +153,33 @@ def test_pretty_output_renders_text_and_structures(monkeypatch):
     # A structure no view knows reads as indented keys and items, not as JSON.
     assert "blocks: (1 items)\n  - 1" in out.getvalue() and "{" not in out.getvalue()
     assert "it broke" in err.getvalue()
+
+
+def test_a_dry_run_says_what_would_happen(tmp_path):
+    import shutil
+
+    from tests.conftest import REPO
+
+    docx = tmp_path / "contract.docx"
+    shutil.copy(REPO / "samples" / "contract.docx", docx)
+    before = docx.read_bytes()
+    ops = {
+        "operations": [{"type": "deleteBlock", "blockId": "464D8DE6"}, {"type": "deleteBlock", "blockId": "DEADBEEF"}]
+    }
+    run = run_cli("docx", "suggest-changes", str(docx), "--dry-run", json.dumps(ops), expect=3)
+    error = run.json["error"]
+    assert "1 of 2 operations would be skipped" in error and "the other would be applied" in error
+    assert "Nothing was written (--dry-run)" in error and "were applied" not in error
+    assert docx.read_bytes() == before
+    nothing = {"operations": [{"type": "deleteBlock", "blockId": "DEADBEEF"}]}
+    run = run_cli("docx", "suggest-changes", str(docx), "--dry-run", json.dumps(nothing), expect=1)
+    assert run.json["error"].startswith("nothing would be applied: every operation would be skipped")
+
+
+def test_errors_reach_stderr_when_stdout_is_a_pipe_and_the_envelope_stays(tmp_path):
+    missing = tmp_path / "m.docx"
+    run = run_process("docx", "read-document", str(missing), expect=2)
+    assert run.json["ok"] is False
+    assert run.stderr == f"error: {run.json['error']}\n"
+    batch = run_process("batch", "--docx", str(missing), stdin='{"id": 7, "tool": "nope"}\n', expect=1)
+    assert batch.json_lines[0]["id"] == 7 and batch.stderr.startswith("error: id 7: unknown tool 'nope'")

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from deskcheck.engine.errors import InputError
+from tests.conftest import REPO
 from tests.docx.builders import make_docx, p
 from tests.helpers import deskcheck_executable, run_cli, run_process
 
@@ -60,7 +61,7 @@ def test_deep_or_odd_json_is_an_error_envelope_not_a_traceback(tmp_path, docx, t
     args.write_text(text, encoding="utf-8")
     for spelling in (text, f"@{args}"):
         run = run_cli("docx", "find-text", str(docx), spelling, expect=2)
-        assert message in run.json["error"] and not run.stderr
+        assert message in run.json["error"] and run.stderr == f"error: {run.json['error']}\n"
     run = run_cli("docx", "find-text", str(docx), "-", stdin=text, expect=2)
     assert message in run.json["error"]
 
@@ -108,6 +109,103 @@ def test_a_host_passing_deep_arguments_gets_an_input_error(docx):
         value = [value]
     result = docx_toolset(docx).call("find_text", {"query": value})
     assert not result.ok and result.input_error and "levels deep" in result.error
+
+
+# -- issue 26 item 9: a lone surrogate is not text ---------------------------------------------
+
+
+@pytest.fixture
+def form_files(tmp_path):
+    (tmp_path / "schema.json").write_text('{"type": "object", "properties": {"name": {"type": "string"}}}')
+    (tmp_path / "data.json").write_text("{}")
+    return ["--schema", str(tmp_path / "schema.json"), "--data", str(tmp_path / "data.json")]
+
+
+@pytest.mark.parametrize("path", ['"/name\\ud800"', '"/\\udfff"', '"/name\\ud83d"'])
+def test_a_lone_surrogate_in_a_form_path_is_bad_input_not_a_traceback(form_files, path):
+    args = '{"path": ' + path + ', "value": "x"}'
+    run = run_process("form", "set-field-value", *form_files, args, expect=2)
+    assert "lone surrogate" in run.json["error"] and "Traceback" not in run.stderr
+
+
+def test_a_surrogate_pair_is_one_character_and_is_kept(form_files):
+    run_process("form", "set-field-value", *form_files, '{"path": "/name", "value": "\\ud83d\\ude00"}')
+    assert json.loads(run_process("form", "get-data", *form_files).json["result"])["data"] == {"name": "\U0001f600"}
+
+
+def test_a_lone_surrogate_in_a_batch_id_fails_that_line_and_the_rest_run(form_files):
+    lines = [
+        '{"id": "a\\ud800", "tool": "form_getData", "args": {}}',
+        '{"id": "b", "tool": "form_setFieldValue", "args": {"\\udc00": 1}}',
+        '{"id": "c", "tool": "form_getData", "args": {}}',
+    ]
+    run = run_process("batch", *form_files, stdin="\n".join(lines) + "\n", expect=1)
+    answers = run.json_lines
+    assert [a["ok"] for a in answers] == [False, False, True] and answers[2]["id"] == "c"
+    assert "lone surrogate \\ud800" in answers[0]["error"] and "lone surrogate \\udc00" in answers[1]["error"]
+    assert "Traceback" not in run.stderr
+
+
+SAMPLE_SPEC = "samples/records_api/openapi.json"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["form", "describe-state", "{form}", "--identity", "me\udcff"],
+        ["call", "--spec", SAMPLE_SPEC, "--profile", "read\udcff", "sample_list_datasets"],
+        ["call", "--spec", "http://127.0.0.1:9/\udcff.json", "sample_list_datasets"],
+        ["call", "--spec", SAMPLE_SPEC, "--base-url", "http://127.0.0.1:9/\udcff", "sample_list_datasets"],
+        ["call", "--spec", SAMPLE_SPEC, "--allow-host", "h\udcff", "sample_list_datasets"],
+        [
+            "openapi",
+            "check",
+            SAMPLE_SPEC,
+            "--format",
+            "json",
+            "--live",
+            "--base-url",
+            "http://h/",
+            "--param",
+            "id=\udcff",
+        ],
+    ],
+    ids=["identity", "profile", "spec-url", "base-url", "allow-host", "live-param"],
+)
+def test_an_option_that_is_not_utf8_is_bad_usage(form_files, argv):
+    # A byte that is not UTF-8 on the command line reaches Python as a lone surrogate.
+    argv = [part for arg in argv for part in (form_files if arg == "{form}" else [arg])]
+    run = run_process(*argv, expect=2, cwd=str(REPO))
+    # Errors reach stderr in every case (a bad option value as usage, nothing on stdout).
+    assert "not UTF-8 text" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_host_passing_a_lone_surrogate_gets_an_input_error(docx):
+    from deskcheck.engine.docx.tools.toolset import docx_toolset
+
+    result = docx_toolset(docx).call("find_text", {"query": "pay\ud800"})
+    assert not result.ok and result.input_error and "lone surrogate \\ud800" in result.error
+
+
+def test_an_envelope_holding_a_lone_surrogate_is_still_one_json_line():
+    from deskcheck.cli.output.envelope import write_json_line
+
+    class Utf8Stream(io.StringIO):  # like stdout: refuses what UTF-8 cannot encode
+        def write(self, text: str) -> int:
+            text.encode("utf-8")
+            return super().write(text)
+
+    stream = Utf8Stream()
+    write_json_line(stream, {"ok": False, "error": "bad \udc80 byte"})
+    assert json.loads(stream.getvalue()) == {"ok": False, "error": "bad \udc80 byte"}
+
+
+@pytest.mark.parametrize("value", ["[NaN]", "[1e999]", "[" + "7" * 5000 + "]", '["\\ud800"]', "[" * 200 + "]" * 200])
+def test_a_json_looking_string_out_of_bounds_stays_a_string(value):
+    from deskcheck.engine.forms.values import parse_json_string
+
+    assert parse_json_string(value) == value
+    assert parse_json_string('{"a": [1, 2.5]}') == {"a": [1, 2.5]}
 
 
 # -- Also: ARGS on stdin must be UTF-8, like the same @file -----------------------------------
@@ -198,7 +296,10 @@ def test_the_bounded_reader_never_reads_past_its_limit(tmp_path):
 def test_an_author_a_docx_cannot_store_is_refused_naming_the_option(tmp_path, docx, argv, author):
     args = fill(argv, docx=docx, out=tmp_path / "out.docx")
     run = run_cli(*args, "--author", author, expect=2, stdin='{"id": 1, "tool": "read_document"}\n')
-    assert "--author" in run.json["error"] and "cannot store" in run.json["error"]
+    # A bad option value is bad usage: the usage on stderr, nothing on stdout.
+    assert run.stdout == "" and "Usage: deskcheck" in run.stderr
+    assert "'--author'" in run.stderr and "cannot store" in run.stderr
+    assert author not in run.stderr, "the value's control characters never reach the terminal"
     assert not (tmp_path / "out.docx").exists()
 
 

@@ -42,6 +42,24 @@ ROWS = [
     Row("call, tool error", ("call", "--docx", "{docx}", "find_text", '{"query": ""}'), 1, "envelope"),
     Row("docx verb", ("docx", "read-document", "{docx}", '{"maxBlocks": 1}'), 0, "envelope"),
     Row("docx verb, missing file", ("docx", "read-document", "{out}"), 2, "envelope"),
+    Row("docx verb, unknown argument key", ("docx", "read-document", "{docx}", '{"maxBlock": 3}'), 2, "envelope"),
+    Row("docx verb, bad --mode", ("docx", "suggest-changes", "{docx}", "--mode", "trackd", "{}"), 2, "usage"),
+    Row(
+        "docx verb, bad --max-operations", ("docx", "suggest-changes", "{docx}", "--max-operations", "abc"), 2, "usage"
+    ),
+    Row("call, bad --mode", ("call", "--docx", "{docx}", "suggest_changes", "--mode", "trackd"), 2, "usage"),
+    Row(
+        "form verb, bad --header",
+        ("form", "describe-state", "--schema", "{schema}", "--data", "{data}", "-H", "x"),
+        2,
+        "usage",
+    ),
+    Row(
+        "form verb, unknown argument key",
+        ("form", "get-data", "--schema", "{schema}", "--data", "{data}", '{"paht": "/name"}'),
+        2,
+        "envelope",
+    ),
     Row(
         "suggest-changes, all applied",
         ("docx", "suggest-changes", "{docx}", suggest(DELETE), "-o", "{out}"),
@@ -74,6 +92,11 @@ ROWS = [
     Row("compare", ("docx", "compare", "{docx}", "{docx2}"), 0, "envelope"),
     Row("compare, unreadable", ("docx", "compare", "{docx}", "{out}"), 2, "envelope"),
     Row("compare --format text", ("docx", "compare", "{docx}", "{docx2}", "--format", "text"), 0, "text"),
+    Row("compare --format text, unreadable", ("docx", "compare", "{out}", "{docx2}", "--format", "text"), 2, "nothing"),
+    Row(
+        "compare --format json, unreadable", ("docx", "compare", "{out}", "{docx2}", "--format", "json"), 2, "envelope"
+    ),
+    Row("compare, bad format", ("docx", "compare", "{docx}", "{docx2}", "--format", "xml"), 2, "usage"),
     Row("redline", ("docx", "redline", "{docx}", "{docx2}", "-o", "{out}"), 0, "envelope"),
     Row("queue list", ("docx", "queue", "list", "{queue}"), 0, "envelope"),
     Row("queue apply, missing queue", ("docx", "queue", "apply", "{out}", "{docx}"), 2, "envelope"),
@@ -96,8 +119,8 @@ ROWS = [
     # exporters and reports in their own format
     Row("docx tools", ("docx", "tools"), 0, "json-export"),
     Row("docx tools --format anthropic", ("docx", "tools", "--format", "anthropic"), 0, "json-export"),
-    Row("docx tools, bad format", ("docx", "tools", "--format", "xml"), 2, "nothing"),
-    Row("docx tools, bad option", ("docx", "tools", "--mode", "sideways"), 2, "nothing"),
+    Row("docx tools, bad format", ("docx", "tools", "--format", "xml"), 2, "usage"),
+    Row("docx tools, bad option", ("docx", "tools", "--mode", "sideways"), 2, "usage"),
     Row("docx tools --capabilities", ("docx", "tools", "--capabilities"), 0, "text"),
     Row("openapi tools", ("openapi", "tools", "{spec}"), 0, "json-export"),
     Row("openapi tools --format mcp", ("openapi", "tools", "{spec}", "--format", "mcp"), 0, "json-export"),
@@ -106,6 +129,8 @@ ROWS = [
     Row("openapi check, unreadable", ("openapi", "check", "{docx}"), 2, "text"),
     Row("openapi check --format sarif", ("openapi", "check", "{docx}", "--format", "sarif"), 2, "sarif"),
     Row("openapi check --format github", ("openapi", "check", "{docx}", "--format", "github"), 2, "github"),
+    Row("openapi check, bad format", ("openapi", "check", "{spec}", "--format", "xml"), 2, "usage"),
+    Row("openapi tools, bad format", ("openapi", "tools", "{spec}", "--format", "xml"), 2, "usage"),
     Row("--version", ("--version",), 0, "text"),
     # the MCP server: stdout is the protocol's, so a refusal leaves it empty
     Row("mcp, no context", ("mcp",), 2, "nothing"),
@@ -152,12 +177,17 @@ def test_each_command_prints_its_documented_shape_and_exit_code(row, files):
         assert tools and all(("name" in tool) or ("function" in tool) for tool in tools)
     elif row.shape == "nothing":
         assert out == "" and run.stderr.startswith("error: ")
+    elif row.shape == "usage":  # a line the parser refuses: the usage on stderr, nothing on stdout
+        assert out == "" and run.stderr.startswith("Usage: deskcheck ") and "\nError: " in run.stderr
     elif row.shape == "sarif":
         assert json.loads(out)["version"] == "2.1.0"
     elif row.shape == "github":
         assert out and all(line.startswith("::") for line in out.splitlines())
     else:
         assert out.strip() and not out.lstrip().startswith('{"ok"')
+    if row.code != 0:
+        # Errors reach stderr in every outcome, also when stdout goes to a file or a pipe.
+        assert "error: " in run.stderr or "Error: " in run.stderr
 
 
 def test_the_json_flag_decodes_a_text_result_that_holds_json(files):
@@ -175,10 +205,14 @@ def test_the_json_flag_decodes_a_text_result_that_holds_json(files):
 
 def test_the_repl_gives_the_same_exit_codes_as_the_cli(files):
     docx = files["docx"]
-    missing = f"replace {KEEP} no such words => x"
-    partial = run_cli("repl", "--docx", docx, stdin=f"delete {GONE}\n{missing}\napply\n", expect=3)
-    assert "line 3 failed: apply" in partial.stderr
-    run_cli("repl", "--docx", docx, stdin=f"revert\n{missing}\napply\n", expect=1)
+    # A queued replace that goes stale: the block changes (through `call`) before the batch is sent.
+    change_now = "call suggest_changes " + json.dumps(
+        {"operations": [{"type": "replaceInBlock", "blockId": KEEP, "find": "invoice", "replace": "bill"}]}
+    )
+    stale = f"replace {KEEP} thirty => forty\n{change_now}"
+    partial = run_cli("repl", "--docx", docx, stdin=f"delete {GONE}\n{stale}\napply\n", expect=3)
+    assert "line 4 failed: apply" in partial.stderr
+    run_cli("repl", "--docx", docx, stdin=f"revert\n{stale}\napply\n", expect=1)
     called = run_cli(
         "repl", "--docx", docx, stdin=f"revert\ncall suggest_changes {suggest(DELETE, MISSING)}\n", expect=3
     )

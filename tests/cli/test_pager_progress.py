@@ -192,3 +192,60 @@ def test_group_help_starts_with_a_purpose_and_an_example(argv):
     assert paragraphs[0].startswith(f"Usage: deskcheck {argv[0]} [OPTIONS] COMMAND [ARGS]...")
     assert len(paragraphs[1].strip().splitlines()) == 1, "one line of what it is for"
     assert paragraphs[2].strip().startswith("Example") and f"deskcheck {argv[0]} " in paragraphs[2]
+
+
+# -- rows, not lines (issue 29, item 5) ------------------------------------------------------------------
+
+
+def test_the_pager_counts_the_rows_long_lines_wrap_onto(tmp_path, monkeypatch):
+    """39 lines that wrap to 52 rows on a 40-row terminal must page; colour codes take no cells."""
+    lines = [("x" * 100 if n % 3 == 0 else "short") for n in range(39)]
+    assert pager.rows(lines, 80) == 26 + 13 * 2 == 52
+    assert pager.rows(["\x1b[1m" + "y" * 80 + "\x1b[0m"], 80) == 1
+    assert pager.rows(["界" * 50], 80) == 2, "wide characters take two cells"
+    assert pager.rows(lines, 80, stop=40) == 40
+    paged = tmp_path / "paged.txt"
+    monkeypatch.setenv("DESKCHECK_PAGER", f"cat > {paged}")
+    with (tmp_path / "terminal.txt").open("w") as stream:
+        pager.show_lines(stream, lines, page=True, height=40, width=80)
+    assert paged.read_text() == "".join(f"{line}\n" for line in lines)
+    with (tmp_path / "terminal.txt").open("w") as stream:
+        pager.show_lines(stream, lines, page=True, height=40, width=200)
+    assert (tmp_path / "terminal.txt").read_text().count("\n") == 39, "fits at 200 columns: written directly"
+
+
+def _capture_pager(monkeypatch) -> list[str]:
+    """What reaches the pager (an in-process run's stdout is no file a pager could write to)."""
+    paged: list[str] = []
+    monkeypatch.setenv("DESKCHECK_PAGER", "less")
+    monkeypatch.setattr(pager, "run_pager", lambda command, text, stream: paged.append(text) or True)
+    return paged
+
+
+def test_a_form_description_that_wraps_past_the_screen_is_paged(tmp_path, monkeypatch):
+    properties = {f"field_{n:02}": {"type": "string", "title": f"A rather long title for field number {n}"}
+                  for n in range(30)}  # fmt: skip
+    schema, data = tmp_path / "s.json", tmp_path / "d.json"
+    schema.write_text(json.dumps({"type": "object", "properties": properties}), encoding="utf-8")
+    data.write_text("{}", encoding="utf-8")
+    paged = _capture_pager(monkeypatch)
+    monkeypatch.setenv("LINES", "40")
+    argv = ("form", "describe-state", "--schema", str(schema), "--data", str(data), "--no-color")
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = run_cli(*argv, terminal=True)
+    assert wide.stdout.count("\n") < 40 and not paged, "it fits on a wide screen"
+    monkeypatch.setenv("COLUMNS", "40")
+    narrow = run_cli(*argv, terminal=True)
+    assert narrow.stdout == "" and "field_29" in paged[0], "wrapped, it is taller than the screen"
+
+
+@pytest.mark.slow
+def test_the_demo_narration_goes_through_the_pager(tmp_path, monkeypatch):
+    paged = _capture_pager(monkeypatch)
+    monkeypatch.setenv("LINES", "40")
+    monkeypatch.setenv("COLUMNS", "100")
+    run = run_cli("demo", "--output-dir", str(tmp_path / "out"), "--no-color", terminal=True)
+    assert run.stdout == "" and len(paged) == 1
+    text = paged[0]
+    assert "deskcheck demo: the whole main job on the shipped samples" in text.split("\n", 1)[0]
+    assert "2. A docx review" in text and "steps worked" in text

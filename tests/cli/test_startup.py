@@ -71,3 +71,19 @@ def test_a_form_verb_runs_without_typer(tmp_path):
     unwanted = {"typer", "click", "rich", *HEAVY, *MCP_SDK}
     assert not loaded & unwanted, sorted(loaded & unwanted)
     assert json.loads(data.read_text()) == {"name": "Ada"}  # edited in the session, not saved yet
+
+
+def test_the_postgresql_driver_is_imported_only_for_a_postgresql_store(tmp_path):
+    """A form verb on the default (SQLite) store imports neither psycopg nor the PostgreSQL
+    store; the same verb with a postgresql:// store that cannot be reached does (and exits 2)."""
+    schema, data = tmp_path / "s.json", tmp_path / "d.json"
+    schema.write_text('{"type": "object", "properties": {"name": {"type": "string"}}}')
+    data.write_text('{"name": "Ada"}')
+    files = ["--schema", str(schema), "--data", str(data)]
+    local = probe_process("form", "set-field-value", *files, '{"path": "/name", "value": "Grace"}')
+    assert local["code"] == 0
+    assert not {"psycopg", "psycopg_pool"} & top_level_modules(local)
+    assert "deskcheck.engine.forms.store_postgres" not in local["modules"]
+    unreachable = "postgresql://u:pw@127.0.0.1:9/d?connect_timeout=2"
+    shared = probe_process("form", "describe-state", *files, "--store", unreachable)
+    assert shared["code"] == 2 and "psycopg" in top_level_modules(shared)

@@ -136,3 +136,53 @@ def long_document(path: Path, paragraphs: int, *, edited: bool = False) -> Path:
         if edited and number % 100 == 75:
             body.append(p(f"A clause added after paragraph {number}."))
     return make_docx(path, "".join(body))
+
+
+CT_PART = "[Content_Types].xml"
+
+
+def add_override(parts: dict[str, bytes], name: str, content_type: str) -> None:
+    """In a ``rewrite_parts`` edit: declare part ``name``'s content type."""
+    override = f'<Override PartName="/{name}" ContentType="{content_type}"/></Types>'
+    parts[CT_PART] = parts[CT_PART].replace(b"</Types>", override.encode(), 1)
+
+
+def add_chunk(parts: dict[str, bytes], rel_id: str, name: str, content_type: str, data: bytes) -> None:
+    """In a ``rewrite_parts`` edit: part ``name`` of ``content_type`` holding ``data``, related
+    from the document part as an imported chunk (``aFChunk``) with id ``rel_id`` (the
+    ``w:altChunk r:id`` that shows it)."""
+    parts[name] = data
+    add_relationship(parts, rel_id, "aFChunk", name.split("/", 1)[1])
+    add_override(parts, name, content_type)
+
+
+def add_custom_xml(parts: dict[str, bytes], number: int, item_id: str, xml: str) -> None:
+    """In a ``rewrite_parts`` edit: custom XML part ``customXml/item{number}.xml`` holding
+    ``xml``, with its properties part naming it ``item_id`` (what a ``w:dataBinding``'s
+    ``w:storeItemID`` points to), related from the document part as Word relates it."""
+    item, props = f"customXml/item{number}.xml", f"customXml/itemProps{number}.xml"
+    parts[item] = (DECL + xml).encode()
+    parts[props] = (
+        f'{DECL}<ds:datastoreItem ds:itemID="{item_id}" '
+        'xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"/>'
+    ).encode()
+    parts[f"customXml/_rels/item{number}.xml.rels"] = (
+        f'{DECL}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        f'<Relationship Id="rId1" Type="{REL}customXmlProps" Target="itemProps{number}.xml"/></Relationships>'
+    ).encode()
+    add_relationship(parts, f"rIdCustom{number}", "customXml", f"../{item}")
+    add_override(parts, props, "application/vnd.openxmlformats-officedocument.customXmlProperties+xml")
+
+
+def bound_control(xpath: str, stored: str, *, store: str | None = None, mappings: str = "", kind: str = "<w:text/>",
+                  block: bool = False, extra: str = "") -> str:  # fmt: skip
+    """A content control bound to ``xpath`` whose stored content reads ``stored``: a run-level
+    one (inside a paragraph), or with ``block`` a block-level one holding a paragraph."""
+    store_attr = f' w:storeItemID="{store}"' if store else ""
+    mapping_attr = f' w:prefixMappings="{mappings}"' if mappings else ""
+    run = f'<w:r><w:t xml:space="preserve">{stored}</w:t></w:r>'
+    content = p(runs=run) if block else run
+    return (
+        f'<w:sdt><w:sdtPr><w:dataBinding{mapping_attr} w:xpath="{xpath}"{store_attr}/>{kind}{extra}</w:sdtPr>'
+        f"<w:sdtContent>{content}</w:sdtContent></w:sdt>"
+    )

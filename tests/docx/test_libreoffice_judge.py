@@ -72,7 +72,7 @@ def test_every_kind_of_action_in_one_start(tmp_path, starts):
     seen = read_views(requests)
     assert len(starts) == 1
     for (action, text), rows in zip(actions.items(), seen, strict=True):
-        assert rows[path] == {"file": path, "ok": True, "paragraphs": [text, "Last."]}, action
+        assert rows[path] == {"file": path, "ok": True, "paragraphs": [text, "Last."], "comments": []}, action
 
 
 @pytest.mark.usefixtures("needs_libreoffice")

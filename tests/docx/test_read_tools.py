@@ -91,6 +91,23 @@ def test_outline_and_sections(outline_doc):
     assert "no longer exists" in call(outline_doc, "read_section", {"handle": gone}).error
 
 
+def test_a_section_is_read_by_its_heading_s_block_id(outline_doc):
+    """The id the terminal outline shows is enough; the 5-key handle is not needed."""
+    outline = call(outline_doc, "get_document_outline", {"maxDepth": 9}).value
+    details = outline["sections"][1]
+    by_id = call(outline_doc, "read_section", {"headingBlockId": details["headingBlockId"]}).value
+    assert by_id == call(outline_doc, "read_section", {"handle": details["handle"]}).value
+    assert by_id["handle"] == details["handle"]
+    first_text = call(outline_doc, "read_document").value["blocks"][1]
+    assert first_text["kind"] != "heading"
+    not_heading = call(outline_doc, "read_section", {"headingBlockId": first_text["blockId"]})
+    assert not not_heading.ok and "is not a heading" in not_heading.error
+    assert "no block 0000AAAA" in call(outline_doc, "read_section", {"headingBlockId": "0000AAAA"}).error
+    both = call(outline_doc, "read_section", {"handle": details["handle"], "headingBlockId": "x"})
+    neither = call(outline_doc, "read_section", {})
+    assert "either a section `handle`" in both.error and "either a section `handle`" in neither.error
+
+
 @pytest.mark.corpus
 def test_numbered_headings_read_as_headings_everywhere():
     """A numbered heading (pandoc's enumerated_headings.docx) is a heading in read_document, in the
@@ -213,7 +230,7 @@ def test_cli_verbs_and_exit_codes(outline_doc, tmp_path):
     exported = json.loads(run_cli("docx", "tools", "--format", "openai").stdout)
     assert [t["function"]["name"] for t in exported][:2] == ["read_document", "get_document_outline"]
     refused = run_cli("docx", "tools", "--format", "xml", expect=2)
-    assert refused.stdout == "" and "--format must be one of" in refused.stderr
+    assert refused.stdout == "" and "'xml' is not one of json, anthropic, openai, mcp" in refused.stderr
 
 
 def test_batch_answers_each_line_even_for_a_missing_file(tmp_path):

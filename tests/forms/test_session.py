@@ -58,8 +58,9 @@ class Backend:
 
 
 @pytest.fixture
-def store(tmp_path):
-    return SessionStore(tmp_path / "sessions.sqlite3", clock=Clock(), ttl=600)
+def store(make_store):
+    """A store of each kind in turn (SQLite, PostgreSQL): the session tests run on both."""
+    return make_store(clock=Clock(), ttl=600)
 
 
 def group_of(backend: Backend, store: SessionStore, *, read_only=False, allow_invalid=False) -> SessionGroup:
@@ -160,8 +161,7 @@ def test_the_save_gate(store):
     assert backend.saves[-1][0] == {}
 
 
-def test_invalid_saves_can_be_allowed_for_a_group(tmp_path):
-    store = SessionStore(tmp_path / "s.sqlite3")
+def test_invalid_saves_can_be_allowed_for_a_group(store):
     backend = Backend(data={})
     group = group_of(backend, store, allow_invalid=True)
     assert tool(group, "saveForm").code == "closed"
@@ -210,7 +210,7 @@ def test_any_other_failure_is_an_error_that_keeps_the_edits(store):
     assert tool(group, "saveForm").ok and session.status == "ready"
 
 
-def test_edits_during_a_save_in_flight_stay_modified_and_a_second_save_is_refused(store):
+def test_edits_during_a_save_in_flight_stay_modified_and_a_second_save_is_refused(store, make_store):
     backend = Backend()
     entered, release = threading.Event(), threading.Event()
     original_save = backend.save
@@ -225,7 +225,7 @@ def test_edits_during_a_save_in_flight_stay_modified_and_a_second_save_is_refuse
     assert tool(group, "setFieldValue", path="/name", value="Bob").ok
     outcome: list = []
     # One store object per thread (SQLite connections are not shared across threads).
-    worker_store = SessionStore(store.path, clock=store.clock, ttl=store.ttl)
+    worker_store = make_store(clock=store.clock, ttl=store.ttl)
     thread = threading.Thread(target=lambda: outcome.append(tool(group_of(backend, worker_store), "saveForm")))
     thread.start()
     assert entered.wait(5)

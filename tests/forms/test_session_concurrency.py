@@ -1,5 +1,6 @@
 """Several processes on one session: writes serialise (none is lost), and a process killed in
-the middle of its writes leaves a store that opens, checks clean and goes on."""
+the middle of its writes leaves a store that opens, checks clean and goes on; on SQLite and on
+PostgreSQL (``store_url``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import time
 
 import pytest
 
-from deskcheck.engine.forms.store import SessionStore
+from deskcheck.engine.forms.store_url import open_store
 from tests.helpers import deskcheck_executable, run_cli
 
 LIST_SCHEMA = {
@@ -39,7 +40,8 @@ def batch_of_adds(label: str) -> str:
 
 
 @pytest.mark.slow
-def test_two_processes_writing_one_session_lose_nothing(tmp_path):
+def test_two_processes_writing_one_session_lose_nothing(tmp_path, store_url, monkeypatch):
+    monkeypatch.setenv("DESKCHECK_STORE", store_url)
     schema, data = tmp_path / "schema.json", tmp_path / "list.json"
     schema.write_text(json.dumps(LIST_SCHEMA))
     data.write_text('{"items": []}\n')
@@ -78,18 +80,19 @@ while True:
 
 
 @pytest.mark.slow
-def test_a_process_killed_while_writing_leaves_the_store_readable(tmp_path, isolated_state):
+def test_a_process_killed_while_writing_leaves_the_store_readable(tmp_path, store_url, monkeypatch):
+    monkeypatch.setenv("DESKCHECK_STORE", store_url)
     schema, data = tmp_path / "schema.json", tmp_path / "list.json"
     schema.write_text(json.dumps(LIST_SCHEMA))
     data.write_text('{"items": []}\n')
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(schema), str(data)], env=os.environ.copy(), stderr=subprocess.PIPE
     )
-    store = SessionStore(isolated_state / "sessions.sqlite3")
+    store = open_store(store_url)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            sessions = store.sessions() if store.path.exists() else []
+            sessions = store.sessions()
             if sessions and sessions[0].revision > 30:
                 break
             assert writer.poll() is None, writer.stderr.read()
@@ -100,8 +103,9 @@ def test_a_process_killed_while_writing_leaves_the_store_readable(tmp_path, isol
         writer.send_signal(signal.SIGKILL)
         writer.wait(10)
     store.close()
-    reopened = SessionStore(isolated_state / "sessions.sqlite3")
-    assert reopened.integrity() == "ok"
+    reopened = open_store(store_url)
+    if store_url.startswith("sqlite"):
+        assert reopened.integrity() == "ok"
     [record] = reopened.sessions()
     assert isinstance(record.snapshot["data"]["items"], list)
     # The session goes on from what was last committed.

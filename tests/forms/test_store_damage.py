@@ -4,6 +4,7 @@ read. Also: the store holds record data, so it is private to its owner (0600 in 
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
@@ -201,3 +202,46 @@ def test_an_existing_world_readable_store_is_tightened(tmp_path):
     path.chmod(0o644)
     SessionStore(path).sessions()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_store_that_is_a_fifo_or_a_device_exits_2_and_is_left_alone(isolated_state, form, kind):
+    """Issue 26: the store's path naming a FIFO or a device was exit 1 (and a link to /dev/null
+    had its permissions changed); it is bad input, refused before anything is touched."""
+    path = isolated_state / "sessions.sqlite3"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        os.symlink(os.devnull, path)
+    before = os.stat(path).st_mode
+    for argv in (["form", "describe-state", *form], ["form", "sessions"]):
+        run = run_process(*argv, expect=2, timeout=30)
+        said = run.stdout + run.stderr
+        assert ("is a FIFO" if kind == "fifo" else "is a device") in said and "not a regular file" in said
+        assert "Traceback" not in said
+    assert os.stat(path).st_mode == before
+
+
+def test_a_lone_surrogate_value_is_refused_and_the_store_is_not_called_damaged(isolated_state, form):
+    """Issue 26: a lone surrogate as a form value reported "the session store is damaged"; the
+    value is refused (exit 2), the session keeps its edits, and the store goes on."""
+    edit(form, "Grace")
+    run = run_process("form", "set-field-value", *form, '{"path": "/name", "value": "\\udc80"}', expect=2)
+    # Refused where it comes in (ARGS) or, from an entry point that lets it through, by the store.
+    assert "damaged" not in run.json["error"] and ("U+DC80" in run.json["error"] or "\\udc80" in run.json["error"])
+    got = run_process("form", "get-data", *form).json
+    assert json.loads(got["result"])["data"]["name"] == "Grace"
+    assert SessionStore(store_file(isolated_state)).integrity() == "ok"
+
+
+def test_a_record_holding_a_lone_surrogate_is_refused_not_called_damage(isolated_state, tmp_path):
+    """The same value arriving from the record file (a JSON escape), which no argument check sees:
+    the store refuses it as input (exit 2), and says nothing of damage."""
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": "object", "properties": {"name": {"type": "string"}}}')
+    data = tmp_path / "d.json"
+    data.write_text('{"name": "\\udc80"}')
+    run = run_process("form", "describe-state", "--schema", str(schema), "--data", str(data), expect=2)
+    assert "damaged" not in run.json["error"] and "U+DC80" in run.json["error"]
+    assert "nothing was changed" in run.json["error"]
+    assert run_process("form", "sessions").json["result"] == []

@@ -146,7 +146,7 @@ def test_replay_against_a_fresh_copy_reproduces_the_session(tmp_path):
     )
 
 
-def test_replay_without_flags_uses_the_logged_context_and_reports_divergence(tmp_path):
+def test_replay_uses_the_logged_context_when_confirmed_and_reports_divergence(tmp_path):
     schema, data = tmp_path / "event.schema.json", tmp_path / "event.json"
     schema.write_text(json.dumps({"type": "object", "properties": {"seats": {"type": "integer"}}}))
     data.write_text('{"seats": 1}\n')
@@ -159,7 +159,10 @@ def test_replay_without_flags_uses_the_logged_context_and_reports_divergence(tmp
 
     anyio.run(scenario)
     data.write_text('{"seats": 1}\n')
-    same = run_process("mcp", "replay", str(log)).json_lines
+    refused = run_process("mcp", "replay", str(log), expect=2)
+    assert "--use-logged-contexts" in refused.stdout and str(data) in refused.stdout
+    assert json.loads(data.read_text()) == {"seats": 1}, "nothing runs on a context the user did not give"
+    same = run_process("mcp", "replay", str(log), "--use-logged-contexts").json_lines
     assert same[-1] == {"id": "summary", "ok": True, "result": {"replayed": 2, "same": 2, "changed": 0, "diverged": 0}}
     assert json.loads(data.read_text()) == {"seats": 40}
 
@@ -180,7 +183,43 @@ def test_a_log_cut_short_is_replayed_and_a_damaged_one_refused(tmp_path):
     docx.write_bytes(original)
     lines = log.read_text().splitlines()
     log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])  # the server stopped mid-line
-    assert run_process("mcp", "replay", str(log)).json_lines[-1]["result"]["replayed"] == 1
+    assert run_process("mcp", "replay", str(log), "--use-logged-contexts").json_lines[-1]["result"]["replayed"] == 1
     log.write_text("\n".join([lines[0], "not json", *lines[1:]]) + "\n")
-    refused = run_process("mcp", "replay", str(log), expect=2)
+    refused = run_process("mcp", "replay", str(log), "--use-logged-contexts", expect=2)
     assert "line 2 of" in refused.stdout + refused.stderr
+
+
+def test_replay_never_acts_on_a_document_or_api_only_the_log_names(tmp_path):
+    """A log is a file anyone may have written: one naming another .docx in direct mode, or
+    another API, is refused unless the user confirms; credentials go only to a --base-url given."""
+    victim = make_docx(tmp_path / "victim.docx", p("Keep this clause.", para_id="0A000001"))
+    before = victim.read_bytes()
+    start = {
+        "event": "start",
+        "contexts": [{"family": "docx", "docx": str(victim), "mode": "direct"}],
+        "tools": ["suggest_changes"],
+    }
+    call = {
+        "event": "call",
+        "seq": 1,
+        "tool": "suggest_changes",
+        "arguments": {"operations": [{"type": "deleteBlock", "blockId": "0A000001"}]},
+        "ok": True,
+        "result": {},
+    }
+    log = tmp_path / "forged.jsonl"
+    log.write_text(json.dumps(start) + "\n" + json.dumps(call) + "\n")
+    refused = run_process("mcp", "replay", str(log), expect=2)
+    assert f"--docx {victim} (mode direct)" in refused.stdout
+    assert victim.read_bytes() == before
+
+    api_log = tmp_path / "api.jsonl"
+    api_start = {
+        "event": "start",
+        "contexts": [{"family": "openapi", "spec": str(SPEC), "baseUrl": "http://203.0.113.9"}],
+    }
+    api_log.write_text(json.dumps(api_start) + "\n")
+    for extra in ([], ["--use-logged-contexts"]):
+        refused = run_process("mcp", "replay", str(api_log), *extra, env={"DESKCHECK_TOKEN": "s3cret-token"}, expect=2)
+        assert "203.0.113.9" in refused.stdout
+    assert "give --base-url" in refused.stdout

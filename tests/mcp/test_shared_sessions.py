@@ -19,6 +19,8 @@ pytestmark = pytest.mark.slow
 
 SPEC = str(openapi_path())
 GROUP = "sample_dataset_line"
+# Over HTTP each client has form sessions of its own unless the server shares them.
+SHARE = {"stdio": [], "http": ["--share-sessions"]}
 LINE = {"id": "associations", "lineId": "asso-001"}
 
 
@@ -45,7 +47,7 @@ def test_the_agents_session_is_listed_continued_and_saved_by_the_developer(trans
     api = fresh_sample_api
 
     async def scenario():
-        async with connected(transport, api_flags(api, api.write_token), tmp_path) as client:
+        async with connected(transport, [*api_flags(api, api.write_token), *SHARE[transport]], tmp_path) as client:
             edit = {**LINE, "path": "/nom", "value": "Voiles de l'agent"}
             assert not (await client.call_tool(f"{GROUP}_setFieldValue", edit)).is_error
 
@@ -79,7 +81,7 @@ def test_a_session_the_developer_started_is_continued_and_saved_by_the_agent(tra
     run_process("form", "set-field-value", *files, '{"path": "/seats", "value": 35}')
 
     async def scenario():
-        async with connected(transport, files, tmp_path) as client:
+        async with connected(transport, [*files, *SHARE[transport]], tmp_path) as client:
             assert json.loads(text_of(await client.call_tool("form_getData", {})))["data"]["seats"] == 35
             assert not (await client.call_tool("form_setFieldValue", {"path": "/name", "value": "Relaunch"})).is_error
             assert not (await client.call_tool("form_saveForm", {})).is_error

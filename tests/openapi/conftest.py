@@ -41,8 +41,9 @@ PET_LIST = {
 @dataclass
 class Answer:
     status: int = 200
-    body: str = ""
+    body: str | bytes = ""  # bytes: sent as they are (not UTF-8 text, compressed...)
     content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)  # sent as Latin-1, as http.server does
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    header_lines: list[tuple[str, str]] = field(default_factory=list)  # as sent, repeats kept
 
 
 @dataclass
@@ -59,9 +61,11 @@ class ScriptedServer:
     answers: list[Answer] = field(default_factory=list)
     received: list[Received] = field(default_factory=list)
 
-    def answer(self, status: int = 200, body: Any = "", content_type: str = "application/json") -> None:
-        text = body if isinstance(body, str) else json.dumps(body)
-        self.answers.append(Answer(status, text, content_type))
+    def answer(
+        self, status: int = 200, body: Any = "", content_type: str = "application/json", headers: dict | None = None
+    ) -> None:
+        text = body if isinstance(body, (str, bytes)) else json.dumps(body)
+        self.answers.append(Answer(status, text, content_type, dict(headers or {})))
 
 
 @pytest.fixture
@@ -75,12 +79,13 @@ def scripted_server():
             server = state["server"]
             length = int(self.headers.get("content-length") or 0)
             body = self.rfile.read(length) if length else b""
-            server.received.append(
-                Received(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-            )
+            lines = list(self.headers.items())
+            server.received.append(Received(self.command, self.path, {k.lower(): v for k, v in lines}, body, lines))
             answer = server.answers.pop(0) if server.answers else Answer(500, "no scripted answer", "text/plain")
-            data = answer.body.encode("utf-8")
+            data = answer.body if isinstance(answer.body, bytes) else answer.body.encode("utf-8")
             self.send_response(answer.status)
+            for name, value in answer.headers.items():
+                self.send_header(name, value)
             if answer.status != 204:
                 self.send_header("content-type", answer.content_type)
                 self.send_header("content-length", str(len(data)))
@@ -102,3 +107,23 @@ def scripted_server():
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture
+def lookup_form(tmp_path):
+    """A file-backed form whose `line` options come from the sample API, under a dataset the
+    data names (`ds`): through the old x-fromUrl syntax, a getItems template and an expression."""
+
+    def make(items: dict, ds: str):
+        schema = {
+            "type": "object",
+            "properties": {
+                "ds": {"type": "string"},
+                "line": {"type": "object", **items},
+            },
+        }
+        (tmp_path / "schema.json").write_text(json.dumps(schema))
+        (tmp_path / "data.json").write_text(json.dumps({"ds": ds}))
+        return ["--schema", str(tmp_path / "schema.json"), "--data", str(tmp_path / "data.json")]
+
+    return make

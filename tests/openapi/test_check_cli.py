@@ -53,7 +53,19 @@ def test_errors_exit_one_with_every_finding(broken):
     assert (by_rule["x-agent-invalid"]["line"], by_rule["x-agent-invalid"]["column"]) == (8, 5)
     assert by_rule["operation-id-missing"]["pointer"] == "/paths/~1a/get"
     assert by_rule["base-url-missing"]["severity"] == "warning"
-    assert set(findings[0]) == {"file", "severity", "rule", "message", "pointer", "line", "column"}
+    assert set(findings[0]) == {
+        "file",
+        "severity",
+        "rule",
+        "message",
+        "pointer",
+        "line",
+        "column",
+        "endLine",
+        "endColumn",
+    }
+    # The namePrefix key, "namePrefix" with its quotes, is underlined.
+    assert (by_rule["x-agent-invalid"]["endLine"], by_rule["x-agent-invalid"]["endColumn"]) == (8, 16)
     assert {f["file"].rsplit("/", 1)[-1] for f in findings} == {"broken.json"}
 
 
@@ -63,7 +75,8 @@ def test_text_and_github_formats(broken):
     assert text.strip().splitlines()[-1] == "2 errors, 1 warning in 1 document."
     github = run_cli("openapi", "check", str(broken), "--format", "github", expect=1).stdout.splitlines()
     assert any(
-        line.startswith("::error file=") and ",line=8,col=5,title=deskcheck x-agent-invalid::" in line
+        line.startswith("::error file=")
+        and ",line=8,endLine=8,col=5,endColumn=16,title=deskcheck x-agent-invalid::" in line
         for line in github
     )
     assert all(line.startswith(("::error ", "::warning ")) for line in github)
@@ -75,7 +88,11 @@ def test_the_json_flag_asks_for_the_json_envelope(broken):
     clean = json.loads(run_cli("--json", "openapi", "check", SAMPLE_SPEC).stdout)
     assert clean == {
         "ok": True,
-        "result": {"findings": [], "summary": {"documents": 1, "unreadable": 0, "errors": 0, "warnings": 0}},
+        "result": {
+            "findings": [],
+            "configuration": None,
+            "summary": {"documents": 1, "unreadable": 0, "errors": 0, "warnings": 0},
+        },
     }
     # An explicit --format wins: SARIF is JSON too.
     assert (
@@ -173,7 +190,7 @@ def test_several_documents_in_one_run(broken):
     assert {f["file"].rsplit("/", 1)[-1] for f in envelope["result"]["findings"]} == {"broken.json"}
     assert envelope["result"]["summary"]["documents"] == 2
     github = run_cli("openapi", "check", SAMPLE_SPEC, str(broken), "--format", "github", expect=1).stdout
-    assert "broken.json,line=8,col=5" in github
+    assert "broken.json,line=8,endLine=8,col=5,endColumn=16" in github
     # A document that cannot be read is a finding of its own; the others are still checked.
     missing = run_cli("openapi", "check", SAMPLE_SPEC, str(broken.parent / "missing.json"), str(broken), expect=2)
     assert "missing.json: error [document-unreadable] the OpenAPI document" in missing.stdout

@@ -70,6 +70,7 @@ def test_severity_options_and_configuration_files(tmp_path, monkeypatch):
     # The configuration file nearest the working directory applies; --severity wins over it.
     project = tmp_path / "project"
     (project / "sub").mkdir(parents=True)
+    (project / ".git").mkdir()  # the search stops at the repository root
     (project / "pyproject.toml").write_text(
         '[project]\nname = "x"\n[tool.deskcheck.openapi.check]\nstrict = true\n'
         '[tool.deskcheck.openapi.check.severity]\noperation-id-duplicate = "off"\n',
@@ -266,9 +267,12 @@ def test_sarif_is_valid_sarif_2_1_0_in_every_outcome(tmp_path):
         run_cli("openapi", "check", str(tmp_path / "garbled.yaml"), "--format", "sarif", expect=2).stdout
     )
     [result] = unreadable["runs"][0]["results"]
+    # SARIF's end column is the one after the region: here, the character where reading stopped.
     assert result["ruleId"] == "document-unreadable" and result["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 3,
         "startColumn": 1,
+        "endLine": 3,
+        "endColumn": 2,
     }
 
 

@@ -200,7 +200,7 @@ def test_the_form_verbs_name_the_group_and_refuse_unknown_ones(sample_api):
     outside = run_cli(
         "form", "describe-state", "--spec", SPEC, "--base-url", sample_api.base_url, "sample_dataset_line", expect=2
     ).json
-    assert "none in the loaded profiles (try --profile)" in outside["error"]
+    assert "in the loaded profile(s) read. It is in the profile write: add `--profile write`." in outside["error"]
     missing = form(sample_api, "describe-state", "sample_dataset_line", DATASET, expect=1)
     assert missing["error"] == 'Missing required parameter "lineId".'
 

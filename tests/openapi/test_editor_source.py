@@ -152,13 +152,13 @@ def test_hiding_hides_exactly_the_unfillable_columns_and_is_idempotent(columns):
 
 
 def test_requests_are_built_from_the_groups_operations_with_encoded_path_values():
-    line = source_of("sample_dataset_line", {"id": "a b/c", "lineId": "x?1"}).http
-    assert line.read.method == "GET" and line.read.url == f"{API}/datasets/a%20b%2Fc/lines/x%3F1"
+    line = source_of("sample_dataset_line", {"id": "a b;c", "lineId": "x?1"}).http
+    assert line.read.method == "GET" and line.read.url == f"{API}/datasets/a%20b%3Bc/lines/x%3F1"
     assert line.write.method == "PUT" and line.write.url == line.read.url
     # schemaParams are sent as query parameters although readSchema does not declare extension.
     assert (
         line.schema_request.url
-        == f"{API}/datasets/a%20b%2Fc/schema?mimeType=application%2Fschema%2Bjson&extension=true"
+        == f"{API}/datasets/a%20b%3Bc/schema?mimeType=application%2Fschema%2Bjson&extension=true"
     )
     assert "arrays" not in line.schema_request.url
     new_line = source_of("sample_dataset_new_line", {"id": "associations"})

@@ -82,10 +82,10 @@ def test_overrides_routing_and_body_collisions(put_item):
 
 def test_the_request(put_item):
     _, operation, tool_input = put_item
-    args = {"itemId": "a b/c", "X-Trace": 7, "tags": ["a", "b"], "name": "q", "name__body": "N", "size": None}
+    args = {"itemId": "a b~c", "X-Trace": 7, "tags": ["a", "b"], "name": "q", "name__body": "N", "size": None}
     request = build_request(operation, tool_input.bindings, args, "https://api.test/v1/")
     assert request.method == "PUT"
-    assert request.url == "https://api.test/v1/items/a%20b%2Fc?tags=a&tags=b&name=q"
+    assert request.url == "https://api.test/v1/items/a%20b~c?tags=a&tags=b&name=q"
     assert request.headers == {"accept": "application/json", "X-Trace": "7", "content-type": "application/json"}
     assert request.json_body == {"name": "N", "size": None}
     with pytest.raises(RequestBuildError, match='missing path parameter "itemId"'):

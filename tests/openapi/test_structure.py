@@ -220,11 +220,11 @@ RULE_CASES = [
         "the tag 'things' is declared twice",
     ),
     (
-        "a default its schema rejects",
-        ("minimum: 0, default: 1}", "minimum: 0, default: many}"),
+        "a default its schema's minimum rejects",
+        ("minimum: 0, default: 1}", "minimum: 0, default: -1}"),
         f"{THING}/properties/size/default",
         46,
-        'default "many" does not match its schema: must be integer',
+        "default -1 does not match its schema: must be >= 0",
     ),
     (
         "an array default with a wrong item",
@@ -264,7 +264,7 @@ RULE_IDS = {
     "a path parameter missing from the template": "path-parameter-not-in-path",
     "a parameter listed twice": "parameter-duplicate",
     "a tag declared twice": "tag-duplicate",
-    "a default its schema rejects": "default-invalid",
+    "a default its schema's minimum rejects": "default-invalid",
     "an array default with a wrong item": "default-invalid",
     "a pattern that is not a regular expression": "pattern-invalid",
     "a $ref that leads nowhere": "ref-unresolvable",
@@ -323,9 +323,24 @@ def test_openapi_30_defaults_follow_nullable():
     )
     assert findings(nested) == []
     refused = edited("3.0.3", "note: {type: string}", "note: {type: string, default: null}")
-    assert [(where, message.rstrip(".")) for _, where, _, message in findings(refused)] == [
-        (f"{THING}/properties/note/default", "OpenAPI 3.0: default null does not match its schema: must be string")
+    assert [(rule, where) for rule, where, _, _ in findings(refused)] == [
+        ("default-type-mismatch", f"{THING}/properties/note/default")
     ]
+
+
+def test_a_default_of_another_type_is_an_error_in_30_and_a_warning_later():
+    # OpenAPI 3.0 requires a default of its schema's type; from 3.1 the default is a JSON Schema
+    # annotation, which its schema should (not must) accept.
+    for version, rule, words in (
+        ("3.0.3", "default-type-mismatch", 'default "many" is a string, but its schema\'s type is integer'),
+        ("3.1.0", "default-invalid", 'default "many" does not match its schema: must be integer'),
+    ):
+        document = edited(version, "minimum: 0, default: 1}", "minimum: 0, default: many}")
+        found = [f for f in check_source(parse_text(document, location="doc.yaml", format="yaml"))]
+        assert [(f.rule, f.pointer, f.line, f.severity) for f in found] == [
+            (rule, f"{THING}/properties/size/default", 46, "error" if version == "3.0.3" else "warning")
+        ]
+        assert words in found[0].message
 
 
 @pytest.mark.corpus("openapi")

@@ -47,6 +47,12 @@ EXCEPTIONS = {
         "the OAI suite checks the JSON Schema only; the path's {id} has no parameter, which the "
         "specification requires (the validator agrees)",
     ),
+    "oai-3.1/pass/parameter-object-examples.yaml": (
+        1,
+        ["path-parameter-not-in-path"],
+        "the path item /user/{username} has no operation and a path parameter 'usernames' that names no "
+        "template expression, which the specification forbids (Redocly's path-parameters-defined agrees)",
+    ),
     "oai-3.1/pass/path_item_servers_parameters.yaml": (
         0,
         [],

@@ -89,7 +89,7 @@ def test_a_full_form_session(form):
     assert "added an item at index 0; the list has 1 item(s) now" in out
     assert '/venue/$oneOf/1/room (text) = "Blue room"' in out
     # show on the list: the item, its fields, the modified marks.
-    assert " * Speakers  /speakers  array, 1 item(s)" in out
+    assert " * Speakers  /speakers  array, 1 item" in out
     assert "    [0] Ada  /speakers/0  section" in out and "      minutes  /speakers/0/minutes  number  = 20" in out
     assert 'form "event.json" · ready · valid · unsaved edits' in out
     assert '/colour: unset -> "blue"' in out and "/seats: unset -> 40" in out
@@ -107,6 +107,9 @@ def test_an_invalid_record_is_not_saved_unless_allowed(form):
     before = data.read_text()
     run = drive(context, lines("set /name X", "save", "save --allow-invalid"))
     assert "error: " in run.output and "is not valid (1 error(s): /name:" in run.output
+    # In the REPL's words: its commands, not the tools an agent calls.
+    assert "Fix the reported errors (`errors` lists them) and `save` again, or `save --allow-invalid`." in run.output
+    assert "describeState" not in run.output and "(--allow-invalid)" not in run.output
     assert json.loads(data.read_text())["name"] == "X", "save --allow-invalid sent it"
     assert before != data.read_text()
 
@@ -119,7 +122,7 @@ def test_a_conflict_keeps_the_edits_and_reload_gets_the_file(form):
     data.write_text(json.dumps({"name": "Renamed elsewhere"}, indent=2) + "\n")
     run = drive(context, lines("save", "status", "diff", "reload", "get /name", "status"))
     out = run.output
-    assert "Resuming 1 unsaved edit(s) kept in the session (/seats)" in out
+    assert "Resuming 1 unsaved edit kept in the session (/seats)" in out
     assert "changed at its source since it was loaded" in out and "Your edits are still in the session (/seats)" in out
     assert 'form "event.json" · stale · valid · unsaved edits' in out
     assert "/seats: unset -> 12" in out
@@ -148,7 +151,7 @@ def test_leaving_and_coming_back_resumes_the_same_session_as_the_cli(form):
         '{"path": "/seats", "value": 8}',
     )
     run = drive(context, lines("get /seats", "diff"))
-    assert "Resuming 2 unsaved edit(s) kept in the session (/seats, /colour)" in run.output
+    assert "Resuming 2 unsaved edits kept in the session (/seats, /colour)" in run.output
     assert "\n8\n" in run.output and "/seats: unset -> 8" in run.output
     assert json.loads(data.read_text())["name"] == "Kick-off" and "seats" not in json.loads(data.read_text())
 

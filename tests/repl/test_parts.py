@@ -69,15 +69,15 @@ def test_the_toolbar_shows_what_is_open_and_its_flags():
     form = ReplState("form", '"Event"', status="stale", valid=False, error_count=2, modified=True)
     tokens = toolbar_tokens(form)
     text = "".join(t for _, t in tokens)
-    assert 'form: "Event"' in text and "stale" in text and "invalid: 2 error(s)" in text and "modified" in text
+    assert 'form: "Event"' in text and "stale" in text and "invalid: 2 errors" in text and "modified" in text
     assert ("class:bottom-toolbar.warn", " stale ") in tokens
     clean = "".join(t for _, t in toolbar_tokens(ReplState("form", "x", status="ready", valid=True)))
     assert " valid " in clean and "modified" not in clean
     review = ReplState("review", "charter.docx", document_version="1b7cba20", pending_ops=3)
     text = "".join(t for _, t in toolbar_tokens(review))
-    assert "version 1b7cba20" in text and "3 pending op(s)" in text
+    assert "version 1b7cba20" in text and "3 pending ops" in text
     assert review.summary() == (
-        "review charter.docx · documentVersion 1b7cba20 · 3 pending operation(s) · nothing unsaved"
+        "review charter.docx · documentVersion 1b7cba20 · 3 pending operations · nothing unsaved"
     )
 
 
@@ -125,3 +125,46 @@ def test_the_readme_names_every_command_of_the_tables():
     for mode in ("form", "review"):
         for command in commands.table(mode):
             assert f"`{command.name}" in section, f"the README's REPL section does not mention {command.name}"
+
+
+def test_tool_messages_read_in_the_repl_s_words():
+    from deskcheck.cli.repl.words import form_words, review_words
+
+    assert form_words("the form has 1 more error(s) elsewhere: describeState lists them") == (
+        "the form has 1 more error(s) elsewhere: `errors` lists them"
+    )
+    assert form_words("Read it with getData on /a, change it, and write it back with sample_line_setFieldValue.") == (
+        "Read it with `get` on /a, change it, and write it back with `set`."
+    )
+    assert form_words("call `form_reloadForm` to get the current copy") == "call `reload` to get the current copy"
+    assert form_words("nothing to translate here: setFieldValueX") == "nothing to translate here: setFieldValueX"
+    assert review_words("re-read it (read_document or find_text) and retry") == (
+        "re-read it (`blocks` or `find TEXT`) and retry"
+    )
+
+
+def test_queued_text_checks():
+    from deskcheck.cli.repl.queued_text import place_comment, replace_problem, rewrites
+
+    text = "Pay within thirty (30) days of receipt."
+    ops = [{"type": "replaceInBlock", "blockId": "B", "find": "thirty (30)", "replace": "forty-five (45)"}]
+    assert rewrites(text, ops, "B")[0] == "Pay within forty-five (45) days of receipt."
+    assert rewrites(text, ops, "OTHER")[0] == text
+    assert replace_problem(text, "days", ops, "B") is None
+    assert "overlaps the text queued replace 1" in replace_problem(text, "(30) days", ops, "B")
+    assert "is only in the text a queued replace writes" in replace_problem(text, "forty", ops, "B")
+    assert place_comment(text, "forty-five", ops, "B").rides_with == 1
+    assert place_comment(text, "receipt", ops, "B") == (None, None)
+    assert "no longer be in block B" in place_comment(text, "thirty", ops, "B").problem
+    assert "runs across" in place_comment(text, "within forty", ops, "B").problem
+
+
+def test_the_toolbar_hint_is_shortened_not_cut_on_a_narrow_screen():
+    review = ReplState("review", "a-contract-with-a-rather-long-name.docx", document_version="1b7cba20", pending_ops=3)
+    wide = "".join(text for _, text in toolbar_tokens(review, 200))
+    assert wide.endswith(" help · Tab completes · Ctrl-D leaves ")
+    for width in (80, 60):
+        narrow = "".join(text for _, text in toolbar_tokens(review, width))
+        assert len(narrow) <= width, (width, narrow)
+        assert narrow.endswith((" help · Ctrl-D leaves ", " help ")), "the hint is whole, only shorter"
+        assert "3 pending ops" in narrow

@@ -93,4 +93,4 @@ def test_a_script_prints_only_its_commands_output(form, tmp_path):
     assert run.stdout.startswith('form "event.json" · ready'), "no greeting before the first answer"
     assert "Type `help`" not in run.stdout and "Form " not in run.stdout
     again = run_cli("repl", *args, stdin="status\n")
-    assert again.stdout.startswith('form "event.json"') and "Resuming 1 unsaved edit(s)" in again.stderr
+    assert again.stdout.startswith('form "event.json"') and "Resuming 1 unsaved edit kept" in again.stderr

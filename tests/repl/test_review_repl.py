@@ -8,6 +8,7 @@ changed on disk is not overwritten without --force, revert."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -61,12 +62,12 @@ def test_a_full_review(review, source, needs_libreoffice):
     )
     out = first.output
     assert first.code == 0, out
-    assert "Reviewing" in out and "100 block(s), 2 comment thread(s), 19 pending tracked change(s)" in out
+    assert "Reviewing" in out and "100 blocks, 2 comment threads, 19 pending tracked changes" in out
     assert has_row(out, "#84", BLOCK, "36-51", "total liability") and "1 match of 'total liability'" in out
     assert f"1. replace in {BLOCK}: 'Charges' => 'fees'" in out
     assert f"2. comment {BLOCK} on 'contract year': 'Calendar year instead?'" in out
     assert has_row(out, "✓ op-", f"1. replace in {BLOCK}") and has_row(out, "✓ op-", f"2. comment {BLOCK}")
-    assert "review agreement.docx · documentVersion" in out and "0 pending operation(s)" in out
+    assert "review agreement.docx · documentVersion" in out and "0 pending operations" in out
     assert "changes not saved" in out
     assert path.read_bytes() == original, "nothing reaches the file before save"
     assert "The working copy keeps changes not saved to" in out
@@ -126,7 +127,7 @@ def test_ctrl_d_asks_before_dropping_a_pending_batch(review):
     )
     assert run.code == 0
     out = run.output
-    assert out.count("Drop the 1 pending operation(s)") == 0, "the question goes to the prompt, not the output"
+    assert out.count("Drop the 1 pending operation") == 0, "the question goes to the prompt, not the output"
     assert "Staying: `apply` sends them, `drop all` removes them." in out
     assert f"1. delete {BLOCK}" in run.after("Staying")
     assert path.read_bytes() == original
@@ -134,13 +135,20 @@ def test_ctrl_d_asks_before_dropping_a_pending_batch(review):
     assert "No pending operations." in again.output and "Resuming" not in again.output
 
 
+def _edit_now(find: str, replace: str) -> str:
+    """A `call` line that changes BLOCK at once, under the operations queued on it."""
+    op = {"type": "replaceInBlock", "blockId": BLOCK, "find": find, "replace": replace}
+    return "call suggest_changes " + json.dumps({"operations": [op]})
+
+
 def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
     context, _ = review
     run = drive(
         context,
         lines(
-            f"replace {BLOCK} no such words => x",
             f"replace {BLOCK} Charges => fees",
+            _edit_now("total liability", "total responsibility"),  # the queued one is now stale
+            f"replace {BLOCK} Subject => Under",
             "apply",
             "ops",
             "drop 1",
@@ -148,11 +156,48 @@ def test_skipped_operations_stay_in_the_batch_with_their_reason(review):
         ),
     )
     out = run.output
-    assert has_row(out, "✓ op-", f"2. replace in {BLOCK}: 'Charges' => 'fees'")
-    assert has_row(out, "✗ op-", f"1. replace in {BLOCK}: 'no such words' => 'x'") and "[missingFind]" in out
-    assert "1 skipped operation(s) stay in the batch" in out
-    assert f"1. replace in {BLOCK}: 'no such words' => 'x'" in run.after("stay in the batch")
+    assert has_row(out, "✓ op-", f"2. replace in {BLOCK}: 'Subject' => 'Under'")
+    assert has_row(out, "✗ op-", f"1. replace in {BLOCK}: 'Charges' => 'fees'") and "[preconditionFailed]" in out
+    assert "1 skipped operation stays in the batch" in out
+    assert f"1. replace in {BLOCK}: 'Charges' => 'fees'" in run.after("stays in the batch")
     assert f"Dropped replace in {BLOCK}" in out and "Nothing to apply" in out
+    assert "re-read it" in out and "read_document" not in out
+
+
+def test_a_replace_or_comment_is_checked_when_queued(review):
+    """Against the block as the queued replacements leave it: the batch would skip it otherwise."""
+    context, path = review
+    run = drive(
+        context,
+        lines(
+            f"replace {BLOCK} no such words => x",
+            f"replace {BLOCK} each => every",
+            f"replace {BLOCK} total liability => total responsibility",
+            f"replace {BLOCK} liability under => duty under",
+            f"comment {BLOCK} liability => Gone once replaced.",
+            f"comment {BLOCK} responsibility => Why this word?",
+            f"comment {BLOCK} each party's total => Straddles.",
+            f"comment {BLOCK} Subject to clause => Unchanged text.",
+            "ops",
+            "apply",
+            "save",
+        ),
+    )
+    out = run.output
+    assert f"'no such words' is not in block {BLOCK}, which reads: \"Subject to clause 9.1" in out
+    assert f"'each' occurs 2 times in block {BLOCK}; give more of the text around it." in out
+    assert "'liability under' overlaps the text queued replace 1 changes: `drop 1`" in out
+    assert f"'liability' will no longer be in block {BLOCK} once queued replace 1 applies" in out
+    assert (
+        "queued the comment with 1. replace in" in out and "covers its whole new text ('total responsibility')" in out
+    )
+    assert '"each party\'s total" runs across the text queued replace 1 changes' in out
+    assert f"1. replace in {BLOCK}: 'total liability' => 'total responsibility'  + comment 'Why this word?'" in out
+    assert f"2. comment {BLOCK} on 'Subject to clause': 'Unchanged text.'" in out
+    assert "2 applied" in out and "✗" not in out
+    comments = run_cli("docx", "read-comments", str(path)).json["result"]["comments"]
+    quotes = {comment["text"]: comment["quote"] for comment in comments}
+    assert quotes["Why this word?"] == "total responsibility" and quotes["Unchanged text."] == "Subject to clause"
 
 
 def test_a_file_changed_on_disk_is_not_overwritten_without_force(review, tmp_path):
@@ -175,8 +220,8 @@ def test_revert_starts_again_from_the_file(review):
     context, path = review
     original = path.read_bytes()
     run = drive(context, lines(f"delete {BLOCK}", "apply", f"insert after {BLOCK} More.", "revert", "status"))
-    assert "the working copy's changes and 1 pending operation(s) were dropped" in run.output
-    assert "0 pending operation(s) · nothing unsaved" in run.output
+    assert "dropped the working copy's changes and 1 pending operation." in run.output
+    assert "0 pending operations · nothing unsaved" in run.output
     assert path.read_bytes() == original
     assert "Resuming" not in drive(context, lines("status")).output
 
@@ -191,7 +236,7 @@ def test_output_option_saves_elsewhere_and_reading_commands(review, source, tmp_
     )
     out = run.output
     assert has_row(out, "6", "19031502", "heading", "Background") and has_row(out, "7", "3CDF2B03", "list item")
-    assert "93 more block(s): blocks 8" in out and has_row(out, "84", BLOCK)
+    assert "93 more blocks: blocks 8" in out and has_row(out, "84", BLOCK)
     assert has_row(section(out, "Cleo Client"), ANCHORED_COMMENT, "open", "09B3BCA4", "“statutory rate”")
     assert has_row(section(out, "Ann Reviewer"), "201", "deletion", "2B165965", "thirty (30)")
     assert f"Saved the review to {out_file}" in out

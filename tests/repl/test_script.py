@@ -62,10 +62,14 @@ def test_the_first_failing_command_stops_the_script_with_its_code(form_args, tmp
 def test_a_review_script_fails_on_skips_and_on_a_batch_left_pending(tmp_path):
     path = build_review_document(tmp_path / "agreement.docx")
     original = path.read_bytes()
-    skipped = run_cli("repl", "--docx", str(path), stdin="replace 4D9EF6F2 no such text => x\napply\nsave\n", expect=1)
-    assert "[missingFind]" in skipped.stdout and "line 2 failed: apply" in skipped.stderr
+    now = {"operations": [{"type": "replaceInBlock", "blockId": "4D9EF6F2", "find": "Subject", "replace": "Under"}]}
+    script = f"replace 4D9EF6F2 Charges => fees\ncall suggest_changes {json.dumps(now)}\napply\nsave\n"
+    skipped = run_cli("repl", "--docx", str(path), stdin=script, expect=1)
+    assert "[preconditionFailed]" in skipped.stdout and "line 3 failed: apply" in skipped.stderr
+    refused = run_cli("repl", "--docx", str(path), stdin="revert\nreplace 4D9EF6F2 no such text => x\n", expect=2)
+    assert "'no such text' is not in block 4D9EF6F2" in refused.stderr and "line 2 failed" in refused.stderr
     pending = run_cli("repl", "--docx", str(path), stdin="drop all\ndelete 4D9EF6F2\n", expect=1)
-    assert "the script ended with 1 operation(s) not applied" in pending.stderr
+    assert "the script ended with 1 operation not applied" in pending.stderr
     assert path.read_bytes() == original
     done = run_cli("repl", "--docx", str(path), stdin="revert\ndelete 4D9EF6F2\napply\nsave\n")
     assert f"Saved the review to {path}" in done.stdout

@@ -52,7 +52,7 @@ def test_a_full_session_over_the_api(api_context):
     out = run.output
     assert run.code == 0, out
     assert 'Form "Edit a dataset record" id=associations lineId=asso-001: session ready, valid.' in out
-    assert "Membres du bureau  /bureau  array, required, 2 item(s)" in out
+    assert "Membres du bureau  /bureau  array, required, 2 items" in out
     assert "/nom: must be at least 2 characters long" in out
     assert "- [0] Finistère (29)" in out and '/departement (autocomplete) = {"code": "29", "nom": "Finistère"}' in out
     assert '/bureau/2/fonction (select) = "secrétariat"' in out
@@ -94,7 +94,7 @@ def test_a_concurrent_change_is_a_conflict_and_reload_recovers(api_context):
         positionals=[GROUP, *RECORD],
     )
     out = run.output
-    assert "Resuming 1 unsaved edit(s) kept in the session (/statut)" in out
+    assert "Resuming 1 unsaved edit kept in the session (/statut)" in out
     assert "changed at its source since it was loaded" in out and "Your edits are still in the session (/statut)" in out
     assert "· stale · valid · unsaved edits" in out
     assert "local changes were discarded (/statut)" in out

@@ -40,7 +40,7 @@ def test_prompt_toolbar_completion_menu_and_leaving(tmp_path, isolated_state):
         shown = wait_for(name, "/speakers")
         assert "Speakers (array)" in shown, "the completion menu shows each path's label and type"
         tmux("send-keys", "-t", name, "C-u", "set /seats 0", "Enter")
-        shown = wait_for(name, "invalid: 1 error(s)")
+        shown = wait_for(name, "invalid: 1 error")
         assert "modified, not saved" in shown and "form*>" in shown
         tmux("send-keys", "-t", name, "C-d")
         eventually(lambda: not running(name), "Ctrl-D ends the REPL")

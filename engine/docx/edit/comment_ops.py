@@ -4,7 +4,7 @@ handlers return (see ``comment_edits``)."""
 
 from __future__ import annotations
 
-from .context import ApplyContext, ResolveContext, block_json_target
+from .context import ApplyContext, ResolveContext, block_json_target, check_bound
 from .fields import RANGE_FIELD, REQUIRED_COMMENT_FIELD, block_id_field, string_field
 from .spec import TEXT, Applied, Claim, Operation, OperationSpec, Plan
 
@@ -26,7 +26,17 @@ def _plan(op: Operation, block, start: int, end: int, **data) -> Plan:
 
 def _resolve_range(ctx: ResolveContext, op: Operation, block) -> Plan:
     start, end = ctx.range_offsets(block, op.get("range"), text_change=False)
+    _check_anchor(block, start, end)
     return _plan(op, block, start, end)
+
+
+def _check_anchor(block, start: int, end: int) -> None:
+    """A comment on part of a block may not start or end inside data-bound text: its stored
+    runs are not the text the range counts (a comment on the whole block is fine)."""
+    from ..model.offsets import utf16_length
+
+    if (start, end) != (0, utf16_length(block.text)):
+        check_bound(block, start, end)
 
 
 def _resolve_block(ctx: ResolveContext, op: Operation, block) -> Plan:
@@ -35,6 +45,7 @@ def _resolve_block(ctx: ResolveContext, op: Operation, block) -> Plan:
         start, end = ctx.find_once(block, quote)
         ctx.check_offset(block, start, text_change=False)
         ctx.check_offset(block, end, text_change=False)
+        _check_anchor(block, start, end)
     else:
         from ..model.offsets import utf16_length
 

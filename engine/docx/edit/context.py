@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..model.bindings import data_binding
 from ..model.blocks import Block
 from ..model.hashing import block_text_hash, text_hash
 from ..model.offsets import from_utf16, splits_cluster, to_utf16
@@ -44,11 +45,15 @@ class ResolveContext:
         block = self.doc.block(block_id)
         if block is None:
             raise Skip("missingBlock", blockId=block_id)
+        check_not_imported(block)
         return block
 
     def next_block(self, block: Block) -> Block | None:
         blocks = self.doc.blocks
-        return blocks[block.index + 1] if block.index + 1 < len(blocks) else None
+        following = blocks[block.index + 1] if block.index + 1 < len(blocks) else None
+        if following is not None:
+            check_not_imported(following)
+        return following
 
     def find_once(self, block: Block, find: str) -> tuple[int, int]:
         """UTF-16 offsets of the one occurrence of ``find`` in the block's text (occurrences may
@@ -125,21 +130,52 @@ class ResolveContext:
         return out
 
 
+def check_not_imported(block: Block) -> None:
+    """Skip with importedContent for a block read from a ``w:altChunk``: its text lives in an
+    embedded file of another format, which Word imports when it opens the document."""
+    if block.imported is not None:
+        raise Skip(
+            "importedContent", blockId=block.id, part=block.imported.get("part"), format=block.imported.get("format")
+        )
+
+
 def check_placeholder(block: Block, start: int | None = None, end: int | None = None) -> None:
     """Skip with placeholderText when the change touches text an empty content control shows
     as its placeholder: the UTF-16 range ``start``..``end`` overlaps it, or (an insertion point,
     ``start == end``) sits in it or at its edge, where new text would land inside the control.
     Without offsets, the whole block is the change."""
     for first, last in block.placeholders:
-        first16, last16 = to_utf16(block.text, first), to_utf16(block.text, last)
-        if start is None or end is None:
-            touched = True
-        elif start == end:
-            touched = first16 <= start <= last16
-        else:
-            touched = start < last16 and first16 < end
-        if touched:
+        if _touches(block, first, last, start, end):
             raise Skip("placeholderText", blockId=block.id, placeholder=repr(block.text[first:last]))
+
+
+def check_bound(block: Block, start: int | None = None, end: int | None = None) -> None:
+    """Skip with boundContent when the change touches text a data-bound content control shows
+    (as ``check_placeholder`` decides for a placeholder; a paragraph the control holds whole is
+    touched by any change): Word replaces that text with the data store's value on opening, so
+    an edit there would not be what the person sees."""
+    if block.bound_block:
+        raise Skip("boundContent", blockId=block.id, value=repr(block.text[:60]))
+    for first, last, _ in block.bound:
+        if _touches(block, first, last, start, end):
+            raise Skip("boundContent", blockId=block.id, value=repr(block.text[first:last][:60]))
+
+
+def check_editable(block: Block, start: int | None = None, end: int | None = None) -> None:
+    """Both checks a change of text makes: no placeholder, no data-bound text in the way."""
+    check_placeholder(block, start, end)
+    check_bound(block, start, end)
+
+
+def _touches(block: Block, first: int, last: int, start: int | None, end: int | None) -> bool:
+    """Whether UTF-16 range ``start``..``end`` (an insertion point when equal, the whole block
+    when None) touches the code points ``first``..``last`` of the block's text."""
+    if start is None or end is None:
+        return True
+    first16, last16 = to_utf16(block.text, first), to_utf16(block.text, last)
+    if start == end:
+        return first16 <= start <= last16
+    return start < last16 and first16 < end
 
 
 def in_placeholder_control(p: Any) -> bool:
@@ -151,12 +187,13 @@ def in_placeholder_control(p: Any) -> bool:
 
 def outside_placeholder_controls(anchor: Any) -> Any:
     """What new content placed next to ``anchor`` goes next to: the anchor, or the outermost
-    block-level content control around it that shows its placeholder. Content put inside such a
-    control would become part of the placeholder (the control is empty: all it holds is the
-    prompt)."""
+    block-level content control around it that shows its placeholder or is bound to the data
+    store. Content put inside such a control would become part of the placeholder (the control
+    is empty: all it holds is the prompt), or be replaced by the stored value when Word opens
+    the file."""
     place = anchor
     for ancestor in anchor.iterancestors(qn("w:sdt")):
-        if shows_placeholder(ancestor):
+        if shows_placeholder(ancestor) or data_binding(ancestor) is not None:
             place = ancestor
     return place
 
@@ -210,7 +247,7 @@ class ApplyContext:
         return self.doc.styles
 
     def paragraph_text(self, p: Any) -> ParagraphText:
-        return ParagraphText(p, self.doc.styles, self._hidden_by_style)
+        return ParagraphText(p, self.doc.styles, self._hidden_by_style, self.doc.display)
 
     # -- paragraph ids ---------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from ..model.walk import next_block_sibling
 from ..wml.ns import W_COMMENTREFERENCE, W_P, W_PPR, W_SECTPR, qn
 from ..wml.properties import paragraph_properties
 from ..wml.revisions import delete_paragraph_text, mark_paragraph, paragraph_mark_state, paragraph_runs
-from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder
+from .context import ApplyContext, ResolveContext, block_json_target, check_editable
 from .fields import block_id_field
 from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .textmap import fields_balanced
@@ -48,7 +48,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
     p = block.element
     if block.pending_deletion or "del" in paragraph_mark_state(p):
         raise Skip("noopOperation", why=f"block {block.id} is already pending deletion")
-    check_placeholder(block)
+    check_editable(block)
     if carries_section_break(p):
         raise Skip(
             "unsupportedBlock",

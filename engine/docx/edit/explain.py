@@ -41,6 +41,17 @@ SKIP_CODES: dict[str, str] = {
         "operation would change text; that prompt is not document content, so it is left alone. Change the "
         "text around it, insert a new block next to it, or fill the control in a word processor."
     ),
+    "importedContent": (
+        "block {blockId} is imported from {part} (a {format} file embedded in the document, which Word "
+        "shows in its place); its text is not in the document itself, so it cannot be changed or commented "
+        "on here. Comment on or change the block before or after it, or ask for a copy with that content "
+        "as ordinary text."
+    ),
+    "boundContent": (
+        "block {blockId} shows data-bound text ({value}): Word fills it in from the document's custom XML "
+        "data when it opens the file, so a change written here would not be what the person sees. Change "
+        "the text around it, or change the data in Word."
+    ),
     "missingStyle": (
         "{styleId} is not a paragraph style of this document; use one of its paragraph styles ({styles}), "
         "or null to clear the style."

@@ -13,7 +13,7 @@ from typing import Any
 from ..wml.attrs import is_on
 from ..wml.properties import get_or_add, remove_child, run_properties
 from ..wml.revisions import record_run_properties
-from .context import ApplyContext, ResolveContext, check_placeholder
+from .context import ApplyContext, ResolveContext, check_editable
 from .fields import RANGE_FIELD, flags_field
 from .spec import TEXT, Applied, Claim, Operation, OperationSpec, Plan, Skip
 
@@ -41,7 +41,7 @@ def _changes(r: Any, formatting: dict[str, bool]) -> dict[str, bool]:
 
 def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
     start, end = ctx.range_offsets(block, op.get("range"), text_change=False)
-    check_placeholder(block, start, end)
+    check_editable(block, start, end)
     p = block.element
     text = ctx_text(ctx, p)
     touched = [s for s in text.spans if s.visible and s.end > s.start and s.start < end and s.end > start]
@@ -66,7 +66,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
 def ctx_text(ctx: ResolveContext, p: Any):
     from .textmap import ParagraphText
 
-    return ParagraphText(p, ctx.doc.styles)
+    return ParagraphText(p, ctx.doc.styles, display=ctx.doc.display)
 
 
 def _apply(ctx: ApplyContext, plan: Plan) -> Applied:

@@ -52,7 +52,9 @@ def _decode_style(value, path: str, state: Decoding) -> str | None:
 
 STYLE_FIELD = Field(
     "styleId",
-    {"type": "string", "description": "A paragraph style id of this document (null or empty: no style)."},
+    # Untyped: the tool schemas stay in the subset every model API takes, which has no type
+    # union, and a client validating its call against a plain string type would refuse the null.
+    {"description": "A paragraph style id of this document, a string (null or empty: no style)."},
     _decode_style,
     False,
     "A paragraph style id this document defines for the new paragraph (default: the anchor's formatting).",

@@ -9,7 +9,7 @@ paragraph stays; use deleteBlock to remove it). A block pending deletion is refu
 from __future__ import annotations
 
 from ..model.offsets import utf16_length
-from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder
+from .context import ApplyContext, ResolveContext, block_json_target, check_editable
 from .fields import block_id_field, string_field
 from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Skip
 from .text_replace import rewrite_text
@@ -20,7 +20,7 @@ def _resolve(ctx: ResolveContext, op: Operation, block) -> Plan:
         raise Skip("pendingDeletion", blockId=block.id)
     if op.get("text") == block.text:
         raise Skip("noopOperation", why="the block already reads as `text`")
-    check_placeholder(block)
+    check_editable(block)
     p = block.element
     return Plan(
         op,

@@ -34,7 +34,15 @@ from ..wml.ns import (
     W_SMARTTAG,
 )
 from ..wml.revisions import mark_paragraph, paragraph_mark_state, split_wrapper
-from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder, in_placeholder_control
+from .context import (
+    ApplyContext,
+    ResolveContext,
+    block_json_target,
+    check_bound,
+    check_editable,
+    check_placeholder,
+    in_placeholder_control,
+)
 from .delete_block import carries_section_break
 from .fields import block_id_field, integer_field
 from .spec import STRUCTURE, Applied, Claim, Operation, OperationSpec, Plan, Skip
@@ -55,7 +63,7 @@ def _resolve_split(ctx: ResolveContext, op: Operation, block) -> Plan:
     p = block.element
     if in_placeholder_control(p):
         check_placeholder(block)
-    check_placeholder(block, offset, offset)
+    check_editable(block, offset, offset)
     return Plan(
         op, (block.index, STRUCTURE, offset), [Claim(("text", p)), Claim(("para", p))], block=block, touches=[p]
     )
@@ -163,6 +171,8 @@ def _resolve_merge(ctx: ResolveContext, op: Operation, block) -> Plan:
         # Joining paragraphs of a control that shows its placeholder changes that placeholder.
         if in_placeholder_control(joined.element):
             check_placeholder(joined)
+        if joined.bound_block:  # a paragraph a bound control holds whole: Word rewrites it
+            check_bound(joined)
     claims = [
         Claim(("text", p)), Claim(("para", p)), Claim(("text", following)), Claim(("para", following)),
         Claim(("gap", p, "after")), Claim(("gap", following, "before")),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .context import ApplyContext, ResolveContext, block_json_target, check_placeholder
+from .context import ApplyContext, ResolveContext, block_json_target, check_editable
 from .fields import RANGE_FIELD, block_id_field, string_field
 from .spec import TEXT, Applied, Claim, Operation, OperationSpec, Plan, Skip
 
@@ -48,7 +48,9 @@ def word_edits(old: str, new: str) -> list[tuple[int, int, str]]:
 
 def rewrite_text(ctx: ApplyContext, p: Any, start: int, end: int, old: str, new: str) -> tuple[Any, Any] | None:
     """Replace ``old`` (the paragraph's visible text at UTF-16 ``[start, end)``) by ``new``,
-    checking the result. Returns the span a comment should cover."""
+    checking the result. Returns the span a comment should cover: the whole of ``new`` (and what
+    was deleted of ``old``), not only the words that changed, as the comment is about the text
+    the edit names ("forty-five (45) days", not "forty-five (45")."""
     from ..model.scan import ScanContext, original_text, scan_paragraph
 
     text = ctx.paragraph_text(p)
@@ -74,7 +76,16 @@ def rewrite_text(ctx: ApplyContext, p: Any, start: int, end: int, old: str, new:
         original_before is not None and original_text(scan_paragraph(p, scan_ctx)[0]) != original_before
     ):
         raise Skip("invalidResult", what="the edit did not produce the expected text in this block")
-    return (first, last) if first is not None else None
+    if first is None:
+        return None
+    covering = text.runs_in(start, start + _utf16(new), ctx.edit.ids) if new else []
+    return _outermost(p, [first, last, *covering[:1], *covering[-1:]])
+
+
+def _outermost(p: Any, elements: list[Any]) -> tuple[Any, Any]:
+    """The first and the last of ``elements`` (inside paragraph ``p``) in document order."""
+    ordered = [element for element in p.iter() if any(element is wanted for wanted in elements)]
+    return ordered[0], ordered[-1]
 
 
 # -- replaceInBlock ----------------------------------------------------------------------------
@@ -91,7 +102,7 @@ def _resolve_in_block(ctx: ResolveContext, op: Operation, block) -> Plan:
 
 
 def _plan(op: Operation, block, start: int, end: int, old: str, new: str) -> Plan:
-    check_placeholder(block, start, end)
+    check_editable(block, start, end)
     p = block.element
     return Plan(
         op,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..model.scan import DEL, MOVE_FROM, _run_hidden
+from ..model.scan import DEL, MOVE_FROM, _run_hidden, bound_value_hidden, value_lines
 from ..model.styles import Styles
 from ..wml.edit import remove_keeping_tail
 from ..wml.ns import (
@@ -28,6 +28,7 @@ from ..wml.ns import (
     W_CUSTOMXML,
     W_DEL,
     W_DIR,
+    W_FLDCHAR,
     W_FLDSIMPLE,
     W_HYPERLINK,
     W_INS,
@@ -58,7 +59,7 @@ from ..wml.revisions import (
     run_items,
     split_run,
 )
-from ..wml.text import choose_alternate
+from ..wml.text import FieldCodes, choose_alternate
 
 _TRANSPARENT = frozenset({W_HYPERLINK, W_SMARTTAG, W_CUSTOMXML, W_FLDSIMPLE, W_DIR, W_BDO})
 _FLAGS = {W_INS: 0, W_DEL: DEL, W_MOVEFROM: MOVE_FROM, W_MOVETO: 0}
@@ -92,9 +93,12 @@ class Edit:
 
 
 class ParagraphText:
-    def __init__(self, p: Any, styles: Styles, hidden_by_style: dict | None = None) -> None:
+    def __init__(self, p: Any, styles: Styles, hidden_by_style: dict | None = None, display: Any = None) -> None:
         self.p = p
         self.styles = styles
+        # What data-bound controls show (``model.display``): their text counts as the reader
+        # counts it, as one span that cannot be split (edits never start or end inside it).
+        self.display = display
         self._style_hidden = _paragraph_style_hidden(p, styles, hidden_by_style)
         self.refresh()
 
@@ -102,6 +106,7 @@ class ParagraphText:
         self.spans: list[RunSpan] = []
         parts: list[str] = []
         self._position = 0
+        self._fields = FieldCodes()
         self._walk(self.p, 0, parts)
         self.text = "".join(parts)
         self.length = self._position
@@ -113,8 +118,16 @@ class ParagraphText:
                 hidden = _run_hidden(child, self.styles, self._style_hidden)
                 visible = not (flags & (DEL | MOVE_FROM)) and not hidden
                 items = run_items(child)
-                text = "".join(t for _, t in items)
-                splittable = not any(e.tag == MC_ALTERNATECONTENT and t for e, t in items)
+                shown, in_code = [], False
+                for element, item_text in items:
+                    if element.tag == W_FLDCHAR:
+                        self._fields.feed(element)
+                    elif self._fields.hiding:  # a field's instructions, as the reader skips them
+                        in_code = in_code or bool(item_text)
+                    else:
+                        shown.append(item_text)
+                text = "".join(shown)
+                splittable = not in_code and not any(e.tag == MC_ALTERNATECONTENT and t for e, t in items)
                 start = self._position
                 if visible:
                     parts.append(text)
@@ -126,7 +139,17 @@ class ParagraphText:
                 self._walk(child, flags, parts)
             elif tag == W_SDT:
                 content = child.find(W_SDTCONTENT)
-                if content is not None:
+                bound = self.display.binding(child) if self.display is not None else None
+                if bound is not None and bound.text is not None:
+                    text = "".join(value_lines(bound.text))
+                    hidden = bound_value_hidden(content, self.styles, self._style_hidden)
+                    visible = not (flags & (DEL | MOVE_FROM)) and not hidden
+                    start = self._position
+                    if visible:
+                        parts.append(text)
+                        self._position += _utf16(text)
+                    self.spans.append(RunSpan(child, start, self._position, visible, False))
+                elif content is not None:
                     self._walk(content, flags, parts)
             elif tag == MC_ALTERNATECONTENT:
                 branch = choose_alternate(child)
@@ -238,7 +261,6 @@ class ParagraphText:
         return [s.run for s in self.spans if s.visible]
 
 
-_FLDCHAR = qn("w:fldChar")
 _FLDCHARTYPE = qn("w:fldCharType")
 
 
@@ -248,7 +270,7 @@ def fields_balanced(runs: list[Any]) -> bool:
     whole fields or none, never one end of a field."""
     depth = 0
     for r in runs:
-        for marker in r.iter(_FLDCHAR):
+        for marker in r.iter(W_FLDCHAR):
             kind = marker.get(_FLDCHARTYPE)
             if kind == "begin":
                 depth += 1

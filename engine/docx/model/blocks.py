@@ -32,6 +32,11 @@ Each block has:
 - ``placeholders``: (start, end) code-point offsets of the text that is an empty content
   control's placeholder ("Choose an item."), shown like text but not content (see
   ``scan.shows_placeholder``).
+- ``bound``: (start, end, flag) code-point offsets of the text a data-bound content control
+  shows (``scan.BOUND``: the data store's value; ``scan.BOUND_CACHED``: its stored text, the
+  binding finding nothing); ``bound_block``: the flag when the whole paragraph is such content.
+- ``imported``: ``{"format", "part"}`` of the ``w:altChunk`` the paragraph is read from (its
+  ``element`` is then not in the document's tree: nothing can edit it).
 """
 
 from __future__ import annotations
@@ -58,7 +63,19 @@ from ..wml.ns import (
 )
 from .hashing import block_text_hash, deterministic_hex_id, deterministic_hex_ids
 from .numbering import Numbering
-from .scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, INS, MARK, MOVE_FROM, MOVE_TO, PLACEHOLDER, marker_flags
+from .scan import (
+    BOUND,
+    BOUND_CACHED,
+    DEL,
+    DROP_ACCEPTED,
+    DROP_ORIGINAL,
+    INS,
+    MARK,
+    MOVE_FROM,
+    MOVE_TO,
+    PLACEHOLDER,
+    marker_flags,
+)
 from .styles import Styles, heading_level_from_style_id
 from .walk import WalkedParagraph, next_block_sibling
 
@@ -70,8 +87,9 @@ class Block:
     thousands of these, and a dataclass would cost import time on every call."""
 
     __slots__ = (
-        "_hash", "cell", "display_label", "element", "heading_level", "id", "ilvl", "in_text_box", "index",
-        "kind", "mark", "num_id", "original_text", "placeholders", "row_flags", "style_id", "text",
+        "_hash", "bound", "bound_block", "cell", "display_label", "element", "heading_level", "id", "ilvl",
+        "imported", "in_text_box", "index", "kind", "mark", "num_id", "original_text", "placeholders", "row_flags",
+        "style_id", "text",
     )  # fmt: skip
 
     def __init__(
@@ -93,6 +111,9 @@ class Block:
         num_id: str | None,
         ilvl: int | None,
         placeholders: tuple[tuple[int, int], ...] = (),
+        bound: tuple[tuple[int, int, int], ...] = (),
+        bound_block: int = 0,
+        imported: dict | None = None,
     ) -> None:
         self.id = id
         self.index = index
@@ -110,6 +131,9 @@ class Block:
         self.num_id = num_id
         self.ilvl = ilvl
         self.placeholders = placeholders
+        self.bound = bound
+        self.bound_block = bound_block
+        self.imported = imported
         self._hash: str | None = None
 
     def __repr__(self) -> str:
@@ -163,7 +187,8 @@ def assign_ids(paragraphs: list[WalkedParagraph]) -> ParagraphIds:
             seen.add(para_id)
             continue
         raw = "".join([text for text, flags, _ in walked.pieces if not flags & MARK])
-        needs[ordinal] = f"{raw}:{ordinal}"
+        # An imported paragraph cannot be stamped with its id: its seed keeps the id still.
+        needs[ordinal] = f"{raw}:{walked.origin.seed}" if walked.origin is not None else f"{raw}:{ordinal}"
     base_ids = dict(zip(needs, deterministic_hex_ids(list(needs.values())), strict=True))
     ids: list[str] = []
     minted: dict[Any, str] = {}
@@ -197,7 +222,8 @@ def build_blocks(
     for walked, block_id in zip(paragraphs, ids, strict=True):
         p = walked.element
         pieces = walked.pieces
-        if any(flags for _, flags, _ in pieces):
+        flagged = any(flags for _, flags, _ in pieces)
+        if flagged:
             text = "".join([t for t, flags, _ in pieces if not flags & DROP_ACCEPTED])
             original = "".join([t for t, flags, _ in pieces if not flags & DROP_ORIGINAL])
         else:
@@ -208,7 +234,11 @@ def build_blocks(
         if walked.placeholder:
             placeholders = ((0, len(text)),) if text else ()
         else:
-            placeholders = placeholder_spans(pieces) if text else ()
+            placeholders = placeholder_spans(pieces) if flagged and text else ()
+        if walked.bound:
+            bound = ((0, len(text), walked.bound),) if text else ()
+        else:
+            bound = flagged_spans(pieces, BOUND | BOUND_CACHED) if flagged and text else ()
         ppr = p[0] if len(p) and p[0].tag == W_PPR else None
         style_id = num_id = None
         ilvl = outline = None
@@ -281,6 +311,9 @@ def build_blocks(
                 num_id=num_id,
                 ilvl=ilvl if num_id is not None else None,
                 placeholders=placeholders,
+                bound=bound,
+                bound_block=walked.bound,
+                imported={"format": walked.origin.format, "part": walked.origin.part} if walked.origin else None,
             )
         )
     return blocks
@@ -289,16 +322,23 @@ def build_blocks(
 def placeholder_spans(pieces: list) -> tuple[tuple[int, int], ...]:
     """Where the as-accepted text of ``pieces`` shows a content control's placeholder, as
     (start, end) code-point offsets."""
-    spans: list[tuple[int, int]] = []
+    return tuple((start, end) for start, end, _ in flagged_spans(pieces, PLACEHOLDER))
+
+
+def flagged_spans(pieces: list, mask: int) -> tuple[tuple[int, int, int], ...]:
+    """Where the as-accepted text of ``pieces`` has any of the flags of ``mask``, as (start,
+    end, flags) code-point offsets, neighbours with the same flags merged."""
+    spans: list[tuple[int, int, int]] = []
     position = 0
     for text, flags, _ in pieces:
         if flags & DROP_ACCEPTED:
             continue
         end = position + len(text)
-        if flags & PLACEHOLDER and text:
-            if spans and spans[-1][1] == position:
-                spans[-1] = (spans[-1][0], end)
+        wanted = flags & mask
+        if wanted and text:
+            if spans and spans[-1][1] == position and spans[-1][2] == wanted:
+                spans[-1] = (spans[-1][0], end, wanted)
             else:
-                spans.append((position, end))
+                spans.append((position, end, wanted))
         position = end
     return tuple(spans)

@@ -8,6 +8,8 @@
     doc.styles / doc.numbering       # parsed styles.xml / numbering.xml helpers
     doc.stories()                    # headers, footers, footnotes, endnotes (see ``stories``)
     doc.walk_main(markers=True)      # walked paragraphs with comment markers, for comments
+    doc.scan_context(part)           # how to read a story part: styles, imported chunks, bindings
+    doc.unread()                     # content the reading left unread (see ``display``), as JSON
     doc.invalidate()                 # after editing parts: blocks are rebuilt on next access
     doc.save(path=None)              # writes minted paragraph ids, then saves atomically
 
@@ -26,20 +28,24 @@ from ...errors import InputError
 from ..package.docx_package import RT, DocxPackage
 from ..package.integrity import check_document_parts
 from ..wml.edit import ensure_root_namespaces
-from ..wml.ns import W14_PARAID, W14_TEXTID, W_BODY, W_P
+from ..wml.ns import W14_PARAID, W14_TEXTID, W_ALTCHUNK, W_BODY, W_P, W_SUBDOC
 from .blocks import Block, ParagraphIds, assign_ids, build_blocks
+from .display import Display, Unread
 from .numbering import Numbering
 from .scan import ScanContext
-from .stories import Story, list_stories
+from .stories import Story, list_stories, story_parts
 from .styles import Styles
 from .walk import WalkedParagraph, walk_story
 
 
 class DocxDocument:
-    def __init__(self, package: DocxPackage) -> None:
+    def __init__(self, package: DocxPackage, depth: int = 0) -> None:
         # Every tool refuses a package with a damaged part, not only the tools reading that part.
         check_document_parts(package)
         self.package = package
+        self.depth = depth  # how deep inside imported documents this one sits (0: the file itself)
+        self._display: Display | None = None
+        self._main_unread: list[Unread] = []
         self._styles: Styles | None = None
         self._numbering: Numbering | None = None
         self._blocks: list[Block] | None = None
@@ -86,13 +92,61 @@ class DocxDocument:
         part = self.package.related_part(self.main_part, RT.NUMBERING)
         return Numbering(self.package.xml_if_present(part), self.styles)
 
+    @property
+    def display(self) -> Display:
+        if self._display is None:
+            self._display = Display(self.package, self.depth)
+        return self._display
+
+    def scan_context(self, part: str, *, markers: bool = False) -> ScanContext:
+        """How to read story part ``part``: its styles, and what the document shows there beyond
+        its runs (imported chunks, data-bound values)."""
+        return ScanContext(self.styles, markers=markers, display=self.display, part=part)
+
     def walk_main(self, *, markers: bool = False) -> list[WalkedParagraph]:
         if not markers and self._walked is not None:
             return self._walked
-        walked = walk_story(self.body, ScanContext(self.styles, markers=markers))
+        ctx = self.scan_context(self.main_part, markers=markers)
+        walked = walk_story(self.body, ctx)
         if not markers:
             self._walked = walked
+            self._main_unread = ctx.unread
         return walked
+
+    def unread_entries(self) -> list[Unread]:
+        """What reading the main story, then each other story, left unread."""
+        return [entry for _, entry in self._unread_by_story()]
+
+    def unread(self) -> list[dict[str, Any]]:
+        """Content left unread (see ``display``), each entry with the story and the place it
+        stands (after which block of the main text, or after how many paragraphs of another
+        story), what it is and why it was not read."""
+        return [self._unread_json(entry, handle) for handle, entry in self._unread_by_story()]
+
+    def _unread_by_story(self) -> list[tuple[dict[str, Any], Unread]]:
+        self.walk_main()
+        out: list[tuple[dict[str, Any], Unread]] = [({"type": "main"}, entry) for entry in self._main_unread]
+        # Only the stories of parts holding a chunk or a subdocument are walked again.
+        holding = {part for part in story_parts(self)[1:]
+                   if next(self.package.xml(part).iter(W_ALTCHUNK, W_SUBDOC), None) is not None}  # fmt: skip
+        for story in self.stories() if holding else ():
+            if story.part in holding:
+                ctx = self.scan_context(story.part)
+                walk_story(story.container, ctx)
+                out.extend((story.handle, entry) for entry in ctx.unread)
+        return out
+
+    def _unread_json(self, entry: Unread, handle: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"story": handle}
+        if handle["type"] == "main":
+            block_id = self.paragraph_ids.ids[entry.position - 1] if entry.position else None
+            out["inBlockId" if entry.inside else "afterBlockId"] = block_id
+        else:
+            out["inParagraph" if entry.inside else "afterParagraph"] = entry.position
+        out.update(kind=entry.kind, part=entry.part, format=entry.format, reason=entry.reason)
+        if entry.digest:
+            out["contentHash"] = entry.digest
+        return out
 
     @property
     def paragraph_ids(self) -> ParagraphIds:
@@ -130,6 +184,8 @@ class DocxDocument:
         self._by_id = None
         self._ids = None
         self._walked = None
+        self._display = None
+        self._main_unread = []
 
     def stamp_minted_ids(self) -> int:
         """Write minted ids into their paragraphs (``w14:paraId``, and ``w14:textId`` when

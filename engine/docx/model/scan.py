@@ -12,7 +12,9 @@ markers). Views are filters over the pieces:
 - original (reject-all): drop inserted, moved-here and hidden text;
 - raw: every text node, deleted ones included (the seed of minted paragraph ids).
 
-Tabs, breaks, drawings and field instructions contribute no text (as in the reference system);
+Tabs, breaks, drawings and field instructions contribute no text (as in the reference system;
+text spelled as ``w:t`` inside a complex field's instructions is hidden text, as Word does not
+show it: see ``wml.text.FieldCodes``);
 a non-breaking hyphen is U+2011, a soft hyphen U+00AD, and a ``w:sym`` its character unless it is
 a symbol-font glyph (private use area). Unless ``xml:space="preserve"`` is in force (on the
 ``w:t`` or any ancestor), a ``w:t``'s leading and trailing whitespace is not text (as Word and
@@ -22,6 +24,7 @@ paragraph's runs are collected, not read: their paragraphs are blocks of their o
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..wml.attrs import is_on
@@ -32,10 +35,12 @@ from ..wml.ns import (
     W_COMMENTRANGESTART,
     W_COMMENTREFERENCE,
     W_CUSTOMXML,
+    W_DATABINDING,
     W_DEL,
     W_DELTEXT,
     W_DIR,
     W_ENDNOTEREFERENCE,
+    W_FLDCHAR,
     W_FLDSIMPLE,
     W_FOOTNOTEREFERENCE,
     W_HYPERLINK,
@@ -43,6 +48,7 @@ from ..wml.ns import (
     W_MOVEFROM,
     W_MOVETO,
     W_NOBREAKHYPHEN,
+    W_P,
     W_R,
     W_RPR,
     W_RSTYLE,
@@ -52,6 +58,7 @@ from ..wml.ns import (
     W_SDTCONTENT,
     W_SMARTTAG,
     W_SOFTHYPHEN,
+    W_SUBDOC,
     W_SYM,
     W_T,
     W_TXBXCONTENT,
@@ -59,7 +66,7 @@ from ..wml.ns import (
     W_VANISH,
     qn,
 )
-from ..wml.text import XML_WHITESPACE, choose_alternate, preserves_space, symbol_char
+from ..wml.text import XML_WHITESPACE, FieldCodes, choose_alternate, preserves_space, symbol_char
 from .styles import Styles
 
 INS = 1
@@ -71,6 +78,11 @@ MARK = 32
 # Text an empty content control shows in place of content (its placeholder, see
 # ``shows_placeholder``): kept in every view, as word processors show it, but not content.
 PLACEHOLDER = 64
+# Text of a data-bound content control (see ``bindings``): the data store's value (BOUND), or
+# the control's stored text when the binding finds nothing (BOUND_CACHED). Shown, but not
+# editable here.
+BOUND = 128
+BOUND_CACHED = 256
 
 DROP_ACCEPTED = DEL | MOVE_FROM | HIDDEN | MARK
 DROP_ORIGINAL = INS | MOVE_TO | HIDDEN | MARK
@@ -90,6 +102,7 @@ _SDTPR = qn("w:sdtPr")
 _NOT_PLAIN = frozenset({
     W_INS, W_DEL, W_MOVEFROM, W_MOVETO, W_DELTEXT, W_VANISH, MC_ALTERNATECONTENT, qn("w:drawing"), qn("w:pict"),
     qn("w:object"), W_SYM, W_NOBREAKHYPHEN, W_SOFTHYPHEN, W_RUBY, W_TXBXCONTENT, qn("w:p"), _SHOWING_PLACEHOLDER,
+    W_DATABINDING, W_SUBDOC,
 })  # fmt: skip
 
 
@@ -105,13 +118,20 @@ def shows_placeholder(sdt: Any) -> bool:
 
 
 class ScanContext:
-    """Per-story settings of a scan: styles (for hidden text) and whether to keep markers."""
+    """Per-story settings of a scan: styles (for hidden text), whether to keep markers, and what
+    the document shows beyond its runs (``display``, a ``display.Display``, with ``part``, the
+    story's part): data-bound values here, imported chunks in the walk, which lists what it left
+    unread in ``unread``. Without a display, stored text is read as it is."""
 
-    __slots__ = ("markers", "simple_runs", "styles")
+    __slots__ = ("display", "fields", "markers", "part", "simple_runs", "styles", "unread")
 
-    def __init__(self, styles: Styles, *, markers: bool = False) -> None:
+    def __init__(self, styles: Styles, *, markers: bool = False, display: Any = None, part: str = "") -> None:
         self.styles = styles
         self.markers = markers
+        self.display = display
+        self.part = part
+        self.unread: list = []
+        self.fields = FieldCodes()  # of the paragraph being scanned
         # Without markers or hidden character styles, a paragraph free of the elements in
         # _NOT_PLAIN can be read with the fast path.
         self.simple_runs = not markers and not styles.has_hidden_character_style
@@ -126,6 +146,7 @@ def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> 
         # Most paragraphs are plain runs of w:t: read them in one pass, falling back to the full
         # walk at the first element that needs it.
         flags = HIDDEN if paragraph_hidden else 0
+        fields = None
         for element in p.iterdescendants():
             tag = element.tag
             if tag == W_T:
@@ -135,12 +156,17 @@ def scan_paragraph(p: Any, ctx: ScanContext, paragraph_hidden: bool = False) -> 
                         text = text.strip(XML_WHITESPACE)
                         if not text:
                             continue
-                    pieces.append((text, flags, None))
+                    pieces.append((text, flags | HIDDEN if fields is not None and fields.hiding else flags, None))
+            elif tag == W_FLDCHAR:
+                if fields is None:
+                    fields = FieldCodes()
+                fields.feed(element)
             elif tag in _NOT_PLAIN:
                 pieces.clear()
                 break
         else:
             return pieces, boxes
+    ctx.fields = FieldCodes()
     _scan_children(p, 0, None, pieces, boxes, ctx, paragraph_hidden)
     return pieces, boxes
 
@@ -158,8 +184,17 @@ def _scan_children(
             _scan_children(child, flags, rev, out, boxes, ctx, style_hidden)
         elif tag == W_SDT:
             content = child.find(W_SDTCONTENT)
-            if content is not None:
+            bound = ctx.display.binding(child) if ctx.display is not None else None
+            if bound is not None and bound.text is not None:
+                # Word shows the data store's value in place of the stored runs.
+                hidden = bound_value_hidden(content, ctx.styles, style_hidden)
+                text = "".join(value_lines(bound.text))
+                if text:
+                    out.append((text, flags | bound.flag | (HIDDEN if hidden else 0), rev))
+            elif content is not None:
                 inner = flags | PLACEHOLDER if shows_placeholder(child) else flags
+                if bound is not None:
+                    inner |= bound.flag
                 _scan_children(content, inner, rev, out, boxes, ctx, style_hidden)
         elif tag == MC_ALTERNATECONTENT:
             branch = choose_alternate(child)
@@ -169,6 +204,10 @@ def _scan_children(
             base = child.find(W_RUBYBASE)
             if base is not None:
                 _scan_children(base, flags, rev, out, boxes, ctx, style_hidden)
+        elif tag == W_SUBDOC and ctx.display is not None:
+            # A master document's link to another file, whose content Word shows in its place.
+            paragraph = next(child.iterancestors(W_P), None)
+            ctx.unread.append(ctx.display.subdocument(ctx.part, child, paragraph))
         elif ctx.markers and tag in _MARKERS:
             out.append(("", flags | MARK, child))
 
@@ -182,9 +221,14 @@ def _scan_run(
     _scan_run_content(run, flags, rev, out, boxes, ctx)
 
 
-def _scan_run_content(run: Any, flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext) -> None:
+def _scan_run_content(run: Any, run_flags: int, rev: Any, out: list[Piece], boxes: list[Any], ctx: ScanContext) -> None:
+    fields = ctx.fields
     for child in run:
         tag = child.tag
+        if tag == W_FLDCHAR:
+            fields.feed(child)
+            continue
+        flags = run_flags | HIDDEN if fields.hiding else run_flags  # a field's instructions: not shown
         if tag in (W_T, W_DELTEXT):
             text = child.text
             if text:
@@ -236,6 +280,22 @@ def _run_hidden(run: Any, styles: Styles, style_hidden: bool) -> bool:
         if hidden is not None:
             return hidden
     return style_hidden
+
+
+def value_lines(text: str) -> list[str]:
+    """A bound value's lines: a reader joins them (as it reads ``w:br`` as no text), a redline
+    writes them with breaks between."""
+    return _LINE_BREAKS.split(text)
+
+
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+
+
+def bound_value_hidden(content: Any | None, styles: Styles, style_hidden: bool) -> bool:
+    """Whether a bound value is hidden text: it takes the formatting of the first run the
+    control holds (``content``, its ``w:sdtContent``), hidden or not, as Word fills it in."""
+    first = next(content.iter(W_R), None) if content is not None else None
+    return _run_hidden(first, styles, style_hidden) if first is not None else style_hidden
 
 
 def find_text_boxes(element: Any, boxes: list[Any]) -> None:

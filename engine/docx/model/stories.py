@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..package.docx_package import RT
 from ..wml.ns import qn
 from .hashing import normalize_text
-from .scan import DROP_ACCEPTED, ScanContext
+from .scan import DROP_ACCEPTED
 from .walk import walk_story
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ..package.docx_package import DocxPackage
     from .blocks import Block
+    from .scan import ScanContext
     from .styles import Styles
 
     class StoryHost(Protocol):
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 
         @property
         def blocks(self) -> list[Block]: ...
+
+        def scan_context(self, part: str, *, markers: bool = False) -> ScanContext: ...
 
 
 _SEPARATOR_TYPES = frozenset({"separator", "continuationSeparator", "continuationNotice"})
@@ -75,6 +78,18 @@ def describe_story(handle: dict[str, Any]) -> str:
     if kind in ("footnote", "endnote"):
         return f"{kind} {handle.get('noteId')}"
     return "the main text"
+
+
+def story_parts(doc: StoryHost, *, comments: bool = False) -> list[str]:
+    """The main part, then the parts of its headers, footers and notes (and, with ``comments``,
+    its comments part)."""
+    package = doc.package
+    names = [doc.main_part]
+    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES, *((RT.COMMENTS,) if comments else ())):
+        for part in package.related_parts(doc.main_part, rel_type):
+            if part not in names:
+                names.append(part)
+    return names
 
 
 def list_stories(doc: StoryHost) -> list[Story]:
@@ -116,7 +131,7 @@ def find_story(doc: StoryHost, handle: dict[str, Any]) -> Story | None:
 
 def story_text(doc: StoryHost, story: Story) -> str:
     """The normalised as-accepted text of a secondary story."""
-    walked = walk_story(story.container, ScanContext(doc.styles))
+    walked = walk_story(story.container, doc.scan_context(story.part or ""))
     paragraphs = [
         "".join([text for text, flags, _ in w.pieces if not flags & DROP_ACCEPTED]) for w in walked if not w.hidden_row
     ]

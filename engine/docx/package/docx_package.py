@@ -9,6 +9,7 @@ mutations (tracked changes, comments) and package generation (redlines):
     pkg.main_part                           # "word/document.xml" (from the package relationships)
     pkg.has_part(name) / pkg.part_names()   # part names are zip member names, no leading "/"
     pkg.read_bytes(name)                    # current bytes of a part (serialised if edited)
+    pkg.part_size(name)                     # its unpacked size, without unpacking it
     root = pkg.xml(name)                    # lxml root, parsed lazily once, through the hardened parser
     pkg.mark_dirty(name)                    # after editing the tree returned by xml(name)
     pkg.set_bytes(name, data)               # replace a part's bytes (drops a parsed tree)
@@ -77,6 +78,13 @@ class RT:
     FOOTNOTES = _BASE + "footnotes"
     ENDNOTES = _BASE + "endnotes"
     SETTINGS = _BASE + "settings"
+    # Content of another format Word imports where a w:altChunk stands (HTML, text, a .docx...).
+    AF_CHUNK = _BASE + "aFChunk"
+    SUBDOCUMENT = _BASE + "subDocument"
+    CUSTOM_XML = _BASE + "customXml"
+    CUSTOM_XML_PROPS = _BASE + "customXmlProps"
+    CORE_PROPERTIES = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
+    EXTENDED_PROPERTIES = _BASE + "extended-properties"
     COMMENTS_EXTENDED = "http://schemas.microsoft.com/office/2011/relationships/commentsExtended"
     COMMENTS_IDS = "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds"
     COMMENTS_EXTENSIBLE = "http://schemas.microsoft.com/office/2018/08/relationships/commentsExtensible"
@@ -112,7 +120,7 @@ def relative_target(source: str, part_name: str) -> str:
 class DocxPackage:
     """An opened .docx: original zip members plus whatever has been edited since."""
 
-    def __init__(self, data: bytes, name: str, source: Path | None = None) -> None:
+    def __init__(self, data: bytes, name: str, source: Path | None = None, cost: ParseCost | None = None) -> None:
         self.name = name
         self.source = source
         self._data = data
@@ -123,7 +131,8 @@ class DocxPackage:
         self._replaced: dict[str, bytes] = {}
         self._removed: set[str] = set()
         self._version: str | None = None
-        self._cost = ParseCost()
+        # A package embedded in another (an altChunk) spends its parent's budget.
+        self._cost = cost if cost is not None else ParseCost()
         self._rel_indexes: dict[str, _RelationshipIndex] = {}
         # Strict Open XML is read through the transitional names (see strict_ooxml).
         self.strict = strict_ooxml.is_strict(self)
@@ -145,12 +154,14 @@ class DocxPackage:
         return cls(data, shown, source=path)
 
     @classmethod
-    def from_bytes(cls, data: bytes, name: str = "document.docx") -> DocxPackage:
+    def from_bytes(cls, data: bytes, name: str = "document.docx", *, within: DocxPackage | None = None) -> DocxPackage:
+        """A package from bytes; ``within`` names the package this one is embedded in, whose parse
+        budget it then shares (an embedded document cannot multiply what one file may cost)."""
         if len(data) > limits.MAX_PACKAGE_BYTES:
             raise InputError(
                 f"{name} is over the {limits.MAX_PACKAGE_BYTES:,}-byte limit for a .docx.", code="tooLarge"
             )
-        return cls(data, name)
+        return cls(data, name, cost=within._cost if within is not None else None)
 
     def _find_main_part(self) -> str:
         if not self.has_part(PACKAGE_RELS_PART):
@@ -188,6 +199,17 @@ class DocxPackage:
             raise KeyError(name)
         return _read_member(self._zip, self._infos[name], self.name)
 
+    def part_size(self, name: str) -> int:
+        """The unpacked size of part ``name``, as the zip declares it (no unpacking) or as edited."""
+        if name in self._dirty and name in self._trees:
+            return len(self.read_bytes(name))
+        if name in self._replaced:
+            return len(self._replaced[name])
+        info = self._infos.get(name)
+        if info is None or name in self._removed:
+            raise KeyError(name)
+        return info.file_size
+
     def xml(self, name: str) -> Any:
         """The parsed root element of part ``name`` (parsed once; edits to it are kept in memory
         until saved, provided the caller calls ``mark_dirty``)."""
@@ -212,6 +234,12 @@ class DocxPackage:
         """Count ``data`` (part ``name``, about to be parsed outside ``xml``) against the
         package's parse budget (``ParseCost``); ``InputError`` when it would go over."""
         self._cost.charge(self.name, name, data)
+
+    def charge_blocks(self, name: str, paragraphs: int, characters: int) -> None:
+        """Count content built from part ``name`` without parsing it as WordprocessingML (the text
+        of an embedded HTML or text file): ``paragraphs`` paragraphs of ``characters`` characters
+        in all, against the same budget; ``InputError`` when it would go over."""
+        self._cost.add(self.name, name, size=characters, nodes=3 * paragraphs, paragraphs=paragraphs, runs=paragraphs)
 
     def xml_if_present(self, name: str | None) -> Any | None:
         if name is None or not self.has_part(name):
@@ -495,19 +523,33 @@ class ParseCost:
         self.bytes = self.nodes = self.paragraphs = self.runs = 0
 
     def charge(self, package: str, part: str, data: bytes) -> None:
-        self.bytes += len(data)
-        if self.bytes > limits.MAX_XML_BYTES:
+        if self.bytes + len(data) > limits.MAX_XML_BYTES:
             raise _too_costly(package, part, f"more than {limits.MAX_XML_BYTES:,} bytes of XML", "MAX_XML_BYTES")
-        self.nodes += markup_nodes(data)
-        if self.nodes > limits.MAX_XML_NODES:
+        nodes = markup_nodes(data)
+        if self.nodes + nodes > limits.MAX_XML_NODES:
             what = f"more than {limits.MAX_XML_NODES:,} XML elements and attributes"
             raise _too_costly(package, part, what, "MAX_XML_NODES")
-        self.paragraphs += element_tags(data, "p", limits.MAX_PARAGRAPHS - self.paragraphs)
-        if self.paragraphs > limits.MAX_PARAGRAPHS:
+        paragraphs = element_tags(data, "p", limits.MAX_PARAGRAPHS - self.paragraphs)
+        runs = element_tags(data, "r", limits.MAX_RUNS - self.runs)
+        self.add(package, part, size=len(data), nodes=nodes, paragraphs=paragraphs, runs=runs)
+
+    def add(self, package: str, part: str, *, size: int, nodes: int, paragraphs: int, runs: int) -> None:
+        """Add one part's cost, or raise without adding any of it: a part refused on its own (an
+        embedded file over the budget, which is then reported unread) leaves the budget as it was
+        for the parts read after it."""
+        if self.bytes + size > limits.MAX_XML_BYTES:
+            raise _too_costly(package, part, f"more than {limits.MAX_XML_BYTES:,} bytes of XML", "MAX_XML_BYTES")
+        if self.nodes + nodes > limits.MAX_XML_NODES:
+            what = f"more than {limits.MAX_XML_NODES:,} XML elements and attributes"
+            raise _too_costly(package, part, what, "MAX_XML_NODES")
+        if self.paragraphs + paragraphs > limits.MAX_PARAGRAPHS:
             raise _too_costly(package, part, f"more than {limits.MAX_PARAGRAPHS:,} paragraphs", "MAX_PARAGRAPHS")
-        self.runs += element_tags(data, "r", limits.MAX_RUNS - self.runs)
-        if self.runs > limits.MAX_RUNS:
+        if self.runs + runs > limits.MAX_RUNS:
             raise _too_costly(package, part, f"more than {limits.MAX_RUNS:,} runs of text", "MAX_RUNS")
+        self.bytes += size
+        self.nodes += nodes
+        self.paragraphs += paragraphs
+        self.runs += runs
 
 
 def _too_costly(package: str, part: str, what: str, limit: str) -> InputError:

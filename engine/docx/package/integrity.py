@@ -25,13 +25,16 @@ def is_xml_content_type(content_type: str | None) -> bool:
 
 
 def document_parts(package: DocxPackage) -> list[str]:
-    """The main part, then every part the package or the main part points to that holds XML."""
-    from .docx_package import resolve_part_name
+    """The main part, then every part the package or the main part points to that holds XML.
+    Imported chunks (``w:altChunk``) are left out: they are files of other formats (an XHTML
+    chunk is HTML to read leniently, a .docx chunk a whole package), read and reported on their
+    own (``model.chunks``), never a reason to refuse the document around them."""
+    from .docx_package import RT, resolve_part_name
 
     names = [package.main_part]
     for source in ("", package.main_part):
         for rel in package.relationships(source):
-            if rel.external:
+            if rel.external or rel.type == RT.AF_CHUNK:
                 continue
             name = resolve_part_name(source, rel.target)
             if name not in names and package.has_part(name) and is_xml_content_type(package.content_type(name)):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..model.scan import DEL, DROP_ACCEPTED, MARK, MOVE_FROM, ScanContext
+from ..model.scan import DEL, DROP_ACCEPTED, MARK, MOVE_FROM
 from ..model.walk import walk_story
 from ..wml.ns import (
     MC_FALLBACK,
@@ -94,7 +94,7 @@ def story_changes(doc: DocxDocument, story: Story) -> list[dict[str, Any]]:
     """The pending changes of one header, footer or note, each tagged with the story's handle."""
     if next(story.container.iter(*_TAGS), None) is None:
         return []  # most headers and notes have no change: skip walking them
-    walked = walk_story(story.container, ScanContext(doc.styles, markers=True))
+    walked = walk_story(story.container, doc.scan_context(story.part or "", markers=True))
     changes = _changes_in(story.container, walked, {})
     for change in changes:
         change["story"] = dict(story.handle)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..model.blocks import paragraph_mark
-from ..model.scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, HIDDEN, INS, MARK, MOVE_FROM, MOVE_TO, ScanContext
+from ..model.scan import DEL, DROP_ACCEPTED, DROP_ORIGINAL, HIDDEN, INS, MARK, MOVE_FROM, MOVE_TO
 from ..model.walk import walk_story
 from ..package.docx_package import RT
 from ..wml.ns import NS, W14_PARAID, W_COMMENTRANGEEND, W_COMMENTRANGESTART, W_COMMENTREFERENCE, W_ID, qn
@@ -66,7 +66,7 @@ def load_comments(doc: DocxDocument) -> list[Comment]:
     root = package.xml_if_present(part)
     if root is None:
         return []
-    ctx = ScanContext(doc.styles)
+    ctx = doc.scan_context(part)
     comments: list[Comment] = []
     for element in root.iter(qn("w:comment")):
         walked = walk_story(element, ctx)
@@ -142,7 +142,7 @@ def _attach_anchors(doc: DocxDocument, comments: list[Comment]) -> None:
             break
         if next(story.container.iter(*_COMMENT_MARKERS), None) is None:
             continue
-        walked = walk_story(story.container, ScanContext(doc.styles, markers=True))
+        walked = walk_story(story.container, doc.scan_context(story.part or "", markers=True))
         claimed |= _anchor_in(walked, {}, by_id, story.handle, claimed)
 
 

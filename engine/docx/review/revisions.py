@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.stories import story_parts as parts_of
 from ..model.walk import next_block_sibling
-from ..package.docx_package import RT
+from ..wml.edit import is_attached
 from ..wml.ns import (
     W_DEL,
     W_DELINSTRTEXT,
@@ -98,14 +99,7 @@ _VMERGE_ORIG_ATTR = qn("w:vMergeOrig")
 
 def story_parts(doc: DocxDocument) -> list[str]:
     """Every part that can hold tracked changes."""
-    package = doc.package
-    main = doc.main_part
-    parts = [main]
-    for rel_type in (RT.HEADER, RT.FOOTER, RT.FOOTNOTES, RT.ENDNOTES, RT.COMMENTS):
-        for part in package.related_parts(main, rel_type):
-            if part not in parts:
-                parts.append(part)
-    return parts
+    return parts_of(doc, comments=True)
 
 
 def resolve_all(doc: DocxDocument, mode: str, author: str | None = None, *, keep_ids: bool = True) -> dict[str, int]:
@@ -176,15 +170,6 @@ def _by(element: Any, author: str | None) -> bool:
     return author is None or element.get(qn("w:author")) == author
 
 
-def _attached(element: Any, root: Any) -> bool:
-    node = element
-    while node is not None:
-        if node is root:
-            return True
-        node = node.getparent()
-    return False
-
-
 def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: Counter) -> bool:
     """Resolve the revision elements under ``root`` that ``select`` picks."""
     accept = mode == "accept"
@@ -194,7 +179,7 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
     joins: list[Any] = []
     cut_cells: list[Any] = []  # cells the resolution takes away, removed together at the end
     for element in found:
-        if not _attached(element, root) or not select(element):
+        if not is_attached(element, root) or not select(element):
             continue
         tag = element.tag
         parent = element.getparent()
@@ -244,7 +229,7 @@ def _resolve_tree(root: Any, mode: str, select: Callable[[Any], bool], counts: C
         changed = True
     _remove_cells(cut_cells)
     for p in joins:
-        if _attached(p, root):
+        if is_attached(p, root):
             _join_with_next(p)
     return changed
 

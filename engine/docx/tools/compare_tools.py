@@ -35,9 +35,12 @@ def compare_versions_tool(session: Any, args: dict[str, Any]) -> Any:
     diff = compare_versions(previous, current, args.get("include"))
     if output == "json":
         return diff
-    return {
+    answer = {
         "previous": diff["previous"],
         "current": diff["current"],
         "summaryCounts": diff["summaryCounts"],
         "diff": format_diff_for_llm(diff),
     }
+    if "unreadChanges" in diff:
+        answer["unreadChanges"] = diff["unreadChanges"]
+    return answer

@@ -13,8 +13,10 @@ from typing import Any
 
 from ...tools import ToolResult, fail
 from ..model.blocks import Block
+from ..model.display import unread_fields
 from ..model.hashing import HASH_PATTERN, text_hash
 from ..model.offsets import to_utf16, utf16_length
+from ..model.scan import BOUND_CACHED
 from .tooldefs import MAX_BLOCKS_PER_PAGE, MAX_FIND_MATCHES, MAX_QUERY_LENGTH, MAX_SECTION_BLOCKS
 
 CONTEXT_UNITS = 40  # UTF-16 units of context on each side of a find_text match
@@ -86,6 +88,18 @@ def block_json(block: Block) -> dict[str, Any]:
     if block.in_text_box:
         out["inTextBox"] = True
     out.update(_block_flags(block))
+    if block.imported is not None:
+        out["imported"] = dict(block.imported)
+    if block.bound or block.bound_block:
+        out["bound"] = True
+        out["boundRanges"] = [
+            {
+                "startOffset": to_utf16(block.text, start),
+                "endOffset": to_utf16(block.text, end),
+                "source": "storedText" if flag & BOUND_CACHED else "dataStore",
+            }
+            for start, end, flag in block.bound
+        ]
     if block.placeholders:
         out["placeholder"] = True
         out["placeholderRanges"] = [
@@ -93,6 +107,13 @@ def block_json(block: Block) -> dict[str, Any]:
             for start, end in block.placeholders
         ]
     return out
+
+
+def with_unread(doc, result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` with the document's ``unread`` list when reading left content unread (an
+    imported part deskcheck cannot read): every read result says so."""
+    result.update(unread_fields(doc.unread()))
+    return result
 
 
 def _block_flags(block: Block) -> dict[str, bool]:
@@ -133,12 +154,15 @@ def read_document(session, args: dict) -> dict[str, Any]:
     doc = session.document()
     blocks = doc.blocks
     page, more = _page(blocks, after, limit, "read_document", "this document")
-    return {
-        "documentVersion": doc.version,
-        "blocks": [block_json(block) for block in page],
-        "totalBlocks": len(blocks),
-        "nextAfterBlockId": page[-1].id if more and page else None,
-    }
+    return with_unread(
+        doc,
+        {
+            "documentVersion": doc.version,
+            "blocks": [block_json(block) for block in page],
+            "totalBlocks": len(blocks),
+            "nextAfterBlockId": page[-1].id if more and page else None,
+        },
+    )
 
 
 # -- outline and sections --------------------------------------------------------------------
@@ -179,12 +203,15 @@ def get_document_outline(session, args: dict) -> dict[str, Any]:
     doc = session.document()
     entries = _outline(doc.blocks)
     shown = [entry for entry in entries if entry["level"] <= depth]
-    return {
-        "documentVersion": doc.version,
-        "sections": shown,
-        "totalSections": len(entries),
-        "truncated": len(shown) < len(entries),
-    }
+    return with_unread(
+        doc,
+        {
+            "documentVersion": doc.version,
+            "sections": shown,
+            "totalSections": len(entries),
+            "truncated": len(shown) < len(entries),
+        },
+    )
 
 
 def _section_blocks(doc, handle: Any, tool: str) -> tuple[Block, list[Block]] | ToolResult:
@@ -214,14 +241,37 @@ def _section_blocks(doc, handle: Any, tool: str) -> tuple[Block, list[Block]] | 
     return heading, blocks[start:end]
 
 
+def _heading_handle(doc, block_id: str) -> dict[str, Any] | ToolResult:
+    """The section handle of the heading ``block_id`` (what get_document_outline would give)."""
+    block = doc.block(block_id)
+    if block is None:
+        return fail(
+            f"there is no block {block_id} in this document; get_document_outline lists the headings.",
+            code="missingSection",
+        )
+    if block.heading_level is None:
+        return fail(
+            f"block {block_id} is not a heading, so it starts no section; get_document_outline lists the headings.",
+            code="notAHeading",
+        )
+    return _handle(block)
+
+
 @_guard
 def read_section(session, args: dict) -> dict[str, Any] | ToolResult:
-    if "handle" not in args:
-        raise _ArgError("read_section needs a section `handle` from get_document_outline.")
+    if ("handle" in args) == ("headingBlockId" in args):
+        raise _ArgError(
+            "read_section needs either a section `handle` from get_document_outline or the "
+            "`headingBlockId` of the section's heading (not both)."
+        )
+    heading_id = _str(args, "headingBlockId", "read_section")
     limit = _int(args, "maxBlocks", "read_section", 1, MAX_SECTION_BLOCKS, 100)
     after = _str(args, "afterBlockId", "read_section")
     doc = session.document()
-    found = _section_blocks(doc, args["handle"], "read_section")
+    handle = args.get("handle") if heading_id is None else _heading_handle(doc, heading_id)
+    if isinstance(handle, ToolResult):
+        return handle
+    found = _section_blocks(doc, handle, "read_section")
     if isinstance(found, ToolResult):
         return found
     heading, blocks = found
@@ -237,7 +287,7 @@ def read_section(session, args: dict) -> dict[str, Any] | ToolResult:
     }
     if more and page:
         result["nextAfterBlockId"] = page[-1].id
-    return result
+    return with_unread(doc, result)
 
 
 # -- stories ---------------------------------------------------------------------------------
@@ -254,7 +304,7 @@ def list_stories(session, args: dict) -> dict[str, Any]:
     doc = session.document()
     stories = [{"handle": {"type": "main"}, "text": main_story_text(doc)}]
     stories.extend({"handle": story.handle, "text": story_text(doc, story)} for story in secondary_stories(doc))
-    return {"documentVersion": doc.version, "stories": stories}
+    return with_unread(doc, {"documentVersion": doc.version, "stories": stories})
 
 
 def _check_story_handle(handle: Any, tool: str) -> dict[str, Any]:
@@ -293,11 +343,13 @@ def read_story(session, args: dict) -> dict[str, Any] | ToolResult:
     handle = _check_story_handle(args.get("handle"), "read_story")
     doc = session.document()
     if handle["type"] == "main":
-        return {"documentVersion": doc.version, "handle": {"type": "main"}, "text": main_story_text(doc)}
+        return with_unread(
+            doc, {"documentVersion": doc.version, "handle": {"type": "main"}, "text": main_story_text(doc)}
+        )
     story = find_story(doc, handle)
     if story is None:
         return missing_story()
-    return {"documentVersion": doc.version, "handle": story.handle, "text": story_text(doc, story)}
+    return with_unread(doc, {"documentVersion": doc.version, "handle": story.handle, "text": story_text(doc, story)})
 
 
 # -- find_text -------------------------------------------------------------------------------
@@ -405,12 +457,14 @@ def find_text(session, args: dict) -> dict[str, Any] | ToolResult:
                 )
                 if any(start < last and first < end for first, last in block.placeholders):
                     matches[-1]["placeholder"] = True
-    return {
-        "documentVersion": doc.version,
-        "matches": matches,
-        "truncated": total > len(matches),
-        "totalMatches": total,
-    }
+                if block.imported is not None:
+                    matches[-1]["imported"] = dict(block.imported)
+                if block.bound_block or any(start < last and first < end for first, last, _ in block.bound):
+                    matches[-1]["bound"] = True
+    return with_unread(
+        doc,
+        {"documentVersion": doc.version, "matches": matches, "truncated": total > len(matches), "totalMatches": total},
+    )
 
 
 def _find_in_story(doc, handle: dict, pattern: re.Pattern, whole_word: bool) -> dict[str, Any] | ToolResult:
@@ -435,12 +489,10 @@ def _find_in_story(doc, handle: dict, pattern: re.Pattern, whole_word: bool) -> 
                 }
             )
         total += 1
-    return {
-        "documentVersion": doc.version,
-        "matches": matches,
-        "truncated": total > len(matches),
-        "totalMatches": total,
-    }
+    return with_unread(
+        doc,
+        {"documentVersion": doc.version, "matches": matches, "truncated": total > len(matches), "totalMatches": total},
+    )
 
 
 # -- comments and changes --------------------------------------------------------------------
@@ -481,7 +533,9 @@ def read_comments(session, args: dict) -> dict[str, Any]:
         roots = [c for c in roots if not c.done]
     elif wanted == "resolved":
         roots = [c for c in roots if c.done]
-    return {"documentVersion": doc.version, "comments": [_comment_json(c, thread=True) for c in roots]}
+    return with_unread(
+        doc, {"documentVersion": doc.version, "comments": [_comment_json(c, thread=True) for c in roots]}
+    )
 
 
 @_guard
@@ -503,7 +557,7 @@ def read_changes(session, args: dict) -> dict[str, Any] | ToolResult:
         if story is None:
             return missing_story()
         changes = story_changes(doc, story)
-    return {"documentVersion": doc.version, "changes": changes}
+    return with_unread(doc, {"documentVersion": doc.version, "changes": changes})
 
 
 __all__ = [

@@ -72,6 +72,48 @@ def _object(properties: dict[str, Any], required: list[str] | None = None) -> di
     return {"type": "object", "properties": properties, "required": required or [], "additionalProperties": False}
 
 
+# Output schemas: what a successful result holds (MCP's outputSchema). They name the fields a
+# caller relies on and leave the rest open, so that a field added later breaks no client.
+_VERSION = {"type": "string", "description": "Changes whenever the file changes."}
+_OBJECTS = {"type": "array", "items": {"type": "object"}}
+_COUNT = {"type": "integer", "minimum": 0}
+
+
+def _result(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+_READ_RESULT = _result(
+    {
+        "documentVersion": _VERSION,
+        "blocks": _OBJECTS,
+        "totalBlocks": _COUNT,
+        "nextAfterBlockId": {"type": ["string", "null"]},
+    },
+    ["documentVersion", "blocks"],
+)
+_WRITE_RESULT = _result(
+    {"documentVersion": _VERSION, "output": {"type": "string", "description": "The file written."}},
+    ["documentVersion"],
+)
+_EDIT_RESULT = _result(
+    {
+        "status": {"type": "string"},
+        "mode": {"type": "string"},
+        "applied": _OBJECTS,
+        "skipped": _OBJECTS,
+        "replayed": _OBJECTS,
+        "receipts": _OBJECTS,
+        "documentVersion": _VERSION,
+    },
+    ["status", "documentVersion"],
+)
+_RESOLVE_RESULT = _result(
+    {"mode": {"type": "string"}, "resolved": _OBJECTS, "remaining": _COUNT, "documentVersion": _VERSION},
+    ["resolved", "documentVersion"],
+)
+
+
 class DocxToolSpec(NamedTuple):
     name: str
     title: str
@@ -83,6 +125,9 @@ class DocxToolSpec(NamedTuple):
     # "module:function" computing (description, input_schema) from the session's DocxOptions, for
     # tools whose definition depends on the host's options (suggest_changes).
     shaped_by_options: str | None = None
+    output_schema: dict[str, Any] = _READ_RESULT
+    # A second call with the same arguments changes nothing more (resolving a comment again).
+    idempotent: bool = False
 
 
 VERSION_NOTE = " Every result carries documentVersion, a token that changes whenever the file changes."
@@ -107,8 +152,12 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "block whose paragraph mark is deleted, so that accepting runs its text into the next "
             "block. placeholder: true marks a block showing the prompt of an empty content control "
             '(such as "Choose an item."), with placeholderRanges saying where in its text: that '
-            "prompt is not content, and edits that would change it are refused. Text offsets count "
-            "UTF-16 code units." + VERSION_NOTE
+            "prompt is not content, and edits that would change it are refused. Blocks Word imports "
+            "from a file embedded in the document carry imported: {format, part}; text Word fills in "
+            "from the document's data store carries bound: true with boundRanges. Both are read as "
+            "Word shows them and cannot be edited here. Content that could not be read is listed in "
+            "unread (where it stands and why): do not assume the document says nothing there. Text "
+            "offsets count UTF-16 code units." + VERSION_NOTE
         ),
         input_schema=_object(
             {
@@ -147,23 +196,29 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             }
         ),
         handler="tools.read_tools:get_document_outline",
+        output_schema=_result({"documentVersion": _VERSION, "sections": _OBJECTS}, ["documentVersion", "sections"]),
     ),
     DocxToolSpec(
         name="read_section",
         title="Read one section",
         description=(
             "Read the blocks of one section: its heading and everything up to the next heading of "
-            "the same or a higher level. Pass the handle from get_document_outline; page with "
-            "maxBlocks (1-200, default 100) and afterBlockId. Blocks read as in read_document, with "
-            "pendingDeletion and joinsNext flags for pending deletions." + VERSION_NOTE
+            "the same or a higher level. Pass the handle from get_document_outline, or only the "
+            "heading's headingBlockId; page with maxBlocks (1-200, default 100) and afterBlockId. "
+            "Blocks read as in read_document, with pendingDeletion and joinsNext flags for pending "
+            "deletions." + VERSION_NOTE
         ),
         input_schema=_object(
             {
                 "handle": SECTION_HANDLE,
+                "headingBlockId": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "Instead of handle: the blockId of the section's heading.",
+                },
                 "maxBlocks": {"type": "integer", "minimum": 1, "maximum": MAX_SECTION_BLOCKS},
                 "afterBlockId": {"type": "string", "minLength": 1},
-            },
-            ["handle"],
+            }
         ),
         handler="tools.read_tools:read_section",
     ),
@@ -177,6 +232,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({}),
         handler="tools.read_tools:list_stories",
+        output_schema=_result({"documentVersion": _VERSION, "stories": _OBJECTS}, ["documentVersion", "stories"]),
     ),
     DocxToolSpec(
         name="read_story",
@@ -187,6 +243,10 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({"handle": STORY_HANDLE}, ["handle"]),
         handler="tools.read_tools:read_story",
+        output_schema=_result(
+            {"documentVersion": _VERSION, "handle": {"type": "object"}, "text": {"type": "string"}},
+            ["documentVersion", "text"],
+        ),
     ),
     DocxToolSpec(
         name="find_text",
@@ -199,8 +259,10 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             "selectedTextHash) to copy unchanged into an edit such as replaceRange. Deleted text, "
             "including the text of table rows and cells pending deletion, is not searched; a match "
             "in a block whose paragraph mark is deleted has joinsNext: true (accepting runs the block "
-            "into the next one), and a match in an empty content control's prompt has placeholder: true. "
-            "At most 200 matches are returned; totalMatches counts all." + VERSION_NOTE
+            "into the next one), a match in an empty content control's prompt has placeholder: true, "
+            "and matches in imported or data-bound text say so (imported, bound). "
+            "At most 200 matches are returned; totalMatches counts all; unread lists content that "
+            "could not be searched." + VERSION_NOTE
         ),
         input_schema=_object(
             {
@@ -212,6 +274,9 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["query"],
         ),
         handler="tools.read_tools:find_text",
+        output_schema=_result(
+            {"documentVersion": _VERSION, "matches": _OBJECTS, "totalMatches": _COUNT}, ["documentVersion", "matches"]
+        ),
     ),
     DocxToolSpec(
         name="read_comments",
@@ -228,6 +293,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({"filter": {"type": "string", "enum": ["all", "open", "resolved"]}}),
         handler="tools.read_tools:read_comments",
+        output_schema=_result({"documentVersion": _VERSION, "comments": _OBJECTS}, ["documentVersion", "comments"]),
     ),
     DocxToolSpec(
         name="read_changes",
@@ -243,6 +309,7 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         ),
         input_schema=_object({"story": STORY_HANDLE}),
         handler="tools.read_tools:read_changes",
+        output_schema=_result({"documentVersion": _VERSION, "changes": _OBJECTS}, ["documentVersion", "changes"]),
     ),
     DocxToolSpec(
         name="compare_versions",
@@ -275,6 +342,16 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["previous"],
         ),
         handler="tools.compare_tools:compare_versions_tool",
+        output_schema=_result(
+            {
+                "previous": {"type": "object"},
+                "current": {"type": "object"},
+                "summaryCounts": {"type": "object"},
+                "diff": {"type": "string", "description": "format text: the summary and one line per change."},
+                "changes": {**_OBJECTS, "description": "format json: each change."},
+            },
+            ["previous", "current", "summaryCounts"],
+        ),
     ),
 )
 
@@ -287,6 +364,7 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
         # names the top-level arguments, which the options do not change.
         input_schema=_object({"operations": {"type": "array"}, "documentVersion": {"type": "string"}}, ["operations"]),
         handler="tools.edit_tools:suggest_changes",
+        output_schema=_EDIT_RESULT,
         read_only=False,
         shaped_by_options="edit.schema:suggest_changes_definition",
     ),
@@ -313,6 +391,7 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["blockId", "text"],
         ),
         handler="tools.edit_tools:add_comment",
+        output_schema=_EDIT_RESULT,
         read_only=False,
     ),
     DocxToolSpec(
@@ -330,6 +409,7 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["commentId", "text"],
         ),
         handler="tools.edit_tools:reply_comment",
+        output_schema=_WRITE_RESULT,
         read_only=False,
     ),
     DocxToolSpec(
@@ -347,6 +427,8 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
             ["commentId"],
         ),
         handler="tools.edit_tools:resolve_comment",
+        output_schema=_WRITE_RESULT,
+        idempotent=True,
         read_only=False,
     ),
     *(
@@ -378,6 +460,8 @@ EDIT_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
                 ["changeIds"],
             ),
             handler=f"tools.change_tools:{verb}_change",
+            output_schema=_RESOLVE_RESULT,
+            idempotent=True,
             read_only=False,
             destructive=True,
         )

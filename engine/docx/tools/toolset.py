@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...tools import READ_ONLY, Tool, ToolAnnotations, ToolResult, ToolSet, fail
+from ...tools import READ_ONLY, Tool, ToolAnnotations, ToolResult, ToolSet, unknown_arguments_error
 from .tooldefs import DOCX_INSTRUCTIONS, DOCX_TOOL_SPECS, UNSUPPORTED_TOOLS, DocxToolSpec
 
 # The package the "module:function" names of tooldefs are relative to.
@@ -88,21 +88,27 @@ class _OptionShapedTool(Tool):
         return object.__getattribute__(self, name)
 
 
+def _annotations(spec: DocxToolSpec, options: DocxOptions) -> ToolAnnotations:
+    """The hints of a tool as the options make it behave: suggest_changes in direct mode deletes
+    and rewrites text with no tracked change to reject, so it is destructive there."""
+    if spec.read_only:
+        return READ_ONLY
+    destructive = spec.destructive or (spec.name == "suggest_changes" and options.mode == "direct")
+    return ToolAnnotations(destructive=destructive, idempotent=spec.idempotent)
+
+
 def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     # Top-level argument names come from the static definition (options shape what is inside
     # them, never which arguments exist), so checking them never builds a shaped schema.
     allowed = set(spec.input_schema.get("properties", {}))
 
     def execute(args: dict[str, Any]) -> ToolResult | Any:
-        unknown = sorted(set(args) - allowed)
+        unknown = set(args) - allowed
         if unknown:
-            accepted = ", ".join(sorted(allowed)) if allowed else "no arguments"
-            return fail(
-                f"{spec.name} does not take {', '.join(unknown)}; it accepts {accepted}.", code="unknownArgument"
-            )
+            raise unknown_arguments_error(spec.name, unknown, sorted(allowed))
         return _function(spec.handler)(session, args)
 
-    annotations = READ_ONLY if spec.read_only else ToolAnnotations(destructive=spec.destructive)
+    annotations = _annotations(spec, session.options)
     if spec.shaped_by_options is None:
         tool = Tool(
             name=spec.name,
@@ -111,10 +117,17 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
             input_schema=spec.input_schema,
             execute=execute,
             annotations=annotations,
+            output_schema=spec.output_schema,
         )
         return tool
     tool = _OptionShapedTool(
-        name=spec.name, title=spec.title, description="", input_schema={}, execute=execute, annotations=annotations
+        name=spec.name,
+        title=spec.title,
+        description="",
+        input_schema={},
+        execute=execute,
+        annotations=annotations,
+        output_schema=spec.output_schema,
     )
     object.__setattr__(tool, "_shape", lambda: _shaped(spec, session.options))
     return tool

@@ -38,6 +38,7 @@ from typing import Any
 
 from ... import progress
 from ...errors import DeskcheckError
+from ..model.display import unread_fields
 from ..model.scan import DROP_ACCEPTED, ScanContext
 from ..wml.attrs import is_on
 from ..wml.ns import (
@@ -97,11 +98,14 @@ _PPR_IGNORED = frozenset({W_RPR, W_SECTPR, qn("w:pPrChange")})
 class Version:
     """One side of a comparison: the document as accepted, with the ids of the file as it is."""
 
-    def __init__(self, doc: Any, label: str, version: str, pending: dict[str, int]) -> None:
+    def __init__(
+        self, doc: Any, label: str, version: str, pending: dict[str, int], unread: list[dict] | None = None
+    ) -> None:
         self.doc = doc
         self.label = label
         self.document_version = version
         self.pending = pending  # tracked changes accepted to read it, by kind
+        self.unread = unread or []  # content reading it left unread (see model.display)
         self._main: list[Any] | None = None
         self._texts: dict[Any, str] | None = None
 
@@ -154,16 +158,20 @@ def read_version(source: str | os.PathLike[str] | Any, label: str | None = None)
     """Open ``source`` (a path or an opened ``DocxDocument``, which is then edited: pass a private
     copy) and accept its pending tracked changes, keeping the ids of the file as it is."""
     from ..model.document import DocxDocument
+    from ..model.shown import show_in_place
     from ..review.revisions import resolve_all
 
     doc = source if isinstance(source, DocxDocument) else DocxDocument.open(source)
     version = doc.version
+    unread = doc.unread()
+    # Imported chunks and data-bound values become markup, so that they are compared like text.
+    show_in_place(doc)
     pending: dict[str, int] = {}
     if has_tracked_changes(doc):
         with progress.phase(f"accepting the pending changes of {Path(doc.name).name}"):
             doc.stamp_minted_ids()  # ids of the file as it is, before joins and removals
             pending = resolve_all(doc, "accept")
-    return Version(doc, label or doc.name, version, pending)
+    return Version(doc, label or doc.name, version, pending, unread)
 
 
 # -- formatting -----------------------------------------------------------------------------------
@@ -709,6 +717,9 @@ def compare_documents(
     if "metadata" in include:
         result["metadataChanges"] = _metadata_changes(previous, current)
         totals["metadataChanged"] = len(result["metadataChanges"])
+    changed_unread = unread_changes(previous, current)
+    if changed_unread:
+        result["unreadChanges"] = changed_unread
     return result
 
 
@@ -720,7 +731,26 @@ def _version_json(version: Version) -> dict[str, Any]:
     }
     if version.pending:
         out["acceptedPendingChanges"] = sum(version.pending.values())
+    out.update(unread_fields(version.unread))
     return out
+
+
+def unread_changes(previous: Version, current: Version) -> list[dict[str, Any]]:
+    """Content left unread in either version that is not the same in both (by part and content
+    hash): a change there is a change nobody compared."""
+
+    def key(entry: dict) -> tuple:
+        return entry.get("part"), entry.get("contentHash")
+
+    before = {key(entry): entry for entry in previous.unread}
+    after = {key(entry): entry for entry in current.unread}
+    changes = []
+    for part in dict.fromkeys(entry.get("part") for entry in [*previous.unread, *current.unread]):
+        old = [k[1] for k in before if k[0] == part]
+        new = [k[1] for k in after if k[0] == part]
+        if sorted(map(str, old)) != sorted(map(str, new)):
+            changes.append({"part": part, "previousContentHashes": old, "currentContentHashes": new})
+    return changes
 
 
 def compare_versions(

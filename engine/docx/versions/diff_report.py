@@ -23,6 +23,11 @@ moves; added and deleted texts are shown whole. Metadata changes close the list
 
 Past ``max_chars`` the list stops at a whole line and a last line says how many changes were
 left out and of which kinds.
+
+Content either version left unread (an imported part deskcheck cannot read) is named right after
+the header, never cut: ``Left unread in the current version: altChunk word/chunk1.rtf (rtf)
+after [6E64A067]: deskcheck does not read RTF``, and ``Unread content changed: word/chunk1.rtf``
+when its bytes differ between the versions.
 """
 
 from __future__ import annotations
@@ -102,6 +107,22 @@ def change_line(change: dict[str, Any]) -> str:
     return f"> {label} moved here (move {change['moveGroupId']}): {shorten(change['text'])}"
 
 
+def unread_line(entry: dict[str, Any]) -> str:
+    """One entry of a ``unread`` list as a line: what, where, why."""
+    story = entry.get("story") or {}
+    if story.get("type", "main") == "main":
+        after = entry.get("afterBlockId")
+        where = f"after [{after}]" if after else "at the start of the main text"
+        if entry.get("inBlockId"):
+            where = f"in [{entry['inBlockId']}]"
+    elif "inParagraph" in entry:
+        where = f"in {_story_name(story)}, paragraph {entry['inParagraph']}"
+    else:
+        where = f"in {_story_name(story)} after paragraph {entry.get('afterParagraph', 0)}"
+    what = f"{entry.get('kind')} {entry.get('part') or '(no part)'} ({entry.get('format')})"
+    return f"{what} {where}: {entry.get('reason')}"
+
+
 def _story_name(handle: dict[str, Any] | None) -> str:
     if handle is None:
         return "none"
@@ -125,6 +146,11 @@ def story_line(story: dict[str, Any]) -> str:
 def format_diff_for_llm(diff: dict[str, Any], max_chars: int = DEFAULT_MAX_CHARS) -> str:
     """The comparison as text (see the module docstring)."""
     lines = [header_line(diff["summaryCounts"])]
+    for side in ("previous", "current"):
+        for entry in (diff.get(side) or {}).get("unread", []):
+            lines.append(f"Left unread in the {side} version: {unread_line(entry)}")
+    for change in diff.get("unreadChanges", []):
+        lines.append(f"Unread content changed: {change['part']} (it differs between the versions; nobody compared it)")
     privacy = diff.get("privacyReport")
     if privacy and privacy.get("appliedTransforms"):
         lines.append("Privacy transforms: " + ", ".join(privacy["appliedTransforms"]))

@@ -800,16 +800,22 @@ def _create_notes_part(previous: Any, current: Any, kind: str, source_part: str)
 # -- files ----------------------------------------------------------------------------------------------
 
 
-def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> Any:
-    """The document at ``path`` with its pending tracked changes accepted (a private copy). With
+def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> tuple[Any, list[dict[str, Any]]]:
+    """The document at ``path`` with its pending tracked changes accepted (a private copy), and
+    what reading it leaves unread (``DocxDocument.unread``), which the redline cannot show. With
     ``keep_ids``, paragraphs of a file that declares the w14 namespace (as Word writes them) first
     get the ids ``read_document`` gives them in the file as it is (written as ``w14:paraId``), so
     the redline's unchanged paragraphs keep those ids."""
     from ..model.document import DocxDocument
+    from ..model.shown import show_in_place
     from ..review.revisions import resolve_all
     from .compare import has_tracked_changes
 
     doc = DocxDocument.open(path)
+    unread = doc.unread()
+    # Imported chunks and data-bound values become markup: the redline shows their changes, and
+    # its controls show what it says rather than what its data store holds.
+    show_in_place(doc)
     if keep_ids and doc.package.xml(doc.main_part).nsmap.get("w14") == NS["w14"]:
         # Word files declare w14; for others, adding the declaration would rebuild the whole
         # tree (seconds on long documents), so their minted ids are left to be minted again.
@@ -817,7 +823,7 @@ def read_accepted(path: str | os.PathLike[str], *, keep_ids: bool = False) -> An
     if has_tracked_changes(doc):
         with progress.phase(f"accepting the pending changes of {Path(path).name}"):
             resolve_all(doc, "accept")
-    return doc
+    return doc, unread
 
 
 def redline_files(
@@ -850,9 +856,9 @@ def redline_files(
             raise DeskcheckError(
                 f"the output {target} is one of the inputs; write the redline to a new file.", code="badOutput"
             )
-    base = read_accepted(previous, keep_ids=True)
+    base, unread_before = read_accepted(previous, keep_ids=True)
     refuse_writing(base.package, "a redline, which is written in the previous version's form, cannot start from it")
-    other = read_accepted(current)
+    other, unread_after = read_accepted(current)
     report = build_redline(base, other, author=author or DEFAULT_AUTHOR, date=date)
     privacy_report = scrub_metadata(base.package, transforms) if transforms else metadata_report(base.package)
     base.package.save(target)  # ids were written when reading; new paragraphs bring their own or none
@@ -864,4 +870,21 @@ def redline_files(
         **report,
         "privacyReport": privacy_report,
         "documentVersion": base.version,
+        **_unread_report(unread_before, unread_after),
     }
+
+
+def _unread_report(previous: list[dict[str, Any]], current: list[dict[str, Any]]) -> dict[str, Any]:
+    """What neither the comparison nor the redline could show: content left unread in either
+    version (see ``DocxDocument.unread``)."""
+    from ..model.display import unread_fields
+
+    sides = {name: unread_fields(entries) for name, entries in (("previous", previous), ("current", current))}
+    report: dict[str, Any] = {}
+    unread = {name: fields["unread"] for name, fields in sides.items() if fields}
+    if unread:
+        report["unread"] = unread
+    totals = {name: fields["totalUnread"] for name, fields in sides.items() if "totalUnread" in fields}
+    if totals:
+        report["totalUnread"] = totals
+    return report

@@ -60,3 +60,14 @@ def remove_keeping_tail(element: Any) -> None:
             previous.tail = (previous.tail or "") + tail
         else:
             parent.text = (parent.text or "") + tail
+
+
+def is_attached(element: Any, root: Any) -> bool:
+    """Whether ``element`` is still inside ``root`` (an edit may have taken it, or an ancestor,
+    out of the tree)."""
+    node = element
+    while node is not None:
+        if node is root:
+            return True
+        node = node.getparent()
+    return False

@@ -6,6 +6,9 @@
 - ``w:sym``: its character, unless it is a symbol-font glyph (private use area) or not a
   character at all.
 - ``mc:AlternateContent``: the branch a reader follows (``choose_alternate``).
+- complex fields: between a ``w:fldChar`` ``begin`` and its ``separate`` stand the field's
+  instructions, which Word does not show (only the result after ``separate``), even when they
+  are spelled as ``w:t`` rather than ``w:instrText`` (``FieldCodes``).
 """
 
 from __future__ import annotations
@@ -64,8 +67,14 @@ def preserves_space(element: Any) -> bool:
 def symbol_char(sym: Any) -> str:
     """The character of a ``w:sym`` when it is a real character; symbol-font glyphs (stored in
     the private-use area) stand for no text."""
+    return char_of_code(sym.get(W_CHAR))
+
+
+def char_of_code(hex_code: str | None) -> str:
+    """The character a hexadecimal code names (a ``w:sym``'s, a check box state's), or "" for a
+    symbol-font glyph or anything that is not a character."""
     try:
-        code = int(sym.get(W_CHAR) or "", 16)
+        code = int(hex_code or "", 16)
     except ValueError:
         return ""
     if code >= 0xF000 or code < 0x20 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
@@ -85,3 +94,31 @@ def choose_alternate(element: Any) -> Any | None:
         if child.tag == MC_FALLBACK:
             return child
     return None
+
+
+_FLDCHARTYPE = qn("w:fldCharType")
+
+
+class FieldCodes:
+    """Where a paragraph stands among its complex fields, fed every ``w:fldChar`` in order:
+    ``hiding`` while some field is still in its instructions (after ``begin``, before its
+    ``separate``), where nothing is shown. Each paragraph starts afresh (Word keeps a field's
+    instructions within one paragraph; its result may run on, and is shown)."""
+
+    __slots__ = ("hiding", "open")
+
+    def __init__(self) -> None:
+        self.open: list[bool] = []  # per open field: still in its instructions
+        self.hiding = 0
+
+    def feed(self, fld_char: Any) -> None:
+        kind = fld_char.get(_FLDCHARTYPE)
+        if kind == "begin":
+            self.open.append(True)
+            self.hiding += 1
+        elif kind == "separate":
+            if self.open and self.open[-1]:
+                self.open[-1] = False
+                self.hiding -= 1
+        elif kind == "end" and self.open and self.open.pop():
+            self.hiding -= 1
