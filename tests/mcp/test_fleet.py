@@ -88,11 +88,16 @@ def test_a_stale_save_is_refused_on_either_server(tmp_path, postgres):
                 assert json.loads(text_of(await call(one, "form_getData")))["data"]["name"] == "A", "A keeps its edit"
                 assert not (await call(one, "form_reloadForm")).is_error
                 assert not (await call(one, "form_setFieldValue", {"path": "/name", "value": "A"})).is_error
-                assert not (await call(one, "form_saveForm")).is_error
+                # B edits too before A saves: B's session is then the stale one.
                 assert not (await call(two, "form_setFieldValue", {"path": "/seats", "value": 99})).is_error
+                assert not (await call(one, "form_saveForm")).is_error
                 refused = await call(two, "form_saveForm")
                 assert refused.is_error and "form_reloadForm" in text_of(refused)
                 assert json.loads(data.read_text()) == {"name": "A", "seats": 30}, "A's save is kept"
+                # With keepEdits, B's edit goes onto A's save.
+                assert not (await call(two, "form_reloadForm", {"keepEdits": True})).is_error
+                assert not (await call(two, "form_saveForm")).is_error
+                assert json.loads(data.read_text()) == {"name": "A", "seats": 99}
 
         anyio.run(scenario)
 
