@@ -126,11 +126,17 @@ def test_the_docx_writer_lock_refuses_the_second_server_across_machines(tmp_path
     run_process("docx", "add-comment", str(docx), comment, env=b)
 
 
-def wait_for_a_lock_waiter(connection, timeout: float = 60.0) -> None:
-    """Return once another connection waits for an advisory lock (fail after ``timeout`` s)."""
+def wait_for_a_lock_waiter(connection, application: str, timeout: float = 60.0) -> None:
+    """Return once a connection named ``application`` waits for an advisory lock (fail after
+    ``timeout`` s). The name tells server B's call from any other waiter (a CI run once saw
+    another connection wait first, restarted too early, and B's call then simply succeeded)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        waiting = connection.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+        waiting = connection.execute(
+            "SELECT count(*) FROM pg_locks JOIN pg_stat_activity USING (pid)"
+            " WHERE locktype = 'advisory' AND NOT granted AND application_name = %s",
+            (application,),
+        )
         if waiting.fetchone()[0]:
             return
         time.sleep(0.05)
@@ -149,7 +155,8 @@ def test_postgresql_restarted_mid_run(tmp_path, postgres):
     url = postgres.url()
     files, _ = form_files(tmp_path)
     docx = make_docx(tmp_path / "contract.docx", p("The Supplier shall deliver the goods.", para_id="0A000001"))
-    a, b = machine(tmp_path, "a", url), machine(tmp_path, "b", url)
+    # Server B's connections carry a name of their own (a libpq option passed through the URL).
+    a, b = machine(tmp_path, "a", url), machine(tmp_path, "b", f"{url}?application_name=fleet-server-b")
     with (
         http_server(*files, "--docx", str(docx), "--share-sessions", tmp_path=tmp_path, env=a) as server_a,
         http_server(*files, "--share-sessions", tmp_path=tmp_path, env=b) as server_b,
@@ -174,7 +181,7 @@ def test_postgresql_restarted_mid_run(tmp_path, postgres):
                     group.start_soon(waiting_call)
                     # Until server B's call is really waiting on that lock (a fixed pause was
                     # not always long enough on a loaded machine).
-                    await anyio.to_thread.run_sync(lambda: wait_for_a_lock_waiter(holder))
+                    await anyio.to_thread.run_sync(lambda: wait_for_a_lock_waiter(holder, "fleet-server-b"))
                     # ... then restart PostgreSQL under it.
                     await anyio.to_thread.run_sync(lambda: postgres.pg_ctl("restart", mode="fast"))
                 holder.close()
