@@ -4,25 +4,21 @@ failure in CI), an isolated state directory, the sample API."""
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
-from tests import absent, corpus, libreoffice
+from tests import absent, corpus, hypothesis_profiles, libreoffice
 
 REPO = Path(__file__).resolve().parent.parent
 # Other projects' documents (tests/corpus.py): tests reading them carry @pytest.mark.corpus.
 CORPUS = corpus.DOCX
 OPENAPI_FIXTURES = corpus.OPENAPI
 
-# In CI the property tests draw the same examples on every run (seeded from each test), so that a
-# red CI means a change broke something, not that a new draw found an old case; anywhere else they
-# draw afresh, which is how new cases are found (then pinned as plain tests).
-settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI") == "true":
-    settings.load_profile("ci")
+
+def pytest_configure(config):
+    # Before any test module is imported: each property test's settings are made at import.
+    hypothesis_profiles.load(config.getoption("--hypothesis-profile", None))
 
 
 @pytest.fixture(autouse=True)
