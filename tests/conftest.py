@@ -4,6 +4,8 @@ failure in CI), an isolated state directory, the sample API."""
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,12 @@ OPENAPI_FIXTURES = corpus.OPENAPI
 def pytest_configure(config):
     # Before any test module is imported: each property test's settings are made at import.
     hypothesis_profiles.load(config.getoption("--hypothesis-profile", None))
+    # Compiled modules are cached (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE
+    # is set, as bench/_common.py does: otherwise every run compiles the test modules anew
+    # (pytest's assert rewriting, ~9 s of CPU per process) and every `deskcheck` a test starts
+    # compiles the package (~1 s each).
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(autouse=True)
