@@ -17,6 +17,8 @@ import os
 import pytest
 from hypothesis import settings
 
+from tests import absent
+
 # Hypothesis's default: a test's written number of examples, unscaled.
 FULL = 100
 PROFILES = {
@@ -41,7 +43,7 @@ def load(chosen_on_the_command_line: str | None) -> None:
     usage error naming the profiles."""
     if chosen_on_the_command_line:
         return
-    chosen = "ci" if os.environ.get("CI") == "true" else os.environ.get(ENV, "").strip() or "dev"
+    chosen = "ci" if absent.in_ci() else os.environ.get(ENV, "").strip() or "dev"
     if chosen not in PROFILES:
         raise pytest.UsageError(f"{ENV}={chosen!r} is not a profile; choose one of {', '.join(PROFILES)}")
     settings.load_profile(chosen)
