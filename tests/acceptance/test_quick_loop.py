@@ -1,5 +1,6 @@
 """The quick test loop's settings: the property tests draw all their examples in CI and a share
-of them elsewhere (tests/hypothesis_profiles.py), and the suite runs on several processes."""
+of them elsewhere (tests/hypothesis_profiles.py), the quick loop runs one case in ten of each
+corpus-wide sweep (tests/sweeps.py), and the suite runs on several processes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import settings
 from tests import hypothesis_profiles
 from tests.conftest import REPO
 from tests.hypothesis_profiles import ENV, examples, load
+from tests.sweeps import sweep
 
 
 @pytest.fixture
@@ -64,3 +66,19 @@ def test_an_unknown_profile_is_a_usage_error_naming_the_known_ones(profile, monk
 def test_the_test_extras_run_the_suite_on_several_processes():
     extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     assert any(requirement.startswith("pytest-xdist") for requirement in extras)
+
+
+def test_a_sweep_keeps_every_case_and_one_in_ten_in_the_quick_loop():
+    absent = pytest.param(None, id="corpus-absent")
+    cases = sweep([*range(25), absent])
+    assert len(cases) == 26, "the whole suite runs every case"
+    quick = [case for case in cases if not isinstance(case, pytest.ParameterSet) or case is absent]
+    assert quick == [0, 10, 20, absent], "the placeholder of an absent corpus is left as it is"
+    slow = [case for case in cases if isinstance(case, pytest.ParameterSet) and case is not absent]
+    assert [case.values for case in slow[:2]] == [(1,), (2,)]
+    assert all([mark.name for mark in case.marks] == ["slow"] for case in slow)
+
+
+def test_a_sweep_over_several_names_keeps_each_case_as_several_arguments():
+    cases = sweep([("a", 1), ("b", 2)], unpack=True)
+    assert cases[0] == ("a", 1) and cases[1].values == ("b", 2)
