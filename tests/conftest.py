@@ -24,7 +24,7 @@ def pytest_configure(config):
     # Compiled modules are cached (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE
     # is set, as bench/_common.py does: otherwise every run compiles the test modules anew
     # (pytest's assert rewriting, ~9 s of CPU per process) and every `deskcheck` a test starts
-    # compiles the package (~1 s each).
+    # compiles the package again (about a quarter of a second of CPU each).
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
