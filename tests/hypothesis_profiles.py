@@ -32,9 +32,10 @@ PROFILES = {
     "thorough": {"max_examples": FULL * 10},
 }
 ENV = "DESKCHECK_HYPOTHESIS_PROFILE"
-# Registered on import, so that --hypothesis-profile finds them whichever configure hook runs first.
+# Registered on import, so that --hypothesis-profile finds them whichever configure hook runs first;
+# each over Hypothesis's defaults, not over the profile Hypothesis loads itself where CI is set.
 for _name, _values in PROFILES.items():
-    settings.register_profile(_name, **_values)
+    settings.register_profile(_name, settings.get_profile("default"), **_values)
 
 
 def load(chosen_on_the_command_line: str | None) -> None:
