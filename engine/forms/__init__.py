@@ -38,21 +38,21 @@ from ..lazy_exports import lazy_exports
 # Public name -> the module that defines it. A name is imported when it is first used, so a
 # process that needs a part of the engine (the session store, one tool) loads only that part.
 _EXPORTS = {
-    "CompiledForm": "compile",
-    "CompileOptions": "compile",
-    "FormSchemaError": "compile",
-    "clear_compile_cache": "compile",
-    "compile_form": "compile",
-    "compile_stats": "compile",
-    "prepare_schema": "compile",
-    "fill_form_guide": "guide",
-    "FormError": "state",
-    "FormState": "state",
-    "Fetcher": "suggestions",
-    "ItemsRequest": "suggestions",
-    "VERBS": "tools",
-    "form_tools": "tools",
-    "form_toolset": "tools",
+    "CompiledForm": "schema.compile",
+    "CompileOptions": "schema.compile",
+    "FormSchemaError": "schema.compile",
+    "clear_compile_cache": "schema.compile",
+    "compile_form": "schema.compile",
+    "compile_stats": "schema.compile",
+    "prepare_schema": "schema.compile",
+    "fill_form_guide": "tools.guide",
+    "FormError": "state.state",
+    "FormState": "state.state",
+    "Fetcher": "state.suggestions",
+    "ItemsRequest": "state.suggestions",
+    "VERBS": "tools.tools",
+    "form_tools": "tools.tools",
+    "form_toolset": "tools.tools",
 }
 
 __all__ = [
@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .compile import (
+    from .schema.compile import (
         CompiledForm,
         CompileOptions,
         FormSchemaError,
@@ -83,10 +83,10 @@ if TYPE_CHECKING:
         compile_stats,
         prepare_schema,
     )
-    from .guide import fill_form_guide
-    from .state import FormError, FormState
-    from .suggestions import Fetcher, ItemsRequest
-    from .tools import VERBS, form_tools, form_toolset
+    from .tools.guide import fill_form_guide
+    from .state.state import FormError, FormState
+    from .state.suggestions import Fetcher, ItemsRequest
+    from .tools.tools import VERBS, form_tools, form_toolset
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
