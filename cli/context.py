@@ -265,8 +265,8 @@ def _configured_yaml_version(data: Path | None) -> str | None:
 def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
     """Session options from the flags: options lists behind URLs are fetched over the shared HTTP
     seam, on --base-url's origin (with the credentials) or an --allow-host (without them)."""
-    from deskcheck.engine.forms.sources.remote_items import LazyRemoteItems
     from deskcheck.engine.forms.sessions.session import SessionOptions
+    from deskcheck.engine.forms.sources.remote_items import LazyRemoteItems
 
     def fetcher():
         from deskcheck.engine.forms.sources.remote_items import RemoteItems

@@ -216,7 +216,12 @@ def _check_settings(config: str | None, severity: list[str]):
     """The configuration in effect: the file's (named, found, or none), then --severity over it."""
     from pathlib import Path
 
-    from deskcheck.engine.openapi.check.check_config import CheckConfig, find_config, load_config, parse_severity_options
+    from deskcheck.engine.openapi.check.check_config import (
+        CheckConfig,
+        find_config,
+        load_config,
+        parse_severity_options,
+    )
 
     if config == "none":
         settings = CheckConfig()

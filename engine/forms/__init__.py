@@ -83,9 +83,9 @@ if TYPE_CHECKING:
         compile_stats,
         prepare_schema,
     )
-    from .tools.guide import fill_form_guide
     from .state.state import FormError, FormState
     from .state.suggestions import Fetcher, ItemsRequest
+    from .tools.guide import fill_form_guide
     from .tools.tools import VERBS, form_tools, form_toolset
 
 

@@ -153,3 +153,29 @@ def response_json(response: HttpResponse, what: str) -> Any:
         return parse_json(response.text, what, values=MAX_RESPONSE_VALUES)
     except InputError as exc:
         raise ResponseError(exc.message, code=exc.code or "notJson") from None
+
+
+# How much of an error body a message quotes when the API gives no message field.
+MAX_QUOTED_BODY = 300
+
+
+def server_message(response: HttpResponse) -> str:
+    """The API's own words for a refusal: a ``message`` (or ``error``, ``detail``, ``title``)
+    member of a JSON body, else the start of the body."""
+    text = response.text.strip()
+    if not text:
+        return ""
+    from ..json_text import parse_json
+
+    try:
+        body = parse_json(text, "the answer")
+    except InputError:  # not JSON, or JSON out of bounds: quoted as text
+        body = None
+    if isinstance(body, dict):
+        for name in ("message", "error", "detail", "title"):
+            value = body.get(name)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+    if len(text) > MAX_QUOTED_BODY:
+        return text[:MAX_QUOTED_BODY].rstrip() + " …"
+    return text

@@ -14,9 +14,9 @@ import json
 import sys
 from urllib.parse import quote
 
+from deskcheck.engine.forms.sessions.session import SessionOptions
 from deskcheck.engine.forms.sources.http_source import HttpRecordSource
 from deskcheck.engine.forms.sources.remote_items import RemoteItems
-from deskcheck.engine.forms.sessions.session import SessionOptions
 from deskcheck.engine.forms.tools.session_tools import SessionGroup
 from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest, HttpxClient
 

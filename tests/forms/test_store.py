@@ -12,7 +12,6 @@ import time
 import pytest
 
 from deskcheck.engine.errors import InputError
-from deskcheck.engine.forms.sources.sources import DocumentVersion
 from deskcheck.engine.forms.sessions.store import (
     KEEP_UNUSED_SCHEMAS,
     MIGRATIONS,
@@ -24,6 +23,7 @@ from deskcheck.engine.forms.sessions.store import (
     default_store_path,
     ttl_from_environment,
 )
+from deskcheck.engine.forms.sources.sources import DocumentVersion
 from tests.postgres import PASSWORD
 
 

@@ -17,9 +17,9 @@ import time
 
 import pytest
 
-from deskcheck.engine.forms.sources.http_source import HttpRecordSource
 from deskcheck.engine.forms.sessions.session import FormSession, SessionError, SessionKey, SessionOptions
 from deskcheck.engine.forms.sessions.store import SessionStore
+from deskcheck.engine.forms.sources.http_source import HttpRecordSource
 from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest, HttpxClient
 from tests.forms.http_sessions import SCHEMA_QUERY
 from tests.helpers import run_process

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from deskcheck.engine.forms.schema.compile import compile_prepared
 from deskcheck.engine.forms.sources.sources import SchemaTag, SourceError
+from deskcheck.engine.http.client import ApiCaller
 from deskcheck.engine.openapi.tools.editor_source import (
     SCHEMA_VARIANT,
     EditorEndpoint,
@@ -21,7 +22,6 @@ from deskcheck.engine.openapi.tools.editor_source import (
     hide_unfillable_columns,
     prepare_editor_schema,
 )
-from deskcheck.engine.http.client import ApiCaller
 from deskcheck.engine.openapi.tools.load import load_openapi
 from deskcheck.samples.records_api import openapi_path
 from tests.conftest import OPENAPI_FIXTURES, REPO

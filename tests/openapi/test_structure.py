@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from deskcheck.engine import jsonpointer
 from deskcheck.engine.openapi.check.check import check_source
 from deskcheck.engine.openapi.document.documents import DocumentSet
-from deskcheck.engine.openapi.rules.rules import RULES
 from deskcheck.engine.openapi.document.source import Source, parse_text
+from deskcheck.engine.openapi.rules.rules import RULES
 from deskcheck.engine.openapi.rules.structure import structural_problems
 
 from .conftest import DATA_FAIR_ANNOTATED

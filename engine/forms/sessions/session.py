@@ -37,13 +37,13 @@ from typing import Any, NamedTuple
 from ...errors import DeskcheckError
 from ...textdoc.nodes import equal_data
 from ..schema.compile import CompiledForm, CompileOptions, cached_form, compile_prepared, prepare_schema
-from ..state.rebase import changed_pointers, rebase
+from ..schema.values import UNSET
 from ..sources.sources import ABSENT, DocumentVersion, FormSource, Loaded, SaveConflict, Saved, SchemaTag
+from ..state.rebase import changed_pointers, rebase
 from ..state.state import FormState
-from .store_base import BaseStore, Draft, SessionRecord
 from ..state.suggestions import Fetcher
 from ..state.tree import lookup as _value_at
-from ..schema.values import UNSET
+from .store_base import BaseStore, Draft, SessionRecord
 
 STATUSES = ("closed", "opening", "ready", "stale", "saving", "error")
 # How long a save may be in flight before another process may start one (the owner process

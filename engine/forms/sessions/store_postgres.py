@@ -250,7 +250,7 @@ def _configure(conn: Any) -> None:
 
 
 def _without_secret(exc: BaseException, url: str) -> str:
-    from .store_url import password_of
+    from ...urls import password_of
 
     text = " ".join(str(exc).split())
     password = password_of(url)

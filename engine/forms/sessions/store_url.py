@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...urls import shown_url
+from ...urls import password_of, shown_url  # noqa: F401 (password_of: callers name it here)
 from .store_base import StoreInputError
 
 if TYPE_CHECKING:
@@ -81,20 +81,6 @@ def open_store(url: str | None = None, *, ttl: float | None = None, clock=time.t
     from .store import SessionStore
 
     return SessionStore(sqlite_path(url), ttl=ttl, clock=clock)
-
-
-def password_of(url: str | None) -> str | None:
-    """The password a store URL carries (``user:password@``, or ``?password=``), to redact it."""
-    if not url:
-        return None
-    from urllib.parse import parse_qs, unquote, urlsplit
-
-    try:
-        parts = urlsplit(url)
-        secret = parts.password or (parse_qs(parts.query).get("password") or [None])[0]
-    except ValueError:
-        return None
-    return unquote(secret) if secret else None
 
 
 def check_store_url(url: str) -> None:

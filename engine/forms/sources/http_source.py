@@ -27,11 +27,10 @@ from typing import Any
 
 from ...errors import DeskcheckError
 from ...http.client import ApiCaller, HttpRequest, HttpResponse
+from ...http.responses import server_message
 from ...urls import redact, shown_url
 from .sources import DocumentVersion, FetchedSchema, Loaded, SaveConflict, Saved, SchemaTag, SourceError
 
-# How much of an error body a message quotes when the API gives no message field.
-MAX_QUOTED_BODY = 300
 CONFLICT_STATUSES = (409, 412)
 
 
@@ -167,29 +166,6 @@ def precondition_headers(version: DocumentVersion | None) -> dict[str, str]:
     if version.kind == "last-modified":
         return {"if-unmodified-since": version.value}
     return {}
-
-
-def server_message(response: HttpResponse) -> str:
-    """The API's own words for a refusal: a ``message`` (or ``error``, ``detail``, ``title``)
-    member of a JSON body, else the start of the body."""
-    text = response.text.strip()
-    if not text:
-        return ""
-    from ...errors import InputError
-    from ...json_text import parse_json
-
-    try:
-        body = parse_json(text, "the answer")
-    except InputError:  # not JSON, or JSON out of bounds: quoted as text
-        body = None
-    if isinstance(body, dict):
-        for name in ("message", "error", "detail", "title"):
-            value = body.get(name)
-            if isinstance(value, str) and value.strip():
-                return value.strip()
-    if len(text) > MAX_QUOTED_BODY:
-        return text[:MAX_QUOTED_BODY].rstrip() + " …"
-    return text
 
 
 def _status_text(response: HttpResponse) -> str:

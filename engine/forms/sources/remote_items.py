@@ -61,7 +61,7 @@ class RemoteItems:
         self.requests += 1
         where = shown_url(url)
         if not response.ok:
-            from .http_source import server_message
+            from ...http.responses import server_message
 
             message = server_message(response)
             raise ItemsFetchError(

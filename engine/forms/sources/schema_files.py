@@ -35,7 +35,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from ...errors import InputError
 from ...files import read_regular_file
 from ..schema.bundle import RetrievalRefused, meta_schema
-from .sources import MAX_FILE_BYTES
+from .file_reading import MAX_FILE_BYTES
 
 # Referenced files a version hash follows: past this a schema is hashed with what was found.
 MAX_VERSION_FILES = 256
@@ -222,12 +222,12 @@ def _declared_id(path: Path) -> str | None:
 
 
 def _read_document(path: Path) -> Any:
-    from .sources import _parse, _read_bytes
+    from .file_reading import _parse, _read_bytes
 
     return _parse(_read_bytes(path, "the referenced schema"), path, "the referenced schema")
 
 
 def _parse_text(text: str, where: str) -> Any:
-    from .sources import _parse
+    from .file_reading import _parse
 
     return _parse(text.encode("utf-8"), Path(urlsplit(where).path or "schema.json"), f"the schema at {where}")

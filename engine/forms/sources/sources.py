@@ -33,11 +33,10 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ...errors import DeskcheckError, InputError
-from ...files import read_regular_file, write_atomically
+from ...files import write_atomically
 from ...json_text import check_json_size, check_shape
+from .file_reading import MAX_FILE_BYTES, SUFFIXES, _decode, _parse, _read_bytes  # noqa: F401 (their old home)
 
-# A form edits one record; a file this large is almost certainly the wrong file.
-MAX_FILE_BYTES = 32 * 1024 * 1024
 YAML_SUFFIXES = (".yaml", ".yml")
 VERSION_KINDS = ("etag", "last-modified", "hash")
 
@@ -140,8 +139,6 @@ def content_hash(data: bytes) -> str:
 
 
 # -- files --------------------------------------------------------------------------------------
-
-SUFFIXES = {".json": "json", ".jsonc": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
 
 
 class FileSource:
@@ -286,33 +283,6 @@ def _duplicate_note(path: Path, duplicate: Any) -> str:
         f"{duplicate.last_line}): the last one counts, as most JSON and YAML readers take it; a change is written "
         "there, and removing the key removes both."
     )
-
-
-def _read_bytes(path: Path, what: str) -> bytes:
-    kind = SUFFIXES.get(path.suffix.lower())
-    wanted = f"a {kind.upper()} file" if kind else "a JSON, YAML or TOML file"
-    return read_regular_file(path, MAX_FILE_BYTES, subject=f"{what} {path}", wanted=wanted)
-
-
-def _decode(raw: bytes, what: str) -> str:
-    from ...textdoc import decode
-
-    return decode(raw, what)
-
-
-def _parse(raw: bytes, path: Path, what: str) -> Any:
-    """A schema file's data (JSON or YAML by its suffix, else by its content)."""
-    from ...textdoc import detect_kind, read_document
-
-    where = f"{what} {path}"
-    text = _decode(raw, where)
-    kind = SUFFIXES.get(path.suffix.lower()) or detect_kind(text)
-    if kind == "json":
-        check_json_size(text, where)
-    value = read_document(text, kind, where)
-    # A form session costs about 1 KB and 20 us per value; YAML aliases count each time they are used.
-    check_shape(value, where, depth=None)
-    return value
 
 
 # -- plain functions ------------------------------------------------------------------------------

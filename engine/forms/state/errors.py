@@ -19,9 +19,9 @@ from typing import Any
 from ... import jsonpointer
 from ..schema.messages import message_for
 from ..schema.record import FrozenRecord, Record
-from .tree import Node, Tree
 from ..schema.validation import SchemaError
 from ..schema.values import UNSET
+from .tree import Node, Tree
 
 
 class FieldError(FrozenRecord):

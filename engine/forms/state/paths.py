@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ... import jsonpointer
 from ...errors import DeskcheckError
-from .tree import Node, Tree, lookup
 from ..schema.values import UNSET
+from .tree import Node, Tree, lookup
 
 # How many top-level fields a "not found" message names.
 LISTED_FIELDS = 12

@@ -21,8 +21,8 @@ import copy
 from typing import Any
 
 from ... import jsonpointer
-from .tree import lookup
 from ..schema.values import UNSET, json_equal
+from .tree import lookup
 
 
 def follow_shared(

@@ -31,13 +31,13 @@ from typing import Any
 
 from ... import jsonpointer
 from ...errors import DeskcheckError
-from . import paths
 from ..schema.compile import CompiledForm
-from .errors import FieldError, Validation, scoped, validate_tree
 from ..schema.record import Record
+from ..schema.values import UNSET, deep_copy, is_empty, jsonable, parse_json_string
+from . import paths
+from .errors import FieldError, Validation, scoped, validate_tree
 from .suggestions import Fetcher, Listing, SuggestionError, SuggestionStore, list_options
 from .tree import FOLD_FROM, MAX_TREE_DEPTH, Node, Tree, build_tree, lookup
-from ..schema.values import UNSET, deep_copy, is_empty, jsonable, parse_json_string
 
 SNAPSHOT_FORMAT = 1
 # Keys that only exist in form paths (a data key could be "$then"; these cannot be mistaken).

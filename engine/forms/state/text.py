@@ -18,12 +18,12 @@ import json
 import re
 from typing import Any
 
-from .errors import FieldError
 from ..schema.layout import agent_type
+from ..schema.values import UNSET, json_default
+from .errors import FieldError
 from .state import ArrayReport, FormError, FormState, SetDataReport, VisibilityChange, WriteReport
 from .suggestions import Listing
 from .tree import Node
-from ..schema.values import UNSET, json_default
 
 # Values longer than this (as JSON) are named, not printed.
 MAX_VALUE_CHARS = 1000

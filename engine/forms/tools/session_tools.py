@@ -21,11 +21,11 @@ from typing import Any
 
 from ...errors import DeskcheckError
 from ...tools import Tool, ToolAnnotations, ToolSet, unknown_arguments_error
-from .guide import fill_form_guide
 from ..sessions.session import FormSession, SessionError, SessionKey, SessionOptions
+from ..sessions.store_base import BaseStore
 from ..sources.sources import FileSource, FormSource
 from ..state.state import FormState
-from ..sessions.store_base import BaseStore
+from .guide import fill_form_guide
 from .tools import form_tools
 
 SAVE_VERBS = ("saveForm", "reloadForm")

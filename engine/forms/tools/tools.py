@@ -24,10 +24,10 @@ from typing import Any
 
 from ...errors import DeskcheckError
 from ...tools import READ_ONLY, TEXT_OUTPUT, Tool, ToolAnnotations, ToolSet, unknown_arguments_error
-from ..state import text
-from .guide import fill_form_guide
-from ..state.state import FormState
 from ..schema.values import UNSET
+from ..state import text
+from ..state.state import FormState
+from .guide import fill_form_guide
 
 StateOpener = Callable[[dict[str, Any]], AbstractContextManager[FormState]]
 

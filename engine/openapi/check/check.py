@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError
 from ..document.documents import DocumentSet
-from ..tools.load import analyse
 from ..document.problems import ERROR, WARNING, Problem, Problems
-from ..tools.request import base_url_for
-from ..rules.rules import OFF, default_severity
 from ..document.source import Source
 from ..document.text import printable
+from ..rules.rules import OFF, default_severity
+from ..tools.load import analyse
+from ..tools.request import base_url_for
 
 if TYPE_CHECKING:
     from .live_check import LiveOptions

@@ -29,12 +29,12 @@ from typing import Any
 from ... import progress
 from ...budget import call_budget
 from ...errors import DeskcheckError
+from ...http.client import ApiCaller, Credentials, HttpClient, HttpxClient, same_origin
 from ...urls import redact
+from ..document.problems import WARNING, Problems
 from ..tools.editor_source import EditorEndpoint, EditorSource, hidden_columns, prepare_editor_schema
 from ..tools.editors import EditorGroup
-from ...http.client import ApiCaller, Credentials, HttpClient, HttpxClient, same_origin
 from ..tools.load import Analysis
-from ..document.problems import WARNING, Problems
 
 # Errors quoted in one finding; the rest are counted.
 MAX_QUOTED_ERRORS = 5

@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .check import Finding, has_errors
 from ..document.problems import ERROR, WARNING
 from ..document.text import printable
+from .check import Finding, has_errors
 
 FORMATS = ("text", "json", "github", "sarif")
 # GitHub shows this many annotations of each kind per step; the rest exist only in the log.

@@ -13,13 +13,15 @@ the role ``userSpecifiedConfiguration``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from .check import Finding
 from ..document.problems import ERROR
-from .report import CheckReport
 from ..rules.rules import RULES
+from .check import Finding
+
+if TYPE_CHECKING:
+    from .report import CheckReport
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/deskcheck/deskcheck"

@@ -17,6 +17,7 @@ from ...errors import InputError
 from ...files import read_regular_file
 from ...json_text import check_json_size, check_shape
 from ...urls import check_http_url, redact
+from .document_error import DocumentError
 from .positions import PositionIndex
 
 # The largest published descriptions fit: GitHub's dereferenced (73 MB) and GitHub Enterprise
@@ -27,15 +28,6 @@ MAX_DOCUMENT_BYTES = 100 * 1024 * 1024
 # are reached (the "billion laughs" document). GitHub Enterprise Cloud's dereferenced description
 # has 1.3 million; the bound keeps a document of tiny values (4 MB of "0,") from costing more.
 MAX_YAML_NODES = 2_000_000
-
-
-class DocumentError(InputError):
-    """A document that does not parse, with the line and column where reading stopped (when known)."""
-
-    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
-        self.column = column
 
 
 @dataclass

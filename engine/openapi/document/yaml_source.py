@@ -379,7 +379,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _error(message: str, exc: Exception) -> InputError:
-    from .source import DocumentError
+    from .document_error import DocumentError
 
     mark = getattr(exc, "problem_mark", None)
     if mark is None:
@@ -389,7 +389,7 @@ def _error(message: str, exc: Exception) -> InputError:
 
 def _at_node(exc: Any, location: str, node: Any) -> InputError:
     """An ``Unrepresentable`` value as the error of the document, at its node."""
-    from .source import DocumentError
+    from .document_error import DocumentError
 
     line, column = node.start_mark.line + 1, node.start_mark.column + 1
     return DocumentError(exc.message(location, line, column), line=line, column=column)

@@ -26,10 +26,10 @@ from urllib.parse import unquote
 from ... import jsonpointer
 from ...refs import RefError
 from ..document.documents import DocumentSet, NotFollowed, Unresolvable
-from .oas_schemas import Family
 from ..document.schema_messages import error_messages
-from .schema_values import Example, value_findings
 from ..document.text import short_json
+from .oas_schemas import Family
+from .schema_values import Example, value_findings
 
 Finding = tuple[str, str, str]  # (rule, location, message)
 
@@ -613,7 +613,7 @@ def _reference_findings(
         if not messages:
             continue
         if _external(target_location):
-            from .structure import misplaced_message, misplaced_reference
+            from .misplaced_refs import misplaced_message, misplaced_reference
 
             for where, message in messages:
                 misplaced = misplaced_reference(target, where)

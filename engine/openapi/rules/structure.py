@@ -19,8 +19,9 @@ from typing import Any
 from ... import jsonpointer
 from ..document.documents import DocumentSet
 from ..document.problems import ERROR, WARNING, Problem
-from .rules import default_severity
 from ..document.schema_messages import error_messages
+from .misplaced_refs import misplaced_message, misplaced_reference
+from .rules import default_severity
 
 
 def structural_problems(documents: DocumentSet) -> list[Problem]:
@@ -86,26 +87,6 @@ def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> li
                 (pointer, message), Problem("openapi-schema", f"{label} schema: {message}.", pointer, ERROR)
             )
     return list(problems.values())
-
-
-def misplaced_reference(document: Any, pointer: str) -> str | None:
-    """The pointer of the ``$ref`` member when ``pointer`` is an object made of a reference (or
-    that member itself): the schema refuses it because no Reference Object may stand there."""
-    holder = pointer.removesuffix("/$ref")
-    try:
-        node = jsonpointer.resolve(document, holder)
-    except jsonpointer.PointerError:
-        return None
-    # A reference that is not a string is wrong wherever it stands: the schema says why.
-    return holder + "/$ref" if isinstance(node, dict) and isinstance(node.get("$ref"), str) else None
-
-
-def misplaced_message(ref: Any) -> str:
-    return (
-        f'$ref "{ref}" stands where the specification takes no reference (only the places it marks as Reference '
-        "Object do); tools that bundle multi-file documents follow it, others refuse the document. Bundle the "
-        "document, or move the reference to a place that takes one"
-    )
 
 
 def _existing_place(document: Any, pointer: str) -> str:

@@ -33,10 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...http.client import ApiCaller, HttpRequest, HttpResponse, RequestFailed
 from ...refs import RefResolver
 from ...urls import redact
 from .editors import EditorGroup
-from ...http.client import ApiCaller, HttpRequest, HttpResponse, RequestFailed
 from .operations import Operation
 from .request import path_segment, query_pairs
 

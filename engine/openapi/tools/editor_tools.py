@@ -31,8 +31,8 @@ from .operations import Parameter
 from .skills import Skill
 
 if TYPE_CHECKING:
-    from ...forms.tools.session_tools import SessionGroup
     from ...forms.sessions.store_base import BaseStore
+    from ...forms.tools.session_tools import SessionGroup
     from ...tools import Tool
 
 # Skill names follow the Agent Skills format: lowercase letters, digits and dashes, 64 at most.

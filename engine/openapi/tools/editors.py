@@ -13,9 +13,9 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .operations import Operation, OperationIndex, OperationResolver, Parameter
 from ..document.problems import Problems
 from ..document.text import localize
+from .operations import Operation, OperationIndex, OperationResolver, Parameter
 
 # The eight form tools of a group, in the order they are listed; a tool is "<name>_<verb>".
 FORM_VERBS = (

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ... import jsonpointer
+from ..document.text import localize
 from .operations import Operation
 from .schema_summary import summarise_schema
-from ..document.text import localize
 
 FIELDS_PROPERTY = "fields"
 FORMAT_PROPERTY = "response_format"

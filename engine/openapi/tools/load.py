@@ -14,29 +14,28 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ... import jsonpointer
+from ...http.client import ApiCaller, Credentials, HttpClient, HttpxClient
 from ...tools import Tool, ToolSet
 from ...urls import check_http_url
+from ..document.problems import Problems, SpecLoadError
+from ..document.source import Source, read_source
+from ..document.vocabulary import validate_vocabulary
 from .editors import EditorGroup, resolve_editor
-from ...http.client import ApiCaller, Credentials, HttpClient, HttpxClient
 from .inputs import InputProblem, ToolInput, build_input
 from .lint import lint_input
-from .operations import Operation, OperationIndex, OperationResolver, iter_operations
+from .operations import Operation, OperationIndex, OperationResolver, iter_operations, matches
 from .plain_tools import MAX_ERROR_LENGTH, ToolContext, build_plain_tool
-from ..document.problems import Problems, SpecLoadError
 from .profiles import (
     check_profile_names,
     declared_profiles,
     default_profile,
     expand_profiles,
-    matches,
     requested_profiles,
     select_profiles,
 )
 from .render import MAX_STRING_LENGTH
 from .request import base_url_for, foreign_server_message, no_base_url_message
 from .skills import Skill, build_instructions, select_skills, tag_guide
-from ..document.source import Source, read_source
-from ..document.vocabulary import validate_vocabulary
 
 if TYPE_CHECKING:
     from ...forms.sessions.store_base import BaseStore

@@ -10,7 +10,6 @@ from typing import Any
 from ... import jsonpointer
 from ...refs import ExternalRefError, RefError, RefResolver, reachable_ref_errors
 from ..document.problems import Problems
-from .profiles import matches
 from ..document.text import snake_case
 from ..document.vocabulary import METHODS
 
@@ -293,3 +292,12 @@ def _json_media(content: dict[str, Any]) -> str | None:
         if media.split(";", 1)[0].strip().lower() == "application/json":
             return media
     return None
+
+
+# Here rather than in profiles, which reads operations: an operation's own profiles against a selection.
+def matches(operation_profiles: Any, selected: set[str]) -> bool:
+    if operation_profiles is True:
+        return True
+    if isinstance(operation_profiles, list):
+        return bool(selected.intersection(p for p in operation_profiles if isinstance(p, str)))
+    return False

@@ -6,16 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ...http.client import ApiCaller, RequestFailed
+from ...http.responses import ResponseError, response_json
 from ...tools import Tool, ToolAnnotations, ToolResult, fail, ok
 from ...urls import shown_url
+from ..document.text import localize, truncate
 from .arguments import argument_errors, fill_defaults
-from ...http.client import ApiCaller, RequestFailed
 from .inputs import BODY_PROPERTY, FIELDS_PROPERTY, FORMAT_PROPERTY, ToolInput
 from .operations import Operation
 from .render import MAX_STRING_LENGTH, render
 from .request import RequestBuildError, build_request
-from ...http.responses import ResponseError, response_json
-from ..document.text import localize, truncate
 
 # The API's own error text is how an agent corrects its call; keep it, but not without bound.
 MAX_ERROR_LENGTH = 4000

@@ -119,14 +119,6 @@ def select_profiles(requested: list[str], expanded: dict[str, set[str]]) -> set[
     return selected
 
 
-def matches(operation_profiles: Any, selected: set[str]) -> bool:
-    if operation_profiles is True:
-        return True
-    if isinstance(operation_profiles, list):
-        return bool(selected.intersection(p for p in operation_profiles if isinstance(p, str)))
-    return False
-
-
 def requested_profiles(document: dict[str, Any], requested: list[str] | tuple[str, ...] | None) -> list[str]:
     """The profiles a load asked for, checked against the declarations; the default when none."""
     declared = declared_profiles(document)

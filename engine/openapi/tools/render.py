@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .inputs import is_excluded
 from ..document.text import localize, printable
+from .inputs import is_excluded
 
 MAX_STRING_LENGTH = 500
 NO_ROWS = "_(no rows)_"

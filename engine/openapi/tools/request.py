@@ -25,8 +25,8 @@ from typing import Any
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from ...errors import DeskcheckError
-from ...urls import PATH_SAFE, dot_segment, path_separator
 from ...http.client import HttpRequest, header_value_problem
+from ...urls import PATH_SAFE, dot_segment, path_separator
 from .inputs import Binding
 from .operations import Operation
 
@@ -103,8 +103,8 @@ def foreign_server_message(source_url: str, server: str, allowed: list[Any]) -> 
     user named it neither with --base-url nor with --allow-host. Requests there would carry the
     user's credentials to a host only the document chose."""
     from ...forms.sources.remote_items import allowed_url
-    from ...urls import redact
     from ...http.client import same_origin
+    from ...urls import redact
 
     if same_origin(server, source_url) or allowed_url(server, allowed):
         return None

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin
 
-from .operations import Operation
 from ..document.text import localize
+from .operations import Operation
 
 
 @dataclass(frozen=True)
