@@ -1,21 +1,25 @@
 """JSON-Schema forms: a schema becomes a form state that the form tools read and write.
 
-Layers, each in its own module:
+Five layers, each a subpackage (engine/forms/README.md): ``schema``, ``state``, ``sources``,
+``sessions``, ``tools``, each importing only those before it in that list.
 
-1. ``compile.prepare_schema`` — bundling of local references, the vjsf-v2 keyword translation
-   (``compat_v2``), string layouts normalised;
-2. ``compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton, cached
-   per process by version (``compile_stats()`` counts compilations and hits);
-3. ``state.FormState`` — the data as loaded, changed only by the tools' writes (defaults filled
-   in only for a new record: ``fill_defaults``), its conditions (``tree``), validation with
-   jsonschema-rs (``validation``, worded by ``messages``) and errors on fields (``errors``),
-   modified flags against a base copy, the options of choice fields (``suggestions``);
-   ``snapshot()`` / ``FormState.from_snapshot`` carry it between processes as plain JSON;
-4. ``tools.form_tools(open_state, prefix=, title=)`` — the six tools as text, for a host that
-   supplies the state per call; ``text`` renders; ``guide.fill_form_guide`` is the skill text.
+1. ``schema.compile.prepare_schema`` — bundling of local references, the vjsf-v2 keyword
+   translation (``compat_v2``), string layouts normalised;
+2. ``schema.compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton,
+   cached per process by version (``compile_stats()`` counts compilations and hits);
+3. ``state.state.FormState`` — the data as loaded, changed only by the tools' writes (defaults
+   filled in only for a new record: ``fill_defaults``), its conditions (``tree``), validation with
+   jsonschema-rs (``schema.validation``, worded by ``messages``) and errors on fields
+   (``errors``), modified flags against a base copy, the options of choice fields
+   (``suggestions``); ``snapshot()`` / ``FormState.from_snapshot`` carry it between processes as
+   plain JSON;
+4. ``tools.tools.form_tools(open_state, prefix=, title=)`` — the six tools as text, for a host that
+   supplies the state per call; ``state.text`` renders; ``tools.guide.fill_form_guide`` is the
+   skill text. Sessions kept between calls (``sessions``) over files or APIs (``sources``) are
+   served by ``tools.session_tools``.
 
 Schema expressions (``layout.if``, option lists, URL templates) run in a sandboxed JavaScript
-engine (``expressions``), loaded only when a schema has some.
+engine (``schema.expressions``), loaded only when a schema has some.
 
 Typical use::
 
