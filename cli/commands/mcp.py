@@ -209,7 +209,8 @@ def _serve(
         stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None
         if log_path is not None:
-            from deskcheck.engine.forms.sessions.store_url import password_of, store_url
+            from deskcheck.engine.forms.sessions.store_url import store_url
+            from deskcheck.engine.urls import password_of
 
             secrets = [
                 *credentials_of(context.headers, context.effective_token),

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...urls import password_of, shown_url  # noqa: F401 (password_of: callers name it here)
+from ...urls import shown_url
 from .store_base import StoreInputError
 
 if TYPE_CHECKING:

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, Protocol
 from ...errors import DeskcheckError, InputError
 from ...files import write_atomically
 from ...json_text import check_json_size, check_shape
-from .file_reading import MAX_FILE_BYTES, SUFFIXES, _decode, _parse, _read_bytes  # noqa: F401 (their old home)
+from .file_reading import SUFFIXES, _decode, _parse, _read_bytes
 
 YAML_SUFFIXES = (".yaml", ".yml")
 VERSION_KINDS = ("etag", "last-modified", "hash")
