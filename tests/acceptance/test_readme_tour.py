@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from tests.conftest import REPO
+from tests.examples import read_page, split_commands
 
 README = REPO / "README.md"
 TOUR_ADDRESS = "127.0.0.1:8642"
@@ -25,19 +26,6 @@ def tour_section() -> str:
     start = text.index("\n## Tour\n")
     end = text.index("\n## ", start + 1)
     return text[start:end]
-
-
-def split_commands(block: str) -> list[str]:
-    """The commands of a shell block: a line ending with a backslash, or inside a single-quoted
-    string, goes on in the next line."""
-    commands, current = [], ""
-    for line in block.splitlines():
-        current = f"{current}\n{line}" if current else line
-        if current.strip() and not current.endswith("\\") and current.count("'") % 2 == 0:
-            commands.append(current)
-            current = ""
-    assert not current, f"an unfinished command at the end of a block: {current!r}"
-    return commands
 
 
 def tour_commands() -> list[str]:
@@ -59,7 +47,6 @@ def test_the_tour_has_commands_for_every_family():
     for family in ("deskcheck openapi", "deskcheck form", "deskcheck docx", "deskcheck call --spec"):
         assert any(c.startswith(family) for c in commands), family
     assert all(c.startswith(("deskcheck ", "mkdir -p deskcheck-demo")) for c in commands)
-    assert split_commands("a \\\n  b\nc '{\n}'\n") == ["a \\\n  b", "c '{\n}'"]
 
 
 @pytest.fixture
@@ -131,7 +118,7 @@ def test_every_tour_command_works_as_written(tour_api, tmp_path):
     assert output_of("deskcheck docx find-text")["result"]["totalMatches"] == 3
     changes = output_of("deskcheck docx read-changes")["result"]["changes"]
     assert {change["author"] for change in changes} == {"Jane Doe"}
-    shown = tour_section().split("<!-- output of: deskcheck docx compare -->\n```text\n", 1)[1].split("```", 1)[0]
+    [shown] = read_page(README, "README.md").outputs.values()
     assert text_of("deskcheck docx compare") == shown, "the README shows the comparison as it is printed"
 
     from deskcheck.engine.docx.tools.toolset import docx_toolset
