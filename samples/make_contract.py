@@ -748,5 +748,6 @@ def main(argv: list[str]) -> int:
         print(f"wrote {path}")
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
