@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import sysconfig
 import time
 import uuid
 from pathlib import Path
@@ -33,6 +32,8 @@ from tests.absent import skip_or_fail
 from tests.acceptance.test_readme import readme_setup_commands
 from tests.acceptance.test_readme_tour import TOUR_ADDRESS, tour_commands
 from tests.docs import REPO
+from tests.examples import command as example_command
+from tests.helpers import see_this_environment
 from tests.tmux import WAIT_SECONDS, tmux
 
 pytestmark = pytest.mark.slow
@@ -110,13 +111,7 @@ def reuse_this_environment(clone: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "setuptools"], check=True, capture_output=True)
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    Path(site, "reuse-test-environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    see_this_environment(python)
 
 
 @pytest.fixture
@@ -181,7 +176,7 @@ def test_a_newcomer_s_first_ten_minutes(newcomer):
     address = f"127.0.0.1:{port}"
     for command in tour_commands():
         code, shown, _ = shell.run(command.replace(TOUR_ADDRESS, address), timeout=120)
-        assert code == 0, f"{command}\n{shown[-3000:]}"
+        assert code == example_command(command).expected_exit, f"{command}\n{shown[-3000:]}"
 
     # A typo at each level gets a suggestion.
     typos = {
