@@ -3,7 +3,8 @@
 Conventions the pages follow (docs/development.md describes them for writers):
 
 - Every ```sh block runs, except the README's first (the set-up commands, which CI and the
-  newcomer test run) and a block right after ``<!-- not run: REASON -->``.
+  newcomer test run) and a block right after ``<!-- not run: REASON -->``. So does every
+  ```python block, as one command (``python -``) in the same folder.
 - A command exits 0, unless its last line ends with a comment saying ``exit N``.
 - A command whose comment says ``until Ctrl-C`` is a server: it must print something and still be
   running a moment later; then it is stopped.
@@ -18,7 +19,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SH_BLOCK = re.compile(r"(?P<marker><!-- not run: (?P<reason>[^>]+?) -->\n)?```sh\n(?P<body>.*?)```", re.S)
+BLOCK = re.compile(r"(?:<!-- not run: (?P<reason>[^>]+?) -->\n)?```(?P<language>sh|python)\n(?P<body>.*?)```", re.S)
 OUTPUT_BLOCK = re.compile(r"<!-- output of: (?P<command>[^>]+?) -->\n```text\n(?P<text>.*?)```", re.S)
 # In the comment that ends a command's last line (no quote after the #).
 EXPECTED_EXIT = re.compile(r"#[^'\"]*\bexit (\d+)\b[^'\"]*$")
@@ -75,12 +76,16 @@ def without_comment(text: str) -> str:
 def read_page(path: Path, name: str) -> Page:
     text = path.read_text(encoding="utf-8")
     page = Page(name)
-    for match in SH_BLOCK.finditer(text):
+    for match in BLOCK.finditer(text):
+        if name == "README.md" and match.start() == text.index("```sh"):
+            continue  # the set-up commands: .ci/run and tests/acceptance/test_newcomer.py run them
         line = text.count("\n", 0, match.start("body"))
-        commands = [command(c) for c in split_commands(match.group("body")) if not c.lstrip().startswith("#")]
+        body = match.group("body")
+        if match.group("language") == "python":
+            commands = [Command(f"python - <<'__PYTHON__'\n{body}__PYTHON__")]
+        else:
+            commands = [command(c) for c in split_commands(body) if not c.lstrip().startswith("#")]
         page.blocks.append(Block(name, line, commands, match.group("reason")))
-    if name == "README.md":
-        page.blocks = page.blocks[1:]  # the set-up commands: .ci/run and tests/acceptance/test_terminal.py
     for match in OUTPUT_BLOCK.finditer(text):
         page.outputs[match.group("command")] = match.group("text")
     return page
