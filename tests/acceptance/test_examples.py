@@ -30,10 +30,12 @@ NOT_RUN = {"README.md": 1, "docs/mcp.md": 1, "docs/forms.md": 1}
 
 
 def shipped_samples() -> list[str]:
-    listed = subprocess.run(
-        ["git", "ls-files", "samples"], cwd=REPO, capture_output=True, text=True, check=True
-    ).stdout.split()
-    return [name for name in listed if (REPO / name).is_file()]
+    """The files of samples/ that git tracks (outside a git checkout, every file but caches)."""
+    listed = subprocess.run(["git", "ls-files", "samples"], cwd=REPO, capture_output=True, text=True, check=False)
+    if listed.returncode == 0 and listed.stdout:
+        return [name for name in listed.stdout.split() if (REPO / name).is_file()]
+    found = (REPO / "samples").rglob("*")
+    return [p.relative_to(REPO).as_posix() for p in found if p.is_file() and "__pycache__" not in p.parts]
 
 
 def digest(root: Path, names: list[str]) -> dict[str, str]:
