@@ -442,13 +442,32 @@ def _duplicate_heavy(path: Path, seed: int = 0) -> Path:
     return package(path, document(body))
 
 
-@shape("one-sided", "the 1,500-paragraph reference contract; its second version 79,000 empty paragraphs (7 KB)")
+@shape(
+    "one-sided",
+    "the 1,500-paragraph reference contract, a blank between clauses; its second version 79,000 blanks (7 KB)",
+)
 def _one_sided(path: Path, seed: int = 0) -> Path:
     # Only one version needs to be hostile: the pair commands compare the contract with it.
     if seed == 0:
-        path.write_bytes(reference(REFERENCE_DOCX).read_bytes())
-        return path
+        with zipfile.ZipFile(reference(REFERENCE_DOCX)) as original:
+            xml = original.read("word/document.xml")
+        # Clauses typed with an empty paragraph between them, as many contracts are.
+        return package(path, xml.replace(b"</w:p>", b"</w:p><w:p/>"))
     return package(path, document(b"<w:p/>" * 79_000))
+
+
+@shape("utf32", "document.xml in UTF-32: 200,000 empty paragraphs (the count once read it as UTF-16 and found none)")
+def _utf32(path: Path, seed: int = 0) -> Path:
+    text = document(b"<w:p/>" * 200_000).decode().replace('encoding="UTF-8"', 'encoding="UTF-32"')
+    return package(path, text.encode("utf-32"))
+
+
+@shape("prefix-non-ascii", "300,000 empty paragraphs spelled <\u00fc:p/> (a prefix the count once missed)")
+def _prefix_non_ascii(path: Path, seed: int = 0) -> Path:
+    body = document(b"<w:p/>" * 300_000).decode()
+    return package(
+        path, body.replace("<w:", "<\u00fc:").replace("</w:", "</\u00fc:").replace("xmlns:w=", "xmlns:\u00fc=").encode()
+    )
 
 
 # -- running -------------------------------------------------------------------------------------
