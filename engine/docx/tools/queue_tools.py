@@ -30,6 +30,21 @@ class _Session:
 def apply_queue(
     queue: Path, docx: Path, only: tuple[str, ...] = (), *, output: Path | None = None, dry_run: bool = False
 ) -> dict[str, Any] | ToolResult:
+    import contextlib
+
+    from ...file_lock import updating
+
+    with contextlib.ExitStack() as held:
+        if not dry_run:
+            held.enter_context(updating(queue))
+            if output is None and Path(docx).resolve() != Path(queue).resolve():
+                held.enter_context(updating(docx))
+        return _apply_queue(queue, docx, only, output=output, dry_run=dry_run)
+
+
+def _apply_queue(
+    queue: Path, docx: Path, only: tuple[str, ...], *, output: Path | None, dry_run: bool
+) -> dict[str, Any] | ToolResult:
     from .edit_tools import run_batch
 
     entries = read_queue(Path(queue))
