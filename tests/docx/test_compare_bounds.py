@@ -94,3 +94,10 @@ def test_an_ordinary_comparison_is_not_called_approximate(tmp_path):
     current = make_docx(tmp_path / "b.docx", p("One.") + p() * 2 + p("Two, rewritten.") + p() + p("Three."))
     assert "approximate" not in compare_versions(previous, current)
     assert "approximate" not in redline_files(previous, current, tmp_path / "out.docx")
+
+
+def test_the_compare_tool_passes_the_note_on(versions):
+    from deskcheck.engine.docx import docx_toolset
+
+    answer = docx_toolset(versions[1]).call("compare_versions", {"previous": str(versions[0])})
+    assert answer.ok and "too many ways" in answer.value["approximate"]
