@@ -12,7 +12,7 @@ import pytest
 
 from deskcheck.engine.file_lock import updating
 from deskcheck.engine.files import write_atomically
-from deskcheck.engine.forms.sources import FileSource, SaveConflict
+from deskcheck.engine.forms.sources.sources import FileSource, SaveConflict
 
 
 def test_a_save_during_another_update_is_told_it_lost(tmp_path):

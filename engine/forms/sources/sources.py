@@ -241,7 +241,7 @@ class FileSource:
         return TextFormat(kind, self.yaml_version, self.document)
 
     def save(self, data: Any, *, version: DocumentVersion | None, base: Any) -> Saved:
-        from ..file_lock import updating
+        from ...file_lock import updating
 
         # Held from the version check to the write: two saves of one version cannot both land.
         with updating(self.data_path):
