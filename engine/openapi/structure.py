@@ -9,7 +9,8 @@ Two passes, both fast enough to run on every check (a 0.6 MB document in ~0.1 s)
   their schemas, regular expressions, ``required`` beside ``allOf``.
 
 Each finding has its own rule (``rules.RULES`` gives its severity: what the specification forbids
-is an error) and points at the place where the fix goes. Every finding is reported, however many.
+is an error) and points at the place where the fix goes. Every finding is reported, up to the
+report's limit: past it, the validation against the schema stops and says where.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from .rules import default_severity
 from .schema_messages import error_messages
 
 
-def structural_problems(documents: DocumentSet) -> list[Problem]:
+def structural_problems(documents: DocumentSet, limit: int | None = None) -> list[Problem]:
+    """What the specification forbids in ``documents``. Past ``limit`` violations of the OpenAPI
+    schema, the rest of the document is not validated against it (a warning says from where)."""
     from . import oas_schemas
 
     document = documents.root.data
@@ -54,7 +57,7 @@ def structural_problems(documents: DocumentSet) -> list[Problem]:
     except oas_schemas.SchemasUnavailable as exc:
         return [_not_checked(f"the document was not validated against the OpenAPI schema: {exc}", "")]
     try:
-        problems += _schema_problems(validator, document, label)
+        problems += _schema_problems(validator, document, label, limit)
     except ValueError as exc:  # a value the validator cannot take as JSON
         problems.append(_not_checked(f"the document could not be validated against the OpenAPI schema: {exc}", ""))
     from .oas_rules import rule_findings
@@ -68,9 +71,27 @@ def structural_problems(documents: DocumentSet) -> list[Problem]:
     return problems
 
 
-def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> list[Problem]:
+def _schema_problems(validator: Any, document: dict[str, Any], label: str, limit: int | None) -> list[Problem]:
+    from .schema_parts import parts
+
     problems: dict[tuple[str, str], Problem] = {}
-    for error in validator.iter_errors(document):
+    for part in parts(document):
+        if limit is not None and len(problems) > limit:
+            stopped = _not_checked(
+                f"the validation against the {label} schema stopped after {len(problems):,} violations, more than a "
+                f"report lists; from {part.start or '/'} on, the document was not validated against it. Fix those "
+                "listed and check again.",
+                part.start,
+            )
+            return [*problems.values(), stopped]
+        _part_problems(validator, part.document, document, label, problems)
+    return list(problems.values())
+
+
+def _part_problems(
+    validator: Any, part: dict[str, Any], document: dict[str, Any], label: str, problems: dict[tuple[str, str], Problem]
+) -> None:
+    for error in validator.iter_errors(part):
         # The 3.1 dialect reaches some keywords along several paths: one finding per place.
         for pointer, message in error_messages([error]):
             if message.startswith(("must NOT have additional properties (", "must NOT have unevaluated properties (")):
