@@ -71,3 +71,29 @@ def test_a_base_far_from_the_data_is_stored_whole(make_store):
     store, found = round_trip(make_store, data, base)
     assert stored_text(store).count('"old"') == 1500
     assert found["base"] == base and found["data"] == data
+
+
+def test_after_an_edit_and_a_save_the_store_holds_the_document_once(tmp_path, isolated_state):
+    import sqlite3
+
+    from tests.helpers import run_cli
+
+    schema = tmp_path / "s.json"
+    schema.write_text(json.dumps({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}))
+    data = tmp_path / "d.json"
+    data.write_text(json.dumps({"a": "kept-value", "b": 1}))
+    context = ["--schema", str(schema), "--data", str(data)]
+
+    def stored() -> str:
+        with sqlite3.connect(isolated_state / "sessions.sqlite3") as db:
+            [(text,)] = db.execute("SELECT snapshot FROM sessions").fetchall()
+        return text
+
+    run_cli("form", "set-field-value", *context, '{"path": "/b", "value": 2}')
+    assert stored().count("kept-value") == 1
+    run_cli("form", "save-form", *context)
+    assert stored().count("kept-value") == 1
+    assert json.loads(data.read_text()) == {"a": "kept-value", "b": 2}
+    # The session reads as saved: nothing left to save, the file's values.
+    out = run_cli("form", "get-data", *context).stdout
+    assert json.loads(json.loads(out)["result"])["data"] == {"a": "kept-value", "b": 2}
