@@ -30,6 +30,13 @@ def no_schema_parameters(count: int) -> dict:
     return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": paths}
 
 
+def wrong_properties(names: list[str]) -> dict:
+    """One schema whose properties all have a type that does not exist."""
+    properties = {name: {"type": "text"} for name in names}
+    schemas = {"S": {"type": "object", "properties": properties}}
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": schemas}}
+
+
 def test_past_the_report_limit_the_schema_validation_stops_and_says_from_where(tmp_path, monkeypatch):
     from deskcheck.engine.openapi import check, schema_parts, structure
 
@@ -58,14 +65,7 @@ def test_past_so_many_errors_of_the_schema_the_validation_stops_too(tmp_path, mo
 
     monkeypatch.setattr(check, "MAX_FINDINGS", 20)
     monkeypatch.setattr(schema_parts, "SLICE", 10)
-    properties = {f"p{n:03}": {"type": "text"} for n in range(300)}
-    document = {
-        "openapi": "3.0.3",
-        "info": {"title": "t", "version": "1"},
-        "paths": {},
-        "components": {"schemas": {"S": {"type": "object", "properties": properties}}},
-    }
-    listed = findings(tmp_path, document)
+    listed = findings(tmp_path, wrong_properties([f"p{n:03}" for n in range(300)]))
     [stopped] = [f for f in listed if f["rule"] == "structure-not-checked"]
     assert stopped["pointer"].startswith("/components/schemas/S/properties/p")
     assert "errors of the schema), more than a report lists" in stopped["message"]
@@ -142,14 +142,7 @@ def test_one_schema_of_many_wrong_properties_is_validated_in_slices(tmp_path, mo
     from deskcheck.engine.openapi import schema_parts
 
     monkeypatch.setattr(schema_parts, "SLICE", 10)
-    properties = {f"p{n}": {"type": "text"} for n in range(45)}
-    document = {
-        "openapi": "3.0.3",
-        "info": {"title": "t", "version": "1"},
-        "paths": {},
-        "components": {"schemas": {"S": {"type": "object", "properties": properties}}},
-    }
-    listed = findings(tmp_path, document)
+    listed = findings(tmp_path, wrong_properties([f"p{n}" for n in range(45)]))
     pointers = [f["pointer"] for f in listed if f["rule"] == "openapi-schema"]
     # At least the first wrong property of each slice, each at its own place.
     assert {"/components/schemas/S/properties/p0/type", "/components/schemas/S/properties/p40/type"} <= set(pointers)
