@@ -38,7 +38,8 @@ def wrong_properties(names: list[str]) -> dict:
 
 
 def test_past_the_report_limit_the_schema_validation_stops_and_says_from_where(tmp_path, monkeypatch):
-    from deskcheck.engine.openapi import check, schema_parts, structure
+    from deskcheck.engine.openapi.check import check
+    from deskcheck.engine.openapi.rules import schema_parts, structure
 
     monkeypatch.setattr(check, "MAX_FINDINGS", 20)
     monkeypatch.setattr(schema_parts, "SLICE", 5)
@@ -61,7 +62,8 @@ def test_past_the_report_limit_the_schema_validation_stops_and_says_from_where(t
 def test_past_so_many_errors_of_the_schema_the_validation_stops_too(tmp_path, monkeypatch):
     # One schema of many wrong properties is one finding per slice but an error per property:
     # what the validator gathers is bounded as well.
-    from deskcheck.engine.openapi import check, schema_parts
+    from deskcheck.engine.openapi.check import check
+    from deskcheck.engine.openapi.rules import schema_parts
 
     monkeypatch.setattr(check, "MAX_FINDINGS", 20)
     monkeypatch.setattr(schema_parts, "SLICE", 10)
@@ -73,7 +75,7 @@ def test_past_so_many_errors_of_the_schema_the_validation_stops_too(tmp_path, mo
 
 
 def test_under_the_limit_every_violation_is_listed_and_nothing_is_said_to_have_stopped(tmp_path, monkeypatch):
-    from deskcheck.engine.openapi import schema_parts
+    from deskcheck.engine.openapi.rules import schema_parts
 
     monkeypatch.setattr(schema_parts, "SLICE", 5)
     listed = findings(tmp_path, no_schema_parameters(60))
@@ -113,7 +115,7 @@ def collections_with_violations(version: str) -> dict:
 
 @pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
 def test_slices_find_what_the_whole_document_finds(tmp_path, monkeypatch, version):
-    from deskcheck.engine.openapi import schema_parts
+    from deskcheck.engine.openapi.rules import schema_parts
 
     document = collections_with_violations(version)
     whole = findings(tmp_path, document)
@@ -139,7 +141,7 @@ def test_slices_find_what_the_whole_document_finds(tmp_path, monkeypatch, versio
 
 def test_one_schema_of_many_wrong_properties_is_validated_in_slices(tmp_path, monkeypatch):
     # 200,000 such properties took 4 GB at once; in slices each validation holds a few.
-    from deskcheck.engine.openapi import schema_parts
+    from deskcheck.engine.openapi.rules import schema_parts
 
     monkeypatch.setattr(schema_parts, "SLICE", 10)
     listed = findings(tmp_path, wrong_properties([f"p{n}" for n in range(45)]))
@@ -150,7 +152,7 @@ def test_one_schema_of_many_wrong_properties_is_validated_in_slices(tmp_path, mo
 
 
 def test_a_long_list_in_slices_keeps_each_items_index(tmp_path, monkeypatch):
-    from deskcheck.engine.openapi import schema_parts
+    from deskcheck.engine.openapi.rules import schema_parts
 
     monkeypatch.setattr(schema_parts, "SLICE", 4)
     ok = {"responses": {"200": {"description": "ok"}}}
