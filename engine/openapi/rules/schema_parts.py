@@ -63,8 +63,10 @@ def _parts(part: Part) -> Iterator[Part]:
         collection = _get(document, path)
         others = {other: _first(_get(document, other)) for other in large if other != path}
         if isinstance(collection, dict):
-            # Extensions (x-) are in every slice: an object with many of them may still have a
-            # member the schema requires, which a slice must not lose.
+            # Names starting with x- go with every slice: in a map of names (properties) they are
+            # checked like the others (a finding found twice is kept once), and they were not
+            # counted, so that an object of many extensions is never cut (a slice could lose a
+            # member its schema requires).
             kept = {key: value for key, value in collection.items() if key.startswith("x-")}
             keys = [key for key in collection if not key.startswith("x-")]
             for begin in range(0, len(keys), SLICE):
