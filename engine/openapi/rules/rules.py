@@ -4,7 +4,7 @@ The severity model: what stops the tools from loading or working, and what the O
 specification forbids, is an error; what is questionable rather than wrong (a default that its
 own schema refuses, a description that may mislead, a part that could not be checked) is a
 warning. ``--severity RULE=error|warning|off`` and the configuration file change a rule's
-severity (``check_config``); the README lists every rule from this table.
+severity (``check_config``); docs/openapi-check.md lists every rule from this table.
 """
 
 from __future__ import annotations
@@ -247,7 +247,8 @@ RULES: dict[str, Rule] = _rules(
         "Part of the validation against the OpenAPI specification could not run.",
         "spec",
         "An OpenAPI version or JSON Schema dialect deskcheck does not know, or a part that could not be compiled, was "
-        "left unchecked; the message says which.",
+        "left unchecked, or the validation against the OpenAPI schema stopped after more violations than a report "
+        "lists; the message says which, and from where.",
         "Split the document or simplify the part the message names; set the rule to off to accept it.",
     ),
     Rule(
