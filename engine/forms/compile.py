@@ -419,20 +419,61 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
     return plain, nullable
 
 
-def _objects_all_of(form: CompiledForm, schema: dict[str, Any], pointer: str) -> bool:
+# How many allOf levels deep an object is looked for (allOf entries may refer to each other).
+MAX_ALL_OF_DEPTH = 8
+
+
+def _objects_all_of(form: CompiledForm, schema: dict[str, Any], pointer: str, depth: int = 0) -> bool:
     """Whether ``schema`` is an object by its ``allOf`` (an entry typed object or with properties)."""
     entries = schema.get("allOf")
-    return isinstance(entries, list) and _objects_in(form, entries, f"{pointer}/allOf")
+    return (
+        isinstance(entries, list)
+        and depth < MAX_ALL_OF_DEPTH
+        and _objects_in(form, entries, f"{pointer}/allOf", depth + 1)
+    )
 
 
-def _objects_in(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
-    """Whether one of the schemas ``entries`` (at ``pointer``) is typed object or has properties."""
+def _objects_in(form: CompiledForm, entries: list[Any], pointer: str, depth: int = 0) -> bool:
+    """Whether one of the schemas ``entries`` (at ``pointer``) is typed object, has properties, or
+    is an object by its own ``allOf``."""
     for index, entry in enumerate(entries):
         if isinstance(entry, dict):
-            target, _ = form._deref(entry, f"{pointer}/{index}")
+            target, target_pointer = form._deref(entry, f"{pointer}/{index}")
             if _types_of(target)[0][:1] == ("object",) or "properties" in target:
                 return True
+            if _objects_all_of(form, target, target_pointer, depth):
+                return True
     return False
+
+
+def _variant_keyword(form: CompiledForm, schema: dict[str, Any], pointer: str, types: tuple[str, ...]) -> str | None:
+    """``oneOf`` or ``anyOf`` when its entries are variants of an object the form shows one at a
+    time: not all constants (those are options), and the fragment is an object or, untyped, one
+    of the entries is (a choice between a string and a list of strings is a type switch)."""
+    for keyword in ("oneOf", "anyOf"):
+        entries = schema.get(keyword)
+        if not isinstance(entries, list) or not entries:
+            continue
+        if all(isinstance(e, dict) and ("const" in e or "enum" in e) for e in entries):
+            continue
+        objects = _objects_in(form, entries, f"{pointer}/{keyword}")
+        if keyword == "anyOf" and not (objects and _only_objects(form, entries, f"{pointer}/{keyword}")):
+            continue  # a union of types: a type switch (Skeleton.branches)
+        if "object" in types or (not types and objects):
+            return keyword
+    return None
+
+
+def _only_objects(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
+    """Whether every entry describes an object (typed so, or untyped with object keywords)."""
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            return False
+        target, _ = form._deref(entry, f"{pointer}/{index}")
+        declared = _types_of(target)[0]
+        if declared and declared != ("object",):
+            return False
+    return True
 
 
 def _nullable_union(schema: dict[str, Any]) -> tuple[str, Any] | None:
@@ -492,16 +533,10 @@ class Skeleton:
         self.required: frozenset[str] = (
             frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
         )
-        one_of = schema.get("oneOf")
-        self.object_one_of = (
-            union is None
-            and isinstance(one_of, list)
-            and bool(one_of)
-            and not all(isinstance(e, dict) and "const" in e for e in one_of)
-            # Untyped: a variant selector when a variant is an object (a choice between a string
-            # and a list of strings is one value, written whole).
-            and ("object" in types or (not types and _objects_in(form, one_of, f"{pointer}/oneOf")))
-        )
+        # The keyword whose entries are variants: oneOf, else an anyOf of object shapes (an
+        # anyOf is read as a choice too, its active entry the one the data matches best).
+        self.variant_keyword = _variant_keyword(form, schema, pointer, types) if union is None else None
+        self.object_one_of = self.variant_keyword is not None
         kind = types[0] if len(types) == 1 else None
         item_schema: dict[str, Any] = {}
         self.tuple_items = False
@@ -520,6 +555,7 @@ class Skeleton:
             _types_of(item_schema)[0][:1] == ("object",)
             or "properties" in item_schema
             or "oneOf" in item_schema
+            or _variant_keyword(form, item_schema, f"{pointer}/items", _types_of(item_schema)[0]) is not None
             or _objects_all_of(form, item_schema, f"{pointer}/items")
         )
         # An object described only through allOf (renovate's package rules): its parts are fields.
@@ -692,9 +728,10 @@ class Skeleton:
 
     @cached_property
     def variants(self) -> list[Skeleton]:
-        if not self.object_one_of:
+        keyword = self.variant_keyword
+        if keyword is None:
             return []
-        return [self.form.skeleton(e, f"{self.pointer}/oneOf/{i}") for i, e in enumerate(self.schema["oneOf"])]
+        return [self.form.skeleton(e, f"{self.pointer}/{keyword}/{i}") for i, e in enumerate(self.schema[keyword])]
 
     @cached_property
     def variant_titles(self) -> list[str]:

@@ -635,7 +635,7 @@ class TreeBuilder:
             constants = [(name, sub.const) for name, sub in variant.properties if sub.has_const]
             if constants and all(name in obj and json_equal(obj[name], const) for name, const in constants):
                 return index
-        return None
+        return best_variant(owner, obj)
 
     def _if(self, owner: Skeleton, node: Node, obj: dict[str, Any], detached: bool) -> dict[str, Any]:
         condition = owner.condition
@@ -840,6 +840,25 @@ class TreeBuilder:
                 for below in child.walk():
                     below.modified = None
                     below.child_modified = False
+
+
+def best_variant(owner: Skeleton, obj: dict[str, Any]) -> int | None:
+    """The variant closest to an object none of them accepts: the one that declares most of its
+    keys, then the one whose constants it contradicts least (the first on a tie), as a reader
+    would guess which shape was meant. None for an object with no key any variant declares."""
+    best, best_score = None, (0, 0)
+    for index, variant in enumerate(owner.variants):
+        declared = variant.declared_keys
+        known = sum(1 for key in obj if key in declared)
+        clashes = sum(
+            1
+            for name, sub in variant.properties
+            if sub.has_const and name in obj and not json_equal(obj[name], sub.const)
+        )
+        score = (known - 2 * clashes, -clashes)
+        if known and score > best_score:
+            best, best_score = index, score
+    return best
 
 
 def prepare_item(source: Any, raw: Any) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """Run the form engine over a whole SchemaStore checkout (or the corpus in tests/fixtures) and
 report what fails: a schema that does not open, a describeState that crashes or takes too long or
 too much memory, a loaded instance that the form changes, a verdict that differs from
-``jsonschema``'s.
+``jsonschema``'s. For each instance SchemaStore expects to be valid it also counts the leaves (a
+scalar, or an empty object or list) that are fields of their own, found by their data path as a
+write would find them, and names the reason for each one that is not.
 
     python -m tests.forms.schemastore_sweep SRC [--names a,b] [--timeout 60] [--memory-mb 1500]
 
@@ -68,10 +70,50 @@ def check_schema(src: Path, name: str) -> dict[str, Any]:
             entry["unchanged"] = json_equal(state.document, jsonable(data)) and not state.modified
             entry["valid"] = state.valid
             entry["reference"] = reference.is_valid(schema, path, data)
+            if expected:
+                entry["leaves"], entry["unsettable"] = settable_leaves(state, data)
         except Exception as exc:
             entry["crash"] = f"{type(exc).__name__}: {exc}"[:400]
         report["instances"].append(entry)
     return report
+
+
+# At most this many leaves of one instance are tried: enough for every SchemaStore instance.
+MAX_LEAVES = 5000
+
+
+def leaves(value: Any, pointer: str = "") -> Any:
+    """The JSON pointers of the leaves of ``value``: scalars, empty objects and empty lists."""
+    from deskcheck.engine import jsonpointer
+
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            yield from leaves(item, jsonpointer.append(pointer, str(key)))
+    elif isinstance(value, list) and value:
+        for index, item in enumerate(value):
+            yield from leaves(item, f"{pointer}/{index}")
+    elif pointer:
+        yield pointer
+
+
+def settable_leaves(state: Any, data: Any) -> tuple[int, dict[str, str]]:
+    """``(leaves tried, {pointer: reason})`` for the leaves of ``data`` that no field owns."""
+    from itertools import islice
+
+    from deskcheck.engine.errors import DeskcheckError
+
+    tried = 0
+    unsettable: dict[str, str] = {}
+    for pointer in islice(leaves(data), MAX_LEAVES):
+        tried += 1
+        try:
+            node = state.node(pointer)
+        except DeskcheckError as exc:
+            unsettable[pointer] = f"{exc.code}: {str(exc)[:160]}"
+            continue
+        if node.data_path != pointer or node.wrapper:
+            unsettable[pointer] = f"found {node.path} ({node.comp}) instead"
+    return tried, unsettable
 
 
 def _child(src: Path, name: str, memory_mb: int, queue: Any) -> None:
@@ -149,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = schema_folder(args.src)
     names = [n for n in args.names.split(",") if n] or sorted(p.stem for p in folder.glob("*.json"))
     sink = args.jsonl.open("w") if args.jsonl else None
-    totals = {"schemas": 0, "opened": 0, "instances": 0, "agree": 0, "undecided": 0}
+    totals = {"schemas": 0, "opened": 0, "instances": 0, "agree": 0, "undecided": 0, "leaves": 0, "settable": 0}
     failures: list[str] = []
     for name in names:
         report = run(args.src, name, timeout=args.timeout, memory_mb=args.memory_mb)
@@ -160,6 +202,12 @@ def main(argv: list[str] | None = None) -> int:
                 totals["instances"] += 1
                 totals["undecided"] += entry.get("reference") is None
                 totals["agree"] += entry.get("reference") == entry["valid"]
+            totals["leaves"] += entry.get("leaves", 0)
+            totals["settable"] += entry.get("leaves", 0) - len(entry.get("unsettable", {}))
+        tried = sum(entry.get("leaves", 0) for entry in report.get("instances", []))
+        if tried:
+            missed = sum(len(entry.get("unsettable", {})) for entry in report.get("instances", []))
+            print(f"{name}: {tried - missed}/{tried} leaves settable by path", flush=True)
         found = problems(report)
         failures += found
         for line in found:
