@@ -25,12 +25,22 @@ from .values import UNSET
 
 
 class FieldError(FrozenRecord):
-    """``path``: the field's layout path, or the data pointer when no field takes it."""
+    """``path``: the field's layout path, or the data pointer when no field takes it; ``at``: the
+    data pointer of the value the error is about (inside ``data_path`` for a field that takes
+    the errors of the values it holds whole)."""
 
-    __slots__ = ("data_path", "hidden", "message", "node", "path")
+    __slots__ = ("at", "data_path", "hidden", "message", "node", "path")
 
-    def __init__(self, path: str, data_path: str, message: str, node: Node | None = None, hidden: bool = False) -> None:
-        self._set(path=path, data_path=data_path, message=message, node=node, hidden=hidden)
+    def __init__(
+        self,
+        path: str,
+        data_path: str,
+        message: str,
+        node: Node | None = None,
+        hidden: bool = False,
+        at: str | None = None,
+    ) -> None:
+        self._set(path=path, data_path=data_path, message=message, node=node, hidden=hidden, at=at or data_path)
 
 
 class Validation(Record):
@@ -138,7 +148,7 @@ class _Collector:
         self._taken.add(id(node))
         if node.error is None:
             node.error = message
-        self.attached.append(FieldError(node.path, node.data_path, message, node))
+        self.attached.append(FieldError(node.path, node.data_path, message, node, at=pointer))
 
     def _node_for(self, pointer: str) -> Node | None:
         node = self.tree.by_data_path.get(pointer)
@@ -177,6 +187,9 @@ def scoped(errors: list[FieldError], node: Node) -> tuple[list[FieldError], int]
     for error in errors:
         if error.node is not None:
             inside = node.full_key == "" or error.path == node.path or error.path.startswith(node.full_key + "/")
+            # An item of a list of values is a field only on demand: its errors are its list's.
+            if not inside and node.parent is not None and node.item_index is not None and not node.parent.children:
+                inside = error.at == node.data_path or error.at.startswith(node.data_path + "/")
         else:
             inside = (
                 node.data_path == ""
