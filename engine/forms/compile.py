@@ -314,6 +314,27 @@ class CompiledForm:
         value. It has no place in the schema, so no pointer others could share."""
         return Skeleton(self, {}, "#any")
 
+    @cached_property
+    def any_object(self) -> Skeleton:
+        """An object no schema describes, as a type switch builds it: a map of values no schema
+        describes (each a switch in turn, as deep as the data goes)."""
+        return Skeleton(self, {"type": "object", "additionalProperties": {}}, "#any/object")
+
+    @cached_property
+    def any_array(self) -> Skeleton:
+        """A list no schema describes: a list whose items are values no schema describes."""
+        return Skeleton(self, {"type": "array", "items": {}, "layout": {"comp": "list"}}, "#any/array")
+
+    def branch_skeleton(self, fragment: dict[str, Any], pointer: str) -> Skeleton:
+        """The skeleton of one branch of a type switch (``switch``): the union's entry at
+        ``pointer`` with the keywords around the union merged in, kept apart from the entry's own."""
+        key = "~branch:" + pointer
+        with self._lock:
+            skeleton = self._skeletons.get(key)
+            if skeleton is None:
+                skeleton = self._skeletons[key] = Skeleton(self, fragment, pointer)
+        return skeleton
+
     def sub_validator(self, schema: Any) -> Fragment:
         """A validator for a fragment of this schema (its references resolve in the whole)."""
         return self.validator.fragment(schema)
@@ -564,9 +585,16 @@ class Skeleton:
         self._patterns_raw: dict[str, Any] = patterns if isinstance(patterns, dict) else {}
         additional = schema.get("additionalProperties")
         # A map: an object whose keys are free names with values of one shape (compose services,
-        # import maps, environment variables). ``additionalProperties: {}`` or ``true`` alone
-        # says nothing about the values: such an object stays one JSON value.
-        self.is_map = bool(self._patterns_raw) or (isinstance(additional, dict) and additional != {})
+        # import maps, environment variables), or of any shape (a bare ``{"type": "object"}``,
+        # ``additionalProperties: {}`` or ``true`` and nothing else: Helm values, metadata).
+        self.free_form = (
+            kind == "object"
+            and not self._properties_raw
+            and not self._patterns_raw
+            and (additional is None or additional is True or additional == {})
+            and not any(k in schema for k in ("allOf", "oneOf", "anyOf", "if", "not", "propertyNames"))
+        )
+        self.is_map = bool(self._patterns_raw) or (isinstance(additional, dict) and additional != {}) or self.free_form
         self.comp = choose_component(
             schema,
             self.layout,
@@ -692,9 +720,31 @@ class Skeleton:
         """The skeleton of the values of keys no property or pattern names (``additionalProperties``
         as a schema), or None."""
         additional = self.schema.get("additionalProperties")
+        if self.free_form:
+            additional = {}
         if not isinstance(additional, dict):
             return None
         return self.form.skeleton(additional, self.pointer + "/additionalProperties")
+
+    @cached_property
+    def branches(self) -> list[Skeleton]:
+        """The branches of a type switch (``switch``), or []."""
+        from .switch import type_branches
+
+        return type_branches(self)
+
+    @cached_property
+    def accepts_anything(self) -> bool:
+        """Whether the fragment says nothing about its value (``{}``): a type switch whose
+        branches are a map and a list of such values."""
+        from .switch import accepts_anything
+
+        return not self.layout and accepts_anything(self.schema)
+
+    @cached_property
+    def own_validator(self) -> Fragment:
+        """A validator of this fragment alone (its references resolve in the whole schema)."""
+        return self.form.sub_validator(self.schema)
 
     @property
     def refuses_other_keys(self) -> bool:

@@ -45,6 +45,7 @@ from .compile import ChildPlan, CompiledForm, Skeleton
 from .expressions import Expression, ExpressionError, evaluate, shared_scope
 from .layout import ITEMS_COMPONENTS, normal_item
 from .record import Record
+from .switch import branch_for
 from .values import UNSET, coerce, json_equal
 
 
@@ -323,6 +324,9 @@ class TreeBuilder:
         required: bool,
         item_index: int | None = None,
     ) -> tuple[Node, Any]:
+        if value is not UNSET and (skeleton.accepts_anything or skeleton.branches):
+            # A type switch: the branch the value's type selects (see ``switch``).
+            skeleton = branch_for(skeleton, value) or skeleton
         parent_shown = parent is None or parent.shown
         node = self._node(
             key=key,

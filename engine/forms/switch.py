@@ -1,0 +1,121 @@
+"""Type switches: a field whose schema allows values of several JSON types (``type: [string,
+array]``, or a ``oneOf``/``anyOf`` of a boolean and an object, as codecov's ``coverage/status``)
+is built as the branch that the value's type selects, so an object or a list held there has
+fields of its own. Writing a value of another type switches the branch.
+
+A branch is the union's entry with the keywords around the union (a ``$ref``'s siblings, a
+``description``) merged in, the entry's own winning. A value with no schema at all (``{}``, a key
+nothing describes) is a switch too: an object is a map of such values, a list a list of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .values import json_type
+
+if TYPE_CHECKING:
+    from .compile import Skeleton
+
+# Keywords that say nothing about a value: a schema holding only these accepts anything.
+ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "$comment",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "markdownDescription",
+    }
+)
+STRUCTURED = frozenset({"object", "array"})
+
+
+def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
+    """``(keyword, entries)`` of a union of types: ``oneOf``/``anyOf`` the form does not show as
+    variants or options, whose entries allow more than one JSON type, one of them an object or
+    an array; ``("type", types)`` for a ``type`` list of that kind."""
+    schema = skeleton.schema
+    if skeleton.object_one_of or skeleton.items is not None or skeleton.layout.get("comp"):
+        return None
+    for keyword in ("oneOf", "anyOf"):
+        entries = schema.get(keyword)
+        if isinstance(entries, list) and len(entries) >= 2:
+            kinds: set[str] = set()
+            for index, entry in enumerate(entries):
+                target, _ = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
+                kinds.update(_types(target))
+            if len(kinds) >= 2 and kinds & STRUCTURED:
+                return keyword, entries
+            return None
+    if len(skeleton.types) >= 2 and set(skeleton.types) & STRUCTURED:
+        return "type", list(skeleton.types)
+    return None
+
+
+def _types(schema: dict[str, Any]) -> set[str]:
+    from .compile import _types_of
+
+    declared = set(_types_of(schema)[0])
+    if "object" not in declared and isinstance(schema.get("properties"), dict):
+        declared.add("object")
+    return declared
+
+
+def type_branches(skeleton: Skeleton) -> list[Skeleton]:
+    """The skeleton of each branch of a type switch (see the module docstring), or []."""
+    found = union_entries(skeleton)
+    if found is None:
+        return []
+    keyword, entries = found
+    form, pointer = skeleton.form, skeleton.pointer
+    outer = {k: v for k, v in skeleton.schema.items() if k not in (keyword, "type")}
+    branches = []
+    for index, entry in enumerate(entries):
+        if keyword == "type":
+            merged, where = {**skeleton.schema, "type": entry}, f"{pointer}/type/{index}"
+        else:
+            target, where = form._deref(entry, f"{pointer}/{keyword}/{index}")
+            merged = {**outer, **target}
+            if "type" in skeleton.schema and "type" not in target:
+                merged["type"] = skeleton.schema["type"]
+        branches.append(form.branch_skeleton(merged, where))
+    return branches
+
+
+def accepts_anything(schema: dict[str, Any]) -> bool:
+    """Whether ``schema`` says nothing about its value (``{}``, or annotations only)."""
+    return all(key in ANNOTATIONS or key.startswith("x-") for key in schema)
+
+
+def branch_for(skeleton: Skeleton, value: Any) -> Skeleton | None:
+    """The branch of a type switch that ``value`` selects, or None (not a switch, no value, or
+    no branch of its type)."""
+    if isinstance(value, dict):
+        kind = "object"
+    elif isinstance(value, list):
+        kind = "array"
+    else:
+        kind = json_type(value)
+    if skeleton.accepts_anything:
+        form = skeleton.form
+        return form.any_object if kind == "object" else form.any_array if kind == "array" else None
+    candidates = [b for b in skeleton.branches if _allows(b, kind)]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    for branch in candidates:
+        if branch.own_validator.is_valid(value):
+            return branch
+    return candidates[0]
+
+
+def _allows(branch: Skeleton, kind: str) -> bool:
+    types = set(branch.types)
+    if not types:
+        if accepts_anything(branch.schema):
+            return True
+        return (kind == "object" and branch.is_object) or (kind == "array" and "items" in branch.schema)
+    return kind in types or (kind == "integer" and "number" in types)
