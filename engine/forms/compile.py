@@ -742,6 +742,18 @@ class Skeleton:
         return not self.layout and accepts_anything(self.schema)
 
     @cached_property
+    def open_items(self) -> bool:
+        """A list whose items no schema describes (``{"type": "array"}``): a list of plain values
+        is one field, and one that holds objects or lists is a list of fields (``switch``)."""
+        return (
+            self.kind == "array"
+            and not self.tuple_items
+            and self.items is None
+            and not self.layout.get("comp")
+            and (self.item is None or self.item.accepts_anything)
+        )
+
+    @cached_property
     def own_validator(self) -> Fragment:
         """A validator of this fragment alone (its references resolve in the whole schema)."""
         return self.form.sub_validator(self.schema)

@@ -320,7 +320,7 @@ class FormState:
                     break
             if holder is None or holder.children or holder.full_key in self._expand or holder.skeleton is None:
                 return None
-            if not (holder.skeleton.object_composite or holder.skeleton.tuple_items):
+            if not (holder.folded or holder.skeleton.object_composite or holder.skeleton.tuple_items):
                 return None
             self._expand.add(holder.full_key)
             self._rebuild(self.data)

@@ -100,9 +100,25 @@ def branch_for(skeleton: Skeleton, value: Any) -> Skeleton | None:
         kind = "array"
     else:
         kind = json_type(value)
+    form, schema, pointer = skeleton.form, skeleton.schema, skeleton.pointer
+    if skeleton.open_items:
+        # Items that are objects or lists get fields of their own; plain values stay one field.
+        if kind == "array" and any(isinstance(item, (dict, list)) for item in value):
+            return form.branch_skeleton({**schema, "items": {}, "layout": {"comp": "list"}}, f"{pointer}/~list")
+        return None
     if skeleton.accepts_anything:
-        form = skeleton.form
-        return form.any_object if kind == "object" else form.any_array if kind == "array" else None
+        # Keep the title and help of a described value; a bare one shares one skeleton.
+        if kind == "object":
+            if not schema:
+                return form.any_object
+            return form.branch_skeleton({**schema, "type": "object", "additionalProperties": {}}, f"{pointer}/~map")
+        if kind == "array":
+            if not schema:
+                return form.any_array
+            return form.branch_skeleton(
+                {**schema, "type": "array", "items": {}, "layout": {"comp": "list"}}, f"{pointer}/~list"
+            )
+        return None
     candidates = [b for b in skeleton.branches if _allows(b, kind)]
     if len(candidates) <= 1:
         return candidates[0] if candidates else None

@@ -324,7 +324,7 @@ class TreeBuilder:
         required: bool,
         item_index: int | None = None,
     ) -> tuple[Node, Any]:
-        if value is not UNSET and (skeleton.accepts_anything or skeleton.branches):
+        if value is not UNSET and (skeleton.accepts_anything or skeleton.branches or skeleton.open_items):
             # A type switch: the branch the value's type selects (see ``switch``).
             skeleton = branch_for(skeleton, value) or skeleton
         parent_shown = parent is None or parent.shown
@@ -698,7 +698,8 @@ class TreeBuilder:
 
     def _folds(self, item: Skeleton, node: Node, value: list[Any]) -> set[int] | None:
         """The items of a long list built folded: unwritten objects nobody is looking at."""
-        if len(value) < FOLD_FROM or self.fill or not item.object_composite or (self.coerce and not self.tracking):
+        foldable = item.object_composite or item.accepts_anything or bool(item.branches)
+        if len(value) < FOLD_FROM or self.fill or not foldable or (self.coerce and not self.tracking):
             return None
         base = _lookup(self.base, node.data_path) if self.tracking else UNSET
         active = self.active_items.get(node.full_key)
