@@ -477,11 +477,12 @@ def _variant_keyword(form: CompiledForm, schema: dict[str, Any], pointer: str, t
             continue
         if all(isinstance(e, dict) and ("const" in e or "enum" in e) for e in entries):
             continue
-        objects = _objects_in(form, entries, f"{pointer}/{keyword}")
-        if keyword == "anyOf" and not (objects and _only_objects(form, entries, f"{pointer}/{keyword}")):
-            continue  # a union of types: a type switch (Skeleton.branches)
-        if "object" in types or (not types and objects):
+        if "object" in types:
             return keyword
+        if not types and _objects_in(form, entries, f"{pointer}/{keyword}"):
+            if _only_objects(form, entries, f"{pointer}/{keyword}"):
+                return keyword
+            return None  # a union of an object and other types: a type switch (Skeleton.branches)
     return None
 
 
