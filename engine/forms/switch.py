@@ -100,25 +100,12 @@ def branch_for(skeleton: Skeleton, value: Any) -> Skeleton | None:
         kind = "array"
     else:
         kind = json_type(value)
-    form, schema, pointer = skeleton.form, skeleton.schema, skeleton.pointer
     if skeleton.open_items:
         # Items that are objects or lists get fields of their own; plain values stay one field.
-        if kind == "array" and any(isinstance(item, (dict, list)) for item in value):
-            return form.branch_skeleton({**schema, "items": {}, "layout": {"comp": "list"}}, f"{pointer}/~list")
-        return None
+        structured = kind == "array" and any(isinstance(item, (dict, list)) for item in value)
+        return plain(skeleton, "array") if structured else None
     if skeleton.accepts_anything:
-        # Keep the title and help of a described value; a bare one shares one skeleton.
-        if kind == "object":
-            if not schema:
-                return form.any_object
-            return form.branch_skeleton({**schema, "type": "object", "additionalProperties": {}}, f"{pointer}/~map")
-        if kind == "array":
-            if not schema:
-                return form.any_array
-            return form.branch_skeleton(
-                {**schema, "type": "array", "items": {}, "layout": {"comp": "list"}}, f"{pointer}/~list"
-            )
-        return None
+        return plain(skeleton, kind) if kind in STRUCTURED else None
     candidates = [b for b in skeleton.branches if _allows(b, kind)]
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
@@ -126,6 +113,31 @@ def branch_for(skeleton: Skeleton, value: Any) -> Skeleton | None:
         if branch.own_validator.is_valid(value):
             return branch
     return candidates[0]
+
+
+def misfit(skeleton: Skeleton, value: Any) -> Skeleton | None:
+    """A plain list or map for a value whose shape the skeleton cannot show as fields (a list
+    where the schema's own keywords describe an object, as tslint's rules allow both), so each
+    of its parts is still a field; the whole schema still judges it. None when the shapes fit."""
+    if isinstance(value, list) and skeleton.object_composite and not skeleton.tuple_items:
+        return plain(skeleton, "array")
+    if isinstance(value, dict) and skeleton.comp == "list":
+        return plain(skeleton, "object")
+    return None
+
+
+def plain(skeleton: Skeleton, kind: str) -> Skeleton:
+    """A map (``kind`` object) or a list of values no schema describes, with the title and help
+    of ``skeleton``: each part of the value is a field, itself a switch."""
+    form = skeleton.form
+    kept = {k: skeleton.schema[k] for k in ("title", "description") if k in skeleton.schema}
+    if not kept:
+        return form.any_object if kind == "object" else form.any_array
+    if kind == "object":
+        return form.branch_skeleton({**kept, "type": "object", "additionalProperties": {}}, f"{skeleton.pointer}/~map")
+    return form.branch_skeleton(
+        {**kept, "type": "array", "items": {}, "layout": {"comp": "list"}}, f"{skeleton.pointer}/~list"
+    )
 
 
 def _allows(branch: Skeleton, kind: str) -> bool:
