@@ -721,8 +721,8 @@ class Skeleton:
         """The skeleton of the values of keys no property or pattern names (``additionalProperties``
         as a schema), or None."""
         additional = self.schema.get("additionalProperties")
-        if self.free_form:
-            additional = {}
+        if self.free_form or additional is True:
+            additional = {}  # any other key, with any value: a key of the user's choosing
         if not isinstance(additional, dict):
             return None
         return self.form.skeleton(additional, self.pointer + "/additionalProperties")

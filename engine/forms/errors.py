@@ -110,7 +110,7 @@ class _Collector:
                 continue
             owner_node = selector.parent
             if owner_node is not None:
-                self.add(owner_node.data_path, message_for(error), prefer=owner_node)
+                self.add(owner_node.data_path, _variants_message(error, selector), prefer=owner_node)
             if selector.active_variant is not None:
                 for branch, sub in error.context:
                     if branch == selector.active_variant:
@@ -179,6 +179,22 @@ class _Collector:
             seen.add((entry.path, entry.message))
             loose.append(entry)
         return self.attached + loose
+
+
+def _variants_message(error: SchemaError, selector: Node) -> str:
+    """The error of an object no variant accepts, said of the variant the form shows (the one
+    chosen, or the data's closest match), whose own errors are on its fields."""
+    owner, active = selector.variant_owner, selector.active_variant
+    if error.several or owner is None or active is None:
+        return message_for(error)
+    title = owner.variant_titles[active]
+    named = f'"{title}"' if title != f"option {active + 1}" else f"variant {active}"
+    count = sum(1 for branch, _ in error.context if branch == active)
+    problems = f"{count} problem(s)" if count else "problems"
+    return (
+        f"matches none of the variants; the closest is {named} ({selector.path} = {active}), which has {problems} "
+        "on the fields marked below (or choose another variant)"
+    )
 
 
 def scoped(errors: list[FieldError], node: Node) -> tuple[list[FieldError], int]:

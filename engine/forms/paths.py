@@ -136,9 +136,8 @@ def not_found(tree: Tree, path: str) -> FieldNotFound:
         )
     if path and lookup(tree.data, path) is not UNSET:
         return FieldNotFound(
-            f'no field at "{shown}": the document has a value there, but its field is not shown right now '
-            "(a condition hides it, or another choice replaces it). describeState lists the fields the form "
-            "offers instead.",
+            f'no field at "{shown}": the document has a value there, but {_why_hidden(tree, path)}. describeState '
+            "lists the fields the form offers instead.",
             code="fieldHidden",
         )
     listed = []
@@ -154,6 +153,29 @@ def not_found(tree: Tree, path: str) -> FieldNotFound:
         "as getData shows it.",
         code="fieldNotFound",
     )
+
+
+def _why_hidden(tree: Tree, path: str) -> str:
+    """Why the value at ``path`` has no field that can be found, as precisely as the tree says."""
+    node = tree.by_data_path.get(path)
+    tokens = jsonpointer.split(path)
+    while node is None and tokens:
+        tokens.pop()
+        node = tree.by_data_path.get(jsonpointer.join(tokens))
+    if node is None:
+        return "the form has no field for it"
+    at = "its field" if node.data_path == path else f"the field {node.path} it is under"
+    current: Node | None = node
+    while current is not None:
+        if not current.shown:
+            where = at if current is node else f"{at} is under {current.path}, which"
+            skeleton = current.skeleton
+            if skeleton is not None and skeleton.comp == "none":
+                return f"{where} is drawn as nothing by the schema (layout none)"
+            if skeleton is not None and skeleton.if_expression is not None:
+                return f"{where} is hidden by its condition (layout.if) for the current data"
+        current = current.parent
+    return f"{at} does not hold it as a field of its own (a {node.comp} field)"
 
 
 # A typo is looked for among this many shown fields at most: a huge generated form must not make

@@ -171,8 +171,8 @@ def test_a_hidden_field_with_data_says_so():
     }
     form = Form(schema, {"assisted": True, "colors": "red"})
     message = form.error("setFieldValue", path="/colors", value="blue")
-    assert "has a value there, but its field is not shown" in message
-    assert "is not shown" in form.error("getData", path="/colors")
+    assert "has a value there, but its field is hidden by its condition (layout.if)" in message
+    assert "hidden by its condition" in form.error("getData", path="/colors")
     assert form.data()["colors"] == "red", "hiding a field keeps its value"
 
 

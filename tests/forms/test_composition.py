@@ -1,0 +1,171 @@
+"""Fields under every kind of composition are fields (issue 28, item 1): an anyOf of object shapes
+is a variant selector, a union of types is a type switch whose active type's fields are fields,
+lists of one-value enums are choices, examples do not hide an object's fields, the items of a
+list of plain values and the keys of a free-form object are set by path. Checked on the schemas
+their projects publish (tests/fixtures/schemastore and tests/fixtures/composition, see their
+SOURCES.md), and on the shapes the issue names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from deskcheck.engine.forms.schema_files import bundle_schema_file
+from tests.conftest import REPO
+
+from .schemastore import read
+from .support import Form
+
+STORE = REPO / "tests" / "fixtures" / "schemastore"
+ANSIBLE = REPO / "tests" / "fixtures" / "composition" / "ansible-lint"
+
+
+def published(schema_path: Path, data) -> Form:
+    """A form over a schema file as a session opens it (its references bundled)."""
+    return Form(bundle_schema_file(read(schema_path), schema_path), data, base=json.loads(json.dumps(data)))
+
+
+def store(name: str, data) -> Form:
+    return published(STORE / "schemas" / f"{name}.json", data)
+
+
+# -- anyOf of objects ----------------------------------------------------------------------------
+
+KINDS = {
+    "type": "object",
+    "anyOf": [
+        {"properties": {"kind": {"const": "A"}, "a": {"type": "string"}}},
+        {"properties": {"kind": {"const": "B"}, "b": {"type": "integer"}}},
+    ],
+}
+
+
+def test_an_any_of_of_objects_is_a_variant_selector_whose_fields_are_set_by_path():
+    form = Form(KINDS, {"kind": "A", "a": "x"}, base={"kind": "A", "a": "x"})
+    assert form.call("setFieldValue", path="/a", value="y").startswith('/$oneOf/0/a (text) = "y"')
+    assert form.data() == {"kind": "A", "a": "y"}
+    assert "(variant-selector" in form.line("/$oneOf")
+    form.call("setFieldValue", path="/$oneOf", value=1)
+    form.call("setFieldValue", path="/b", value=3)
+    assert form.data() == {"kind": "B", "b": 3}
+
+
+def test_the_active_variant_of_an_any_of_is_the_best_match_when_none_validates():
+    # "b" must be an integer: neither variant accepts the object, the second is the closer one.
+    form = Form(KINDS, {"kind": "B", "b": "three"})
+    assert form.state.tree.by_full_key["/$oneOf"].active_variant == 1
+    assert "must be an integer" in form.call("describeState", path="/b")
+
+
+def test_catalog_info_entities_are_edited_field_by_field():
+    # Backstage's catalog-info: the root is an anyOf of entity kinds.
+    entity = read(STORE / "test" / "catalog-info" / "all-components.json")
+    first = entity if isinstance(entity, dict) else entity[0]
+    form = store("catalog-info", first)
+    owner = "/spec/owner" if "owner" in first.get("spec", {}) else "/metadata/name"
+    form.call("setFieldValue", path=owner, value="team-b")
+    assert form.data(owner) == "team-b"
+    assert form.state.valid
+
+
+def test_list_items_that_are_an_any_of_of_objects_are_fields():
+    # pre-commit's repos: each item is an anyOf of repository kinds.
+    data = read(STORE / "test" / "pre-commit-config" / sorted((STORE / "test" / "pre-commit-config").iterdir())[0].name)
+    form = store("pre-commit-config", data)
+    form.call("setFieldValue", path="/repos/0/hooks/0/id", value="renamed")
+    assert form.data("/repos/0/hooks/0/id") == "renamed"
+
+
+# -- type switches --------------------------------------------------------------------------------
+
+
+def test_codecov_status_switches_between_a_boolean_and_an_object():
+    data = {"coverage": {"status": {"project": {"default": {"target": "80%", "base": "auto"}}}}}
+    form = store("codecov", data)
+    form.call("setFieldValue", path="/coverage/status/project/default/base", value="pr")
+    assert form.data("/coverage/status/project/default") == {"target": "80%", "base": "pr"}
+    form.call("setFieldValue", path="/coverage/status", value=False)
+    assert "(boolean" in form.line("/coverage/status") and form.state.valid
+    form.call("setFieldValue", path="/coverage/status", value={"patch": "off"})
+    assert form.call("describeState", path="/coverage/status/patch")
+    assert form.state.valid
+
+
+def test_tslint_rules_hold_a_boolean_an_object_or_a_list():
+    data = {"rules": {"align": [True, "parameters"], "quotemark": {"severity": "warning"}, "semicolon": True}}
+    form = store("tslint", data)
+    form.call("setFieldValue", path="/rules/align/1", value="statements")
+    form.call("setFieldValue", path="/rules/quotemark/severity", value="error")
+    assert form.data("/rules") == {"align": [True, "statements"], "quotemark": {"severity": "error"}, "semicolon": True}
+    assert form.state.valid
+
+
+def test_a_type_list_is_a_type_switch():
+    schema = {"type": "object", "properties": {"files": {"type": ["string", "array"], "items": {"type": "string"}}}}
+    form = Form(schema, {"files": ["a", "b"]})
+    form.call("setFieldValue", path="/files/1", value="c")
+    assert form.data("/files") == ["a", "c"]
+    form.call("setFieldValue", path="/files", value="one")
+    assert "(text" in form.line("/files") and form.state.valid
+
+
+def test_a_value_no_schema_describes_is_set_by_path_as_deep_as_it_goes():
+    schema = {"type": "object", "properties": {"values": {}}}
+    form = Form(schema, {"values": {"server": {"ports": [80, {"name": "tls"}]}}})
+    form.call("setFieldValue", path="/values/server/ports/1/name", value="https")
+    form.call("setFieldValue", path="/values/server/ports/0", value=8080)
+    assert form.data("/values") == {"server": {"ports": [8080, {"name": "https"}]}}
+
+
+# -- choices, examples ------------------------------------------------------------------------------
+
+
+def test_prettier_choices_written_as_one_value_enums_are_options():
+    form = store("prettierrc", {"trailingComma": "es5"})
+    assert 'values=["all", "es5", "none"]' in form.call("describeState", path="/trailingComma")
+    assert "avoid" in form.call("getFieldSuggestions", path="/arrowParens")
+    form.call("setFieldValue", path="/arrowParens", suggestionIndex=1)
+    assert form.data("/arrowParens") == "avoid"
+
+
+def test_an_any_of_of_constants_is_a_choice():
+    schema = {"type": "object", "properties": {"mode": {"anyOf": [{"const": "fast"}, {"const": "safe"}]}}}
+    assert 'values=["fast", "safe"]' in Form(schema, {}).line("/mode")
+
+
+def test_examples_on_an_object_do_not_hide_its_fields():
+    schema = {"type": "object", "examples": ["x.yml"], "properties": {"a": {"type": "string"}}}
+    form = Form(schema, {"a": "q"})
+    assert "(section" in form.line("/")
+    form.call("setFieldValue", path="/a", value="r")
+    assert form.data() == {"a": "r"}
+
+
+def test_ansible_lint_config_is_a_form_not_a_select_of_its_example_names():
+    data = read(ANSIBLE / "test" / "ansible-lint.yml")
+    form = published(ANSIBLE / "schemas" / "ansible-lint-config.json", data)
+    assert "(section" in form.line("/")
+    form.call("setFieldValue", path="/profile", value="safety")
+    assert form.data("/profile") == "safety" and form.state.valid
+
+
+# -- items and maps ---------------------------------------------------------------------------------
+
+
+def test_items_of_a_string_list_are_set_by_index():
+    form = store("tsconfig", {"compilerOptions": {"lib": ["es2020", "dom"]}})
+    form.call("setFieldValue", path="/compilerOptions/lib/1", value="webworker")
+    assert form.data("/compilerOptions/lib") == ["es2020", "webworker"]
+
+
+def test_free_form_objects_are_maps_whose_entries_are_set_added_and_removed():
+    for shape in ({"type": "object"}, {"type": "object", "additionalProperties": True}, {"additionalProperties": {}}):
+        schema = {"type": "object", "properties": {"meta": shape}}
+        form = Form(schema, {"meta": {"a": 1}})
+        assert "(map" in form.line("/meta"), shape
+        form.call("setFieldValue", path="/meta/a", value=2)
+        form.call("setFieldValue", path="/meta/b", value={"deep": True})
+        form.call("setFieldValue", path="/meta/b/deep", value=False)
+        form.call("editArray", path="/meta", action="add", key="c", value="x")
+        form.call("editArray", path="/meta", action="remove", key="a")
+        assert form.data("/meta") == {"b": {"deep": False}, "c": "x"}, shape
