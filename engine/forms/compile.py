@@ -333,6 +333,7 @@ class CompiledForm:
             skeleton = self._skeletons.get(key)
             if skeleton is None:
                 skeleton = self._skeletons[key] = Skeleton(self, fragment, pointer)
+                skeleton.switched = True
         return skeleton
 
     def sub_validator(self, schema: Any) -> Fragment:
@@ -519,6 +520,8 @@ class Skeleton:
     def __init__(self, form: CompiledForm, schema: dict[str, Any], pointer: str) -> None:
         self.form = form
         self.pointer = pointer
+        # A branch of a type switch (``switch``), built for the value's type.
+        self.switched = False
         nullable_extra = False
         union = _nullable_union(schema)
         if union is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import jsonpointer
-from .messages import message_for
+from .messages import closest_entry, message_for
 from .record import FrozenRecord, Record
 from .tree import Node, Tree
 from .validation import SchemaError
@@ -75,7 +75,9 @@ class _Collector:
     def process(self, error: SchemaError) -> None:
         pointer = jsonpointer.join(error.path)
         if error.keyword in ("oneOf", "anyOf") and (
-            self._variant_error(error, pointer) or self._nullable_error(error, pointer)
+            self._variant_error(error, pointer)
+            or self._nullable_error(error, pointer)
+            or self._switch_error(error, pointer)
         ):
             return
         if error.extra and self._refused_keys(error, pointer):
@@ -117,6 +119,19 @@ class _Collector:
                         self.process(sub)
             return True
         return False
+
+    def _switch_error(self, error: SchemaError, pointer: str) -> bool:
+        """A union whose value has fields of its own (a type switch showing an object or a
+        list): the closest entry's errors go on those fields."""
+        node = self.tree.by_data_path.get(pointer)
+        if node is None or not node.children or error.several or node.skeleton is None or not node.skeleton.switched:
+            return False
+        found = closest_entry(error)
+        if not found or not found[0]:
+            return False
+        for sub in found[0]:
+            self.process(sub)
+        return True
 
     def _nullable_error(self, error: SchemaError, pointer: str) -> bool:
         node = self.tree.by_data_path.get(pointer)

@@ -148,11 +148,11 @@ def _custom_message(error: SchemaError) -> str | None:
     return None
 
 
-def closest_match(error: SchemaError) -> str | None:
-    """What is wrong with a value none of a union's entries accepts, said of the closest entry
-    (as ``jsonschema``'s best match picks it): an entry for another type of value is not the
-    one meant, and of the others the one with fewest errors, deepest first, names its first
-    error, with the field it is on. The other types are named after it. None without details."""
+def closest_entry(error: SchemaError) -> tuple[list[SchemaError], list[str]] | None:
+    """``(errors of the closest entry, words for the other types)`` of a union none of whose
+    entries accepts the value, as ``jsonschema``'s best match picks it: an entry for another type
+    of value is not the one meant; of the others, the one with fewest errors, deepest first.
+    The errors are [] when every entry is for another type; None without details."""
     branches: dict[int, list[SchemaError]] = {}
     for branch, sub in error.context:
         branches.setdefault(branch, []).append(sub)
@@ -170,14 +170,25 @@ def closest_match(error: SchemaError) -> str | None:
         else:
             candidates.append(subs)
     if not candidates:
-        return f"must be {' or '.join(other_types)}" if other_types else None
+        return [], other_types
     best = min(candidates, key=lambda subs: (len(subs), -max(len(sub.path) for sub in subs)))
+    return best, other_types
+
+
+def closest_match(error: SchemaError) -> str | None:
+    """What is wrong with a value none of a union's entries accepts, said of the closest entry
+    (``closest_entry``): its deepest error, with the field it is on, then the other types."""
+    found = closest_entry(error)
+    if found is None:
+        return None
+    best, other_types = found
+    if not best:
+        return f"must be {' or '.join(other_types)}" if other_types else None
     first = max(best, key=lambda sub: len(sub.path))
-    where = "/".join(str(token) for token in first.path[depth:])
-    text = message_for(first)
+    where = "/".join(str(token) for token in first.path[len(error.path) :])
     if first.missing is not None:
         where = f"{where}/{first.missing}" if where else first.missing
-    said = f"{where}: {text}" if where else text
+    said = f"{where}: {message_for(first)}" if where else message_for(first)
     if other_types:
         said += f" (or else it must be {' or '.join(other_types)})"
     return said
