@@ -123,6 +123,18 @@ def misfit(skeleton: Skeleton, value: Any) -> Skeleton | None:
         return plain(skeleton, "array")
     if isinstance(value, dict) and skeleton.comp == "list":
         return plain(skeleton, "object")
+    item = skeleton.item
+    if (
+        isinstance(value, list)
+        and skeleton.comp not in ("list", "json")
+        and item is not None
+        and (item.branches or item.accepts_anything)
+        and any(isinstance(entry, (dict, list)) for entry in value)
+    ):
+        # A list of plain values that also holds objects (mkdocs' extra_javascript: a path, or
+        # an object with one): a list of fields, each item its own switch.
+        layout = {**skeleton.layout, "comp": "list"}
+        return skeleton.form.branch_skeleton({**skeleton.schema, "layout": layout}, f"{skeleton.pointer}/~items")
     return None
 
 

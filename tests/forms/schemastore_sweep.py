@@ -109,7 +109,7 @@ def settable_leaves(state: Any, data: Any) -> tuple[int, dict[str, str]]:
         try:
             node = state.node(pointer)
         except DeskcheckError as exc:
-            unsettable[pointer] = f"{exc.code}: {str(exc)[:160]}"
+            unsettable[pointer] = f"{exc.code}: {str(exc)[:400]}"
             continue
         if node.data_path != pointer or node.wrapper:
             unsettable[pointer] = f"found {node.path} ({node.comp}) instead"
@@ -167,6 +167,45 @@ def problems(report: dict[str, Any]) -> list[str]:
     return out
 
 
+def _reason(why: str) -> str:
+    """The kind of reason a leaf is not settable, without the paths that vary per leaf."""
+    import re
+
+    code, _, text = why.partition(": ")
+    if code == "insideValue":
+        match = re.search(r"a (\S+) field whose value", text)
+        return f"inside a {match.group(1) if match else 'whole'} field written whole"
+    if code == "fieldHidden":
+        return "hidden: " + re.sub(r'"[^"]*"|/\S*', "…", text.split("but ", 1)[-1]).split(". describeState")[0]
+    return code
+
+
+def unsettable_report(reports: list[dict[str, Any]]) -> str:
+    """A Markdown list of the leaves of valid instances that are not settable by path, by reason."""
+    from collections import defaultdict
+
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    tried = missed = 0
+    for report in reports:
+        for entry in report.get("instances", []):
+            tried += entry.get("leaves", 0)
+            for pointer, why in entry.get("unsettable", {}).items():
+                missed += 1
+                by_reason[_reason(why)].append(f"`{report['name']}` {entry['file']} `{pointer}`")
+    lines = [
+        "# Leaves of valid SchemaStore instances that are not settable by path",
+        "",
+        "Written by `python -m tests.forms.schemastore_sweep SRC --unsettable FILE`: of "
+        f"{tried} leaves (scalars, empty objects and lists) of the instances SchemaStore expects to be "
+        f"valid, {tried - missed} ({100 * (tried - missed) / max(tried, 1):.2f}%) are fields found by their "
+        f"data path; these {missed} are not, grouped by reason.",
+    ]
+    for reason, where in sorted(by_reason.items(), key=lambda item: -len(item[1])):
+        lines += ["", f"## {reason} ({len(where)})", ""]
+        lines += [f"- {place}" for place in where]
+    return "\n".join(lines) + "\n"
+
+
 def _preload() -> None:
     """Import what the children use before they are forked: they then run the code as it was
     when the sweep started, whatever happens to the files meanwhile (and start faster)."""
@@ -186,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--memory-mb", type=int, default=1500)
     parser.add_argument("--jsonl", type=Path, help="write each schema's report here")
+    parser.add_argument("--unsettable", type=Path, help="write the leaves not settable by path here (Markdown)")
     args = parser.parse_args(argv)
     _preload()
     folder = schema_folder(args.src)
@@ -193,8 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     sink = args.jsonl.open("w") if args.jsonl else None
     totals = {"schemas": 0, "opened": 0, "instances": 0, "agree": 0, "undecided": 0, "leaves": 0, "settable": 0}
     failures: list[str] = []
+    reports = []
     for name in names:
         report = run(args.src, name, timeout=args.timeout, memory_mb=args.memory_mb)
+        reports.append({"name": name, "instances": report.get("instances", [])})
         totals["schemas"] += 1
         totals["opened"] += report.get("open") == "ok"
         for entry in report.get("instances", []):
@@ -214,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
         if sink:
             sink.write(json.dumps(report) + "\n")
+    if args.unsettable:
+        args.unsettable.write_text(unsettable_report(reports))
     print(json.dumps(totals))
     return 1 if failures else 0
 
