@@ -83,8 +83,8 @@ def check_severities(pairs: Iterable[tuple[Any, Any]], where: str) -> dict[str, 
             close = difflib.get_close_matches(str(rule), RULES, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise InputError(
-                f"{where}: unknown rule {rule!r}{hint}; the README's rule table lists them "
-                "(`deskcheck openapi check --help` too)."
+                f"{where}: unknown rule {rule!r}{hint}; `deskcheck openapi rule` lists them "
+                "(and docs/openapi-check.md)."
             )
         if level not in SEVERITIES:
             raise InputError(f"{where}: {rule} must be one of {', '.join(SEVERITIES)}, not {level!r}.")

@@ -275,7 +275,7 @@ RULES: dict[str, Rule] = _rules(
         "An x-agent annotation does not match the vocabulary.",
         "x-agent",
         "The annotation has a key the vocabulary does not define, or a value of the wrong type; the tool it describes "
-        "would not load. The README's OpenAPI annotations section lists the vocabulary.",
+        "would not load. docs/openapi.md lists the vocabulary.",
         "Correct the key or value at the reported pointer; the message names the allowed ones.",
     ),
     Rule(

@@ -87,7 +87,7 @@ def _location(finding: Finding) -> dict[str, Any]:
 def _rule(rule_id: str) -> dict[str, Any]:
     known = RULES.get(rule_id)
     summary = known.summary if known is not None else f"The check reported {rule_id}."
-    explanation = known.explanation if known is not None else "See the README's rule table."
+    explanation = known.explanation if known is not None else "`deskcheck openapi rule` lists the rules."
     severity = known.severity if known is not None else "warning"
     levels = f"{rule_id}=error|warning|off"
     sections = (

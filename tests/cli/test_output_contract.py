@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import REPO
+from tests.docs import all_text
 from tests.helpers import run_cli
 
 CONTRACT = REPO / "samples" / "contract.docx"
@@ -225,7 +226,7 @@ def test_every_command_has_a_row():
 
     covered = {row.argv[0] for row in ROWS}
     assert set(COMMANDS) - covered <= {"repl", "sample-api"}  # tested above / below
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = all_text()
     for command in COMMANDS:
         assert f"`{command}" in readme or f"deskcheck {command}" in readme
 

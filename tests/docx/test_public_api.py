@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import deskcheck.engine.docx as docx
-from tests.conftest import REPO
+from tests.docs import all_text
 
 
 def test_every_public_name_imports_from_the_package():
@@ -24,7 +24,7 @@ def test_every_public_name_imports_from_the_package():
 
 
 def test_the_readme_imports_only_public_names():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = all_text()
     imported = re.findall(r"^from deskcheck\.engine\.docx import (.+)$", readme, flags=re.M)
     names = {name.strip() for line in imported for name in line.split(",")}
     assert names and names <= set(docx.__all__)

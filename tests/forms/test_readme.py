@@ -1,15 +1,15 @@
-"""The README's form example runs and prints what the README shows."""
+"""The form example of docs/forms.md runs and prints what the page shows."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 
-from tests.conftest import REPO
+from tests.docs import page
 
 
 def section() -> str:
-    return (REPO / "README.md").read_text().split("## Form sessions")[1].split("\n## ")[0]
+    return page("forms.md").split("# Form sessions")[1].split("\n## ")[0]
 
 
 def test_the_readme_example_runs_and_prints_what_it_shows():
@@ -18,5 +18,5 @@ def test_the_readme_example_runs_and_prints_what_it_shows():
     shown = text.split("```text\n")[1].split("```")[0]
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(code, "README.md", "exec"), {})
+        exec(compile(code, "docs/forms.md", "exec"), {})
     assert printed.getvalue() == shown

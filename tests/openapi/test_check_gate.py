@@ -9,6 +9,7 @@ import pytest
 
 from deskcheck.samples.records_api import openapi_path
 from tests.conftest import REPO
+from tests.docs import page
 from tests.helpers import run_cli
 
 SARIF_SCHEMA = REPO / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json"
@@ -289,20 +290,19 @@ def test_github_json_and_text_say_what_happened_in_every_outcome(tmp_path):
         assert text.strip(), outcome
 
 
-# -- the README -------------------------------------------------------------------------------------
+# -- the documentation ------------------------------------------------------------------------------
 
 
 def test_the_readme_lists_every_rule_with_its_default_severity():
     from deskcheck.engine.openapi.rules import RULES
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = page("openapi-check.md")
     for rule in RULES.values():
-        assert f"| `{rule.id}` | {rule.severity} |" in readme, rule.id
+        assert f"| `{rule.id}` | {rule.severity} |" in table, rule.id
 
 
 def test_the_readme_annotation_example_is_clean_and_gives_its_tools(tmp_path):
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    example = readme.split("<!-- x-agent-example -->\n```yaml\n", 1)[1].split("```", 1)[0]
+    example = page("openapi.md").split("<!-- x-agent-example -->\n```yaml\n", 1)[1].split("```", 1)[0]
     path = tmp_path / "library.yaml"
     path.write_text(example, encoding="utf-8")
     assert "no problems found" in run_cli("openapi", "check", str(path)).stdout

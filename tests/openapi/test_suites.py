@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.docs import page
 from tests.helpers import run_cli
 
 SUITES = REPO / "tests" / "fixtures" / "openapi-suites"
@@ -122,7 +123,7 @@ def test_the_check_agrees_with_the_validator_and_the_suite(document, monkeypatch
 
 
 def test_the_readme_names_every_exception():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = page("openapi-check.md")
     for document, (_, rules, _) in EXCEPTIONS.items():
         assert Path(document).name in readme, document
         for rule in rules:

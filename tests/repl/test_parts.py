@@ -117,14 +117,13 @@ def test_json_arguments_of_call():
     assert json.loads(json.dumps(parse.value('{"nested": [1, {"x": null}]}'))) == {"nested": [1, {"x": None}]}
 
 
-def test_the_readme_names_every_command_of_the_tables():
-    from tests.conftest import REPO
+def test_the_repl_page_names_every_command_of_the_tables():
+    from tests.docs import page
 
-    readme = (REPO / "README.md").read_text()
-    section = readme[readme.index("## Interactive REPL") : readme.index("## Python API")]
+    section = page("repl.md")
     for mode in ("form", "review"):
         for command in commands.table(mode):
-            assert f"`{command.name}" in section, f"the README's REPL section does not mention {command.name}"
+            assert f"`{command.name}" in section, f"docs/repl.md does not mention {command.name}"
 
 
 def test_tool_messages_read_in_the_repl_s_words():
