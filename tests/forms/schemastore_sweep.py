@@ -104,6 +104,9 @@ def settable_leaves(state: Any, data: Any) -> tuple[int, dict[str, str]]:
 
     tried = 0
     unsettable: dict[str, str] = {}
+    # Items of long lists are folded until a path names one; unfolding them all at once costs
+    # one rebuild instead of one per item (the long-list tests check a path unfolds its item).
+    state.unfold_items([node for node in state.tree.nodes if node.folded])
     for pointer in islice(leaves(data), MAX_LEAVES):
         tried += 1
         try:
