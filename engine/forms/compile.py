@@ -738,6 +738,13 @@ class Skeleton:
         return type_branches(self)
 
     @cached_property
+    def allowed_types(self) -> frozenset[str]:
+        """The JSON types the fragment allows, as far as its keywords (and nested unions) say."""
+        from .switch import union_types
+
+        return frozenset(self.types) or frozenset(union_types(self.schema, self.form, self.pointer))
+
+    @cached_property
     def accepts_anything(self) -> bool:
         """Whether the fragment says nothing about its value (``{}``): a type switch whose
         branches are a map and a list of such values."""

@@ -32,6 +32,8 @@ ANNOTATIONS = frozenset(
     }
 )
 STRUCTURED = frozenset({"object", "array"})
+# How deep unions nested in unions are read for the types they allow.
+MAX_NESTING = 4
 
 
 def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
@@ -39,15 +41,16 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
     variants or options, whose entries allow more than one JSON type, one of them an object or
     an array; ``("type", types)`` for a ``type`` list of that kind."""
     schema = skeleton.schema
-    if skeleton.object_one_of or skeleton.items is not None or skeleton.layout.get("comp"):
-        return None
+    options = skeleton.items
+    if skeleton.object_one_of or (options is not None and not options.open) or skeleton.layout.get("comp"):
+        return None  # variants, or a choice among fixed options (examples only suggest)
     for keyword in ("oneOf", "anyOf"):
         entries = schema.get(keyword)
         if isinstance(entries, list) and len(entries) >= 2:
             kinds: set[str] = set()
             for index, entry in enumerate(entries):
-                target, _ = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
-                kinds.update(_types(target))
+                target, where = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
+                kinds.update(union_types(target, skeleton.form, where))
             if len(kinds) >= 2 and kinds & STRUCTURED:
                 return keyword, entries
             return None
@@ -56,12 +59,21 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
     return None
 
 
-def _types(schema: dict[str, Any]) -> set[str]:
+def union_types(schema: dict[str, Any], form: Any = None, pointer: str = "", depth: int = 0) -> set[str]:
+    """The JSON types ``schema`` allows, as far as its keywords say (a nested union's, a few
+    levels deep: package.json's exports are unions of unions)."""
     from .compile import _types_of
 
     declared = set(_types_of(schema)[0])
     if "object" not in declared and isinstance(schema.get("properties"), dict):
         declared.add("object")
+    if not declared and form is not None and depth < MAX_NESTING:
+        for keyword in ("oneOf", "anyOf"):
+            entries = schema.get(keyword)
+            if isinstance(entries, list):
+                for index, entry in enumerate(entries):
+                    target, where = form._deref(entry, f"{pointer}/{keyword}/{index}")
+                    declared |= union_types(target, form, where, depth + 1)
     return declared
 
 
@@ -152,8 +164,23 @@ def plain(skeleton: Skeleton, kind: str) -> Skeleton:
     )
 
 
+def settle(skeleton: Skeleton, value: Any) -> Skeleton:
+    """The skeleton ``value`` is built with: through a switch's branch that is a switch itself
+    (a union of unions), a few levels deep, then a plain list or map for a misfit shape."""
+    for _ in range(MAX_NESTING):
+        if not (skeleton.accepts_anything or skeleton.branches or skeleton.open_items):
+            break
+        chosen = branch_for(skeleton, value)
+        if chosen is None or chosen is skeleton:
+            break
+        skeleton = chosen
+    if isinstance(value, (dict, list)):
+        skeleton = misfit(skeleton, value) or skeleton
+    return skeleton
+
+
 def _allows(branch: Skeleton, kind: str) -> bool:
-    types = set(branch.types)
+    types = branch.allowed_types
     if not types:
         if accepts_anything(branch.schema):
             return True

@@ -45,7 +45,7 @@ from .compile import ChildPlan, CompiledForm, Skeleton
 from .expressions import Expression, ExpressionError, evaluate, shared_scope
 from .layout import ITEMS_COMPONENTS, normal_item
 from .record import Record
-from .switch import branch_for, misfit
+from .switch import settle
 from .values import UNSET, coerce, json_equal
 
 
@@ -324,11 +324,9 @@ class TreeBuilder:
         required: bool,
         item_index: int | None = None,
     ) -> tuple[Node, Any]:
-        if value is not UNSET and (skeleton.accepts_anything or skeleton.branches or skeleton.open_items):
+        if value is not UNSET:
             # A type switch: the branch the value's type selects (see ``switch``).
-            skeleton = branch_for(skeleton, value) or skeleton
-        if isinstance(value, (dict, list)):
-            skeleton = misfit(skeleton, value) or skeleton
+            skeleton = settle(skeleton, value)
         parent_shown = parent is None or parent.shown
         node = self._node(
             key=key,
