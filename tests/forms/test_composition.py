@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from deskcheck.engine.forms.schema_files import bundle_schema_file
 from tests.conftest import REPO
 
@@ -169,3 +172,86 @@ def test_free_form_objects_are_maps_whose_entries_are_set_added_and_removed():
         form.call("editArray", path="/meta", action="add", key="c", value="x")
         form.call("editArray", path="/meta", action="remove", key="a")
         assert form.data("/meta") == {"b": {"deep": False}, "c": "x"}, shape
+
+
+def test_a_union_of_unions_switches_through_each_level():
+    # package.json's exports: a path, an object of conditions, or a list of fallbacks, nested.
+    data = {"name": "x", "exports": {"./feature": {"node": "./feature-node.js", "default": "./feature.js"}}}
+    form = store("package", data)
+    form.call("setFieldValue", path="/exports/.~1feature/node", value="./node.mjs")
+    assert form.data("/exports") == {"./feature": {"node": "./node.mjs", "default": "./feature.js"}}
+    assert form.state.valid
+
+
+def test_a_type_list_with_examples_is_still_a_switch():
+    # prisma's datamodel: a file name or a list of them, with file names as examples.
+    form = store("prisma", {"datamodel": ["types.prisma", "enums.prisma"]})
+    form.call("setFieldValue", path="/datamodel/1", value="models.prisma")
+    assert form.data("/datamodel") == ["types.prisma", "models.prisma"]
+
+
+def test_compose_services_are_edited_field_by_field():
+    compose = REPO / "tests" / "fixtures" / "composition" / "compose-spec" / "compose-spec.json"
+    data = {"services": {"web": {"image": "nginx", "ports": ["80:80"], "environment": {"A": "b"}}}}
+    form = published(compose, data)
+    form.call("setFieldValue", path="/services/web/ports/0", value="8080:80")
+    form.call("setFieldValue", path="/services/web/environment/A", value="c")
+    assert form.data("/services/web") == {"image": "nginx", "ports": ["8080:80"], "environment": {"A": "c"}}
+    assert form.state.valid
+
+
+# -- what a write may change ----------------------------------------------------------------------
+
+_scalars = st.one_of(st.booleans(), st.integers(-5, 5), st.text("abc", max_size=3), st.none())
+_keys = st.text("abxy.~/", min_size=1, max_size=3)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_keys, inner, max_size=3),
+    max_leaves=12,
+)
+FREE_FORM = [
+    {},
+    {"type": "object"},
+    {"type": "object", "properties": {"a": {"anyOf": [{"type": "boolean"}, {"type": "object"}, {"type": "array"}]}}},
+    {"type": "object", "additionalProperties": {"oneOf": [{"type": "string"}, {"type": "array", "items": {}}, {}]}},
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(FREE_FORM), st.dictionaries(_keys, _values, min_size=1, max_size=4), st.data())
+def test_a_leaf_under_any_composition_is_set_alone(schema, document, data):
+    from .schemastore_sweep import leaves
+    from .test_schemastore import _changed
+
+    pointers = list(leaves(document))
+    pointer = data.draw(st.sampled_from(pointers))
+    form = Form(schema, document, base=json.loads(json.dumps(document)))
+    assert form.state.document == document and not form.state.modified
+    form.call("setFieldValue", path=pointer, value="written")
+    assert _changed(document, form.state.document, "") == [pointer]
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(st.dictionaries(_keys, _values, min_size=1, max_size=4))
+def test_a_free_form_file_saved_without_an_edit_is_unchanged(tmp_path, document):
+    from deskcheck.engine.forms.session_tools import file_form_group
+
+    import uuid
+
+    folder = tmp_path / uuid.uuid4().hex  # one file per example: no session carries over
+    folder.mkdir()
+    schema_file, data_file = folder / "schema.json", folder / "data.yaml"
+    schema_file.write_text(json.dumps({"type": "object", "additionalProperties": True}))
+    import yaml
+
+    text = yaml.safe_dump(document, sort_keys=False, default_flow_style=False)
+    data_file.write_text(text)
+    group = file_form_group(schema_file, data_file)
+    try:
+        assert group.toolset().call("form_describeState", {}).ok
+        group.session({}).save(allow_invalid=True)
+    finally:
+        group.close()
+    assert data_file.read_text() == text
