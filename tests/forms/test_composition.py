@@ -8,16 +8,22 @@ SOURCES.md), and on the shapes the issue names."""
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
+
+import yaml
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deskcheck.engine.forms.schema_files import bundle_schema_file
+from deskcheck.engine.forms.session_tools import file_form_group
 from tests.conftest import REPO
 
 from .schemastore import read
+from .schemastore_sweep import leaves
 from .support import Form
+from .test_schemastore import _changed
 
 STORE = REPO / "tests" / "fixtures" / "schemastore"
 ANSIBLE = REPO / "tests" / "fixtures" / "composition" / "ansible-lint"
@@ -220,9 +226,6 @@ FREE_FORM = [
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(FREE_FORM), st.dictionaries(_keys, _values, min_size=1, max_size=4), st.data())
 def test_a_leaf_under_any_composition_is_set_alone(schema, document, data):
-    from .schemastore_sweep import leaves
-    from .test_schemastore import _changed
-
     pointers = list(leaves(document))
     pointer = data.draw(st.sampled_from(pointers))
     form = Form(schema, document, base=json.loads(json.dumps(document)))
@@ -236,16 +239,10 @@ def test_a_leaf_under_any_composition_is_set_alone(schema, document, data):
 )
 @given(st.dictionaries(_keys, _values, min_size=1, max_size=4))
 def test_a_free_form_file_saved_without_an_edit_is_unchanged(tmp_path, document):
-    from deskcheck.engine.forms.session_tools import file_form_group
-
-    import uuid
-
     folder = tmp_path / uuid.uuid4().hex  # one file per example: no session carries over
     folder.mkdir()
     schema_file, data_file = folder / "schema.json", folder / "data.yaml"
     schema_file.write_text(json.dumps({"type": "object", "additionalProperties": True}))
-    import yaml
-
     text = yaml.safe_dump(document, sort_keys=False, default_flow_style=False)
     data_file.write_text(text)
     group = file_form_group(schema_file, data_file)
