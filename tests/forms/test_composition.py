@@ -12,7 +12,6 @@ import uuid
 from pathlib import Path
 
 import yaml
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
