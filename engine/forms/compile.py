@@ -470,20 +470,25 @@ def _objects_in(form: CompiledForm, entries: list[Any], pointer: str, depth: int
 
 def _variant_keyword(form: CompiledForm, schema: dict[str, Any], pointer: str, types: tuple[str, ...]) -> str | None:
     """``oneOf`` or ``anyOf`` when its entries are variants of an object the form shows one at a
-    time: not all constants (those are options), and the fragment is an object or, untyped, one
-    of the entries is (a choice between a string and a list of strings is a type switch)."""
+    time: not all constants (those are options); a ``oneOf`` on a fragment typed object, or
+    entries that all describe objects, one at least with its own fields. An ``anyOf`` of bare
+    constraints (``required: [a]`` or ``required: [b]``) only checks; a union of an object and
+    other types is a type switch (``Skeleton.branches``)."""
     for keyword in ("oneOf", "anyOf"):
         entries = schema.get(keyword)
         if not isinstance(entries, list) or not entries:
             continue
         if all(isinstance(e, dict) and ("const" in e or "enum" in e) for e in entries):
             continue
-        if "object" in types:
+        if keyword == "oneOf" and "object" in types:
             return keyword
-        if not types and _objects_in(form, entries, f"{pointer}/{keyword}"):
-            if _only_objects(form, entries, f"{pointer}/{keyword}"):
-                return keyword
-            return None  # a union of an object and other types: a type switch (Skeleton.branches)
+        where = f"{pointer}/{keyword}"
+        if types and "object" not in types:
+            continue
+        if _objects_in(form, entries, where) and _only_objects(form, entries, where):
+            return keyword
+        if not types and _objects_in(form, entries, where):
+            return None
     return None
 
 

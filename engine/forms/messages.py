@@ -152,7 +152,8 @@ def closest_entry(error: SchemaError) -> tuple[list[SchemaError], list[str]] | N
     """``(errors of the closest entry, words for the other types)`` of a union none of whose
     entries accepts the value, as ``jsonschema``'s best match picks it: an entry for another type
     of value is not the one meant; of the others, the one with fewest errors, deepest first.
-    The errors are [] when every entry is for another type; None without details."""
+    The errors are [] when every entry is for another type; None without details, or when two
+    entries are equally close."""
     branches: dict[int, list[SchemaError]] = {}
     for branch, sub in error.context:
         branches.setdefault(branch, []).append(sub)
@@ -171,8 +172,15 @@ def closest_entry(error: SchemaError) -> tuple[list[SchemaError], list[str]] | N
             candidates.append(subs)
     if not candidates:
         return [], other_types
-    best = min(candidates, key=lambda subs: (len(subs), -max(len(sub.path) for sub in subs)))
-    return best, other_types
+    ranked = sorted(candidates, key=_rank)
+    if len(ranked) > 1 and _rank(ranked[0]) == _rank(ranked[1]):
+        return None  # no entry is closer than another: naming one would mislead
+    return ranked[0], other_types
+
+
+def _rank(errors: list[SchemaError]) -> tuple[int, int]:
+    """Fewer errors first, then the deepest (the furthest the value got into the entry)."""
+    return len(errors), -max(len(sub.path) for sub in errors)
 
 
 def closest_match(error: SchemaError) -> str | None:

@@ -71,3 +71,17 @@ def test_a_field_hidden_by_its_condition_says_so():
     form = Form(schema, {"kind": "short", "detail": "x"})
     message = form.error("setFieldValue", path="/detail", value="y")
     assert "hidden by its condition (layout.if)" in message
+
+
+def test_an_any_of_of_bare_constraints_only_checks_and_names_no_entry():
+    # "a or b is required": no variant selector, and neither entry is closer than the other.
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+    }
+    form = Form(schema, {})
+    assert "$oneOf" not in form.call("describeState")
+    assert [(e.path, e.message) for e in form.state.errors] == [("/", "does not match any of the accepted shapes")]
+    form.call("setFieldValue", path="/b", value="x")
+    assert form.state.valid
