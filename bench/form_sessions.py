@@ -57,7 +57,7 @@ def make_records(folder: Path, count: int) -> tuple[Path, list[Path]]:
 
 
 def counters(state: Path) -> dict[str, int]:
-    from deskcheck.engine.forms.store import SessionStore
+    from deskcheck.engine.forms.sessions.store import SessionStore
 
     store = SessionStore(state / "sessions.sqlite3")
     try:
@@ -71,7 +71,7 @@ def one_process(folder: Path, count: int) -> dict:
     state = folder / "state"
     os.environ["DESKCHECK_STATE_DIR"] = str(state)
     from deskcheck.cli.main import run
-    from deskcheck.engine.forms.compile import clear_compile_cache, compile_stats
+    from deskcheck.engine.forms.schema.compile import clear_compile_cache, compile_stats
 
     clear_compile_cache()
     failures = 0
@@ -181,10 +181,10 @@ def over_http(folder: Path, count: int) -> dict:
     import httpx
 
     os.environ["DESKCHECK_STATE_DIR"] = str(folder / "state")
-    from deskcheck.engine.forms.compile import clear_compile_cache, compile_stats
-    from deskcheck.engine.forms.http_source import HttpRecordSource
-    from deskcheck.engine.forms.session_tools import SessionGroup
-    from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpRequest, HttpxClient
+    from deskcheck.engine.forms.schema.compile import clear_compile_cache, compile_stats
+    from deskcheck.engine.forms.sources.http_source import HttpRecordSource
+    from deskcheck.engine.forms.tools.session_tools import SessionGroup
+    from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest, HttpxClient
     from deskcheck.samples.records_api import SampleApi
 
     clear_compile_cache()

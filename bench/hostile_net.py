@@ -45,7 +45,7 @@ def cpu_ms(call, repeat: int = 1) -> float:
 def argument_figures() -> dict:
     import re
 
-    from deskcheck.engine.openapi.arguments import argument_errors
+    from deskcheck.engine.openapi.tools.arguments import argument_errors
 
     schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}}
     python_re = {n: cpu_ms(lambda n=n: re.search("^(a+)+$", "a" * n + "!")) for n in (16, 18, 20, 22)}
@@ -65,7 +65,7 @@ def argument_figures() -> dict:
 
 
 def form_figures() -> dict:
-    from deskcheck.engine.forms.validation import SchemaValidator
+    from deskcheck.engine.forms.schema.validation import SchemaValidator
 
     fields = {f"f{i}": {"type": "string", "pattern": "^(a*)*\\1$"} for i in range(20)}
     validator = SchemaValidator({"type": "object", "properties": fields})
@@ -77,7 +77,7 @@ def form_figures() -> dict:
 
 
 def sandbox_figures() -> dict:
-    from deskcheck.engine.forms import expressions as ex
+    from deskcheck.engine.forms.schema import expressions as ex
 
     ex._sandbox()
     lockdown = cpu_ms(lambda: ex._sandbox().reset(), 10)
@@ -110,7 +110,7 @@ def sandbox_figures() -> dict:
 
 
 def trickle_figures() -> dict:
-    from deskcheck.engine.openapi.http import HttpRequest, HttpxClient, RequestFailed
+    from deskcheck.engine.http.client import HttpRequest, HttpxClient, RequestFailed
 
     listener = socket.create_server(("127.0.0.1", 0))
     stop = threading.Event()
@@ -155,7 +155,7 @@ def bomb_figures() -> dict:
     import gzip
     import tracemalloc
 
-    from deskcheck.engine.openapi.http import HttpRequest, HttpxClient, RequestFailed
+    from deskcheck.engine.http.client import HttpRequest, HttpxClient, RequestFailed
 
     once = _gzip_zeros(1 << 30)
     shapes = {"gzip_1GiB": (once, "gzip"), "gzip_in_gzip_1GiB": (gzip.compress(once, 9), "gzip, gzip")}

@@ -1,6 +1,6 @@
 """What the worst OpenAPI document `openapi check` accepts costs, and how the cost grows with size.
 
-The limits (`engine/openapi/source.py`): 100 MiB of text and 2 million values per document, and the
+The limits (`engine/openapi/document/source.py`): 100 MiB of text and 2 million values per document, and the
 same again for all the files its $refs name. Each shape below is built to be as expensive as those
 limits allow for one kind of content; `--real FILE` adds real descriptions (GitHub's dereferenced
 one, 73 MB, is installed by `bench/openapi_peers.py --large`) and slices of them, to show time and

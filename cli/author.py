@@ -46,7 +46,7 @@ def configured_author() -> tuple[str | None, str]:
     from_environment = os.environ.get(ENVIRONMENT_VARIABLE, "").strip()
     if from_environment:
         return from_environment, f"${ENVIRONMENT_VARIABLE}"
-    from deskcheck.engine.openapi.check_config import find_config
+    from deskcheck.engine.openapi.check.check_config import find_config
 
     for path in (find_config(Path.cwd()), user_config_path()):
         if path is not None and path.is_file():

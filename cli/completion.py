@@ -45,7 +45,7 @@ def profiles(ctx: Any, args: list[str], incomplete: str) -> list[str]:
     document = _safely(lambda: _local_document(_on_line(ctx, args)))
     if document is None:
         return []
-    from deskcheck.engine.openapi.profiles import declared_profiles
+    from deskcheck.engine.openapi.tools.profiles import declared_profiles
 
     return [name for name in declared_profiles(document) if name.startswith(incomplete)]
 
@@ -130,12 +130,12 @@ def _toolset(params: dict[str, Any]) -> Any:
 
         return [_Named(spec.name, spec.description) for spec in DOCX_TOOL_SPECS]
     if params.get("schema") or params.get("data"):
-        from deskcheck.engine.forms.session_tools import SessionGroup
+        from deskcheck.engine.forms.tools.session_tools import SessionGroup
 
         group = SessionGroup(name="form", title="record", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
         return group.tools()
     if params.get("spec"):
-        from deskcheck.engine.openapi.load import load_openapi
+        from deskcheck.engine.openapi.tools.load import load_openapi
 
         _local_path(params["spec"])  # never a URL
         return load_openapi(params["spec"], profiles=params.get("profile") or None).tools
@@ -148,13 +148,13 @@ def _local_document(params: dict[str, Any]) -> dict[str, Any] | None:
         spec = spec[0] if spec else None
     if not spec:
         return None
-    from deskcheck.engine.openapi.source import read_source
+    from deskcheck.engine.openapi.document.source import read_source
 
     return read_source(str(_local_path(spec))).data
 
 
 def _editor_groups(params: dict[str, Any]) -> list[tuple[str, str]]:
-    from deskcheck.engine.openapi.load import analyse
+    from deskcheck.engine.openapi.tools.load import analyse
 
     document = _local_document(params)
     if document is None:
@@ -174,7 +174,7 @@ def _block_ids(path: Path) -> list[tuple[str, str]]:
 
 def _field_paths(schema: Path, data: Path) -> list[tuple[str, str]]:
     from deskcheck.engine.forms import FormState, compile_form
-    from deskcheck.engine.forms.sources import FileSource
+    from deskcheck.engine.forms.sources.sources import FileSource
 
     from .repl.form_view import field_candidates
 

@@ -169,8 +169,8 @@ def build_context(
 def choose_store_option(url: str) -> None:
     """Use the session store ``url`` (``--store``) for the rest of this command: every session
     group, and the writer locks of served files, open it."""
-    from deskcheck.engine.forms.store_base import StoreError
-    from deskcheck.engine.forms.store_url import choose_store
+    from deskcheck.engine.forms.sessions.store_base import StoreError
+    from deskcheck.engine.forms.sessions.store_url import choose_store
 
     try:
         choose_store(url)
@@ -232,7 +232,7 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
     saveForm send a document that fails validation."""
     family = opts.family
     if family == "form":
-        from deskcheck.engine.forms.session_tools import file_form_group
+        from deskcheck.engine.forms.tools.session_tools import file_form_group
 
         options = _form_options(opts, allow_invalid=allow_invalid)
         return file_form_group(
@@ -254,7 +254,7 @@ def open_form_group(opts: ContextOptions, name: str | None = None, *, allow_inva
 def _configured_yaml_version(data: Path | None) -> str | None:
     """The YAML version a project's configuration file sets for ``data`` ([form] yaml-version)."""
     from deskcheck.engine.errors import InputError
-    from deskcheck.engine.forms.file_settings import form_settings
+    from deskcheck.engine.forms.sources.file_settings import form_settings
 
     try:
         return form_settings(data).yaml_version if data is not None else None
@@ -265,12 +265,12 @@ def _configured_yaml_version(data: Path | None) -> str | None:
 def _form_options(opts: ContextOptions, *, allow_invalid: bool = False):
     """Session options from the flags: options lists behind URLs are fetched over the shared HTTP
     seam, on --base-url's origin (with the credentials) or an --allow-host (without them)."""
-    from deskcheck.engine.forms.remote_items import LazyRemoteItems
-    from deskcheck.engine.forms.session import SessionOptions
+    from deskcheck.engine.forms.sessions.session import SessionOptions
+    from deskcheck.engine.forms.sources.remote_items import LazyRemoteItems
 
     def fetcher():
-        from deskcheck.engine.forms.remote_items import RemoteItems
-        from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpxClient
+        from deskcheck.engine.forms.sources.remote_items import RemoteItems
+        from deskcheck.engine.http.client import ApiCaller, Credentials, HttpxClient
 
         caller = ApiCaller(
             opts.base_url,
@@ -322,7 +322,7 @@ def _openapi_toolset(opts: ContextOptions) -> ToolSet:
 def _profile_hint(loaded, name: str) -> str:
     """`` It is in the profile write: add `--profile write`.`` when a profile that was not loaded
     offers ``name``; "" otherwise."""
-    from deskcheck.engine.openapi.profile_hint import profiles_offering
+    from deskcheck.engine.openapi.tools.profile_hint import profiles_offering
 
     offering = profiles_offering(loaded.analysis.document, name, loaded=loaded.profiles)
     if not offering:
@@ -341,8 +341,8 @@ def _load_openapi(opts: ContextOptions, *, allow_invalid: bool = False):
     """Load the document (the only request made before a tool runs: fetching it when it is a URL).
     A document that cannot give tools is bad input (exit 2), with every problem listed."""
     from deskcheck.engine.errors import DeskcheckError
-    from deskcheck.engine.openapi.http import Credentials
-    from deskcheck.engine.openapi.load import load_openapi
+    from deskcheck.engine.http.client import Credentials
+    from deskcheck.engine.openapi.tools.load import load_openapi
 
     try:
         return load_openapi(

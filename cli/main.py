@@ -105,7 +105,7 @@ def run(argv: list[str] | None = None, *, ends_process: bool = False) -> int:
 
 def _forget_store_choice() -> None:
     """``--store`` holds for one command (``run`` may be called again in the same process)."""
-    chosen = sys.modules.get("deskcheck.engine.forms.store_url")
+    chosen = sys.modules.get("deskcheck.engine.forms.sessions.store_url")
     if chosen is not None:
         chosen.choose_store(None)
 

@@ -78,7 +78,7 @@ def _base_url(value: str) -> None:
 
 
 def _allowed_host(value: str) -> None:
-    from deskcheck.engine.forms.remote_items import parse_allowed_host
+    from deskcheck.engine.forms.sources.remote_items import parse_allowed_host
 
     parse_allowed_host(value)
 

@@ -72,8 +72,8 @@ class ReviewLock:
         url = shared_store()
         if url is None:
             return
-        from deskcheck.engine.forms.store_base import StoreError
-        from deskcheck.engine.forms.store_postgres import WriterLock, WriterLockHeld
+        from deskcheck.engine.forms.sessions.store_base import StoreError
+        from deskcheck.engine.forms.sessions.store_postgres import WriterLock, WriterLockHeld
 
         shared = WriterLock(url, shared_identity(self.source))
         try:
@@ -153,7 +153,7 @@ def served_refusal(source: Path) -> str | None:
 
 def shared_store() -> str | None:
     """The URL of the shared (PostgreSQL) session store in use, if one is."""
-    from deskcheck.engine.forms.store_url import shared_store_url
+    from deskcheck.engine.forms.sessions.store_url import shared_store_url
 
     return shared_store_url()
 
@@ -170,8 +170,8 @@ def _still_held(source: Path) -> str | None:
     shared = _SHARED.get(source)
     if shared is None:
         return None
-    from deskcheck.engine.forms.store_base import StoreError
-    from deskcheck.engine.forms.store_postgres import WriterLockHeld
+    from deskcheck.engine.forms.sessions.store_base import StoreError
+    from deskcheck.engine.forms.sessions.store_postgres import WriterLockHeld
 
     try:
         shared.ensure()
@@ -186,8 +186,8 @@ def _shared_refusal(source: Path) -> str | None:
     url = shared_store()
     if url is None:
         return None
-    from deskcheck.engine.forms.store_base import StoreError
-    from deskcheck.engine.forms.store_postgres import writer_lock_taken
+    from deskcheck.engine.forms.sessions.store_base import StoreError
+    from deskcheck.engine.forms.sessions.store_postgres import writer_lock_taken
 
     try:
         holder = writer_lock_taken(url, shared_identity(source))

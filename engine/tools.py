@@ -292,7 +292,7 @@ def check_arguments(schema: Mapping[str, JSON], args: JSON, *, where: str = "arg
     """Validate ``args`` against a JSON Schema; return one plain message for the first error, or
     None when valid. Patterns are tested within bounds (``engine.forms.patterns``): a schema's
     regular expression cannot make a call hang. The validator is imported here, not at start-up."""
-    from .forms.validation import bounded_validator
+    from .forms.schema.validation import bounded_validator
 
     _, validator = bounded_validator(dict(schema))
     error = next(iter(validator.iter_errors(args)), None)

@@ -179,3 +179,17 @@ def check_http_url(
             f"{what} {shown!r} has the port {port!r}: a port is written as digits only, from 1 to 65535 "
             f"(for example {example})."
         )
+
+
+def password_of(url: str | None) -> str | None:
+    """The password a store URL carries (``user:password@``, or ``?password=``), to redact it."""
+    if not url:
+        return None
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    try:
+        parts = urlsplit(url)
+        secret = parts.password or (parse_qs(parts.query).get("password") or [None])[0]
+    except ValueError:
+        return None
+    return unquote(secret) if secret else None

@@ -135,7 +135,7 @@ def _postgres_cluster():
         cluster.stop()
         raise
     yield cluster
-    from deskcheck.engine.forms import store_postgres
+    from deskcheck.engine.forms.sessions import store_postgres
 
     store_postgres.close_pools()
     cluster.stop()
@@ -162,7 +162,7 @@ def store_url(request, tmp_path):
 def make_store(store_url):
     """``make_store(**options)``: a store object over ``store_url`` (``ttl=``, ``clock=``);
     several objects over one store stand for several processes."""
-    from deskcheck.engine.forms.store_url import open_store
+    from deskcheck.engine.forms.sessions.store_url import open_store
 
     made = []
 

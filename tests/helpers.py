@@ -126,7 +126,7 @@ def deskcheck_executable() -> str:
 def expire_the_only_session(state_dir) -> None:
     """Let the one open form session in ``state_dir``'s store expire now, leaving its draft (what
     the session TTL does to an idle session)."""
-    from deskcheck.engine.forms.store import SessionStore
+    from deskcheck.engine.forms.sessions.store import SessionStore
 
     store = SessionStore(state_dir / "sessions.sqlite3")
     with store.transaction():

@@ -167,7 +167,7 @@ def discard(positionals: PositionalArgs = None, draft: DraftOpt = None, *, conte
     if dropped is None:
         text = f"There was no open session of {session.key.describe()}; nothing was discarded."
     elif dropped.modified:
-        from deskcheck.engine.forms.rebase import changed_pointers
+        from deskcheck.engine.forms.state.rebase import changed_pointers
 
         changed = changed_pointers(dropped.snapshot.get("base"), dropped.snapshot.get("data"))
         text = f"Discarded the session of {session.key.describe()} and its unsaved edits ({', '.join(changed)})."
@@ -213,9 +213,9 @@ def recover_store(store_url: StoreOpt = None) -> None:
     and a fresh one holds every session, draft and prepared schema that can still be read; run it
     when no other deskcheck uses the file. In a PostgreSQL store the rows that do not decode are
     moved to the table deskcheck.damaged_rows. A store that is not damaged is left alone."""
-    from deskcheck.engine.forms import store_recovery
-    from deskcheck.engine.forms.store_url import is_postgres, sqlite_path
-    from deskcheck.engine.forms.store_url import store_url as chosen_url
+    from deskcheck.engine.forms.sessions import store_recovery
+    from deskcheck.engine.forms.sessions.store_url import is_postgres, sqlite_path
+    from deskcheck.engine.forms.sessions.store_url import store_url as chosen_url
 
     env = current_env()
     url = _usage(lambda: chosen_url(store_url))
@@ -249,11 +249,11 @@ def copy_store(
     """Copy every session, draft and prepared schema of one store that another lacks (from the local
     SQLite file to a shared PostgreSQL store, typically). What the target has already is left as it
     is, so running it again copies nothing; the answer counts what was copied."""
-    from deskcheck.engine.forms.store_copy import copy_store as copy
+    from deskcheck.engine.forms.sessions.store_copy import copy_store as copy
 
     env = current_env()
     if source is None:
-        from deskcheck.engine.forms.store import default_store_path
+        from deskcheck.engine.forms.sessions.store import default_store_path
 
         source = "sqlite:///" + str(default_store_path().absolute()).lstrip("/")
     report = _usage(lambda: copy(_store(source), _store(target)))
@@ -270,7 +270,7 @@ _COMMANDS["copy-store"] = (copy_store, {})
 def _store(url: str | None = None):
     """The store of ``url`` (default: --store of the command, DESKCHECK_STORE, the configuration,
     the state directory's file); a URL that cannot be used is bad usage."""
-    from deskcheck.engine.forms.store_url import check_store_url, open_store
+    from deskcheck.engine.forms.sessions.store_url import check_store_url, open_store
 
     if url is not None:
         _usage(lambda: check_store_url(url))
@@ -278,7 +278,7 @@ def _store(url: str | None = None):
 
 
 def _usage(action):
-    from deskcheck.engine.forms.store_base import StoreError
+    from deskcheck.engine.forms.sessions.store_base import StoreError
 
     try:
         return action()

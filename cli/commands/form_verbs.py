@@ -45,7 +45,7 @@ def verb(tool_verb: str) -> str:
 def _template_tools():
     """The form tools of a group over nothing, only to read their names, descriptions and input
     schemas (no source is built)."""
-    from deskcheck.engine.forms.session_tools import SessionGroup
+    from deskcheck.engine.forms.tools.session_tools import SessionGroup
 
     template = SessionGroup(name="form", title="record", source_for=lambda _params: None)  # type: ignore[arg-type,return-value]
     return template.tools()

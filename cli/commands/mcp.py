@@ -209,7 +209,8 @@ def _serve(
         stack.enter_context(holding(catalogue.written_documents(), "mcp"))
         log = None
         if log_path is not None:
-            from deskcheck.engine.forms.store_url import password_of, store_url
+            from deskcheck.engine.forms.sessions.store_url import store_url
+            from deskcheck.engine.urls import password_of
 
             secrets = [
                 *credentials_of(context.headers, context.effective_token),
@@ -239,8 +240,8 @@ def _serve(
 def _reach_shared_store() -> None:
     """A shared (PostgreSQL) store is connected to now: one that cannot be reached ends the
     start with exit 2 and the reason, rather than failing the agent's first call."""
-    from deskcheck.engine.forms.store_base import StoreError
-    from deskcheck.engine.forms.store_url import open_store, shared_store_url
+    from deskcheck.engine.forms.sessions.store_base import StoreError
+    from deskcheck.engine.forms.sessions.store_url import open_store, shared_store_url
 
     try:
         url = shared_store_url()

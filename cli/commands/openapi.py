@@ -130,7 +130,7 @@ def check(
     env = current_env()
     fmt = output_format or ("json" if global_flags().json else "text")
     from deskcheck.engine.errors import InputError
-    from deskcheck.engine.openapi.report import CheckReport
+    from deskcheck.engine.openapi.check.report import CheckReport
 
     report = CheckReport(documents=[_artifact_path(spec) for spec in specs])
     try:
@@ -153,9 +153,9 @@ def _run_checks(report, specs: list[str], profiles, live_options, allow_hosts, s
 
     from deskcheck.engine import progress
     from deskcheck.engine.errors import InputError
-    from deskcheck.engine.openapi.check import check_source, unreadable_finding
-    from deskcheck.engine.openapi.problems import SpecUsageError
-    from deskcheck.engine.openapi.source import read_source
+    from deskcheck.engine.openapi.check.check import check_source, unreadable_finding
+    from deskcheck.engine.openapi.document.problems import SpecUsageError
+    from deskcheck.engine.openapi.document.source import read_source
 
     documents = list(zip(specs, report.documents, strict=True))
     for spec, artifact in progress.each(
@@ -202,7 +202,7 @@ def _print_report(env, report, fmt: str) -> int:
         )
         return code
     from deskcheck.engine import __version__
-    from deskcheck.engine.openapi.report import format_report
+    from deskcheck.engine.openapi.check.report import format_report
 
     formatted = format_report(report, fmt, tool_version=__version__)
     if formatted:  # GitHub annotations of a clean check: nothing at all, not an empty line
@@ -216,7 +216,12 @@ def _check_settings(config: str | None, severity: list[str]):
     """The configuration in effect: the file's (named, found, or none), then --severity over it."""
     from pathlib import Path
 
-    from deskcheck.engine.openapi.check_config import CheckConfig, find_config, load_config, parse_severity_options
+    from deskcheck.engine.openapi.check.check_config import (
+        CheckConfig,
+        find_config,
+        load_config,
+        parse_severity_options,
+    )
 
     if config == "none":
         settings = CheckConfig()
@@ -230,7 +235,7 @@ def _check_settings(config: str | None, severity: list[str]):
 
 
 def _complete_severity(incomplete: str) -> list[str]:
-    from deskcheck.engine.openapi.rules import RULES, SEVERITIES
+    from deskcheck.engine.openapi.rules.rules import RULES, SEVERITIES
 
     rule, sep, _ = incomplete.partition("=")
     if sep:
@@ -247,8 +252,8 @@ def rule(
 ) -> None:
     """Explain a rule of openapi check: what it finds, why it matters, how to fix it and its default
     severity. Without NAME, list every rule."""
-    from deskcheck.engine.openapi.rule_docs import all_rule_docs, rule_doc
-    from deskcheck.engine.openapi.rules import RULES
+    from deskcheck.engine.openapi.rules.rule_docs import all_rule_docs, rule_doc
+    from deskcheck.engine.openapi.rules.rules import RULES
 
     from ..errors import UsageError
     from ..output.emit import emit_value
@@ -289,7 +294,7 @@ def tools(
     one tool per annotated operation, eight form tools per editor group (the json format also
     describes each group under editorGroups)."""
     from deskcheck.engine.errors import InputError
-    from deskcheck.engine.openapi.load import load_openapi
+    from deskcheck.engine.openapi.tools.load import load_openapi
     from deskcheck.engine.providers import export_tools
 
     env = current_env()
@@ -356,8 +361,8 @@ def _live_options(live: bool, base_url: str | None, params: list[str], headers: 
         if lone_surrogate(item):
             raise InputError(f"--param {item!r} is not UTF-8 text (it holds {lone_surrogate(item)}); give it as text.")
         values[name.strip()] = value
-    from deskcheck.engine.openapi.http import Credentials
-    from deskcheck.engine.openapi.live_check import LiveOptions
+    from deskcheck.engine.http.client import Credentials
+    from deskcheck.engine.openapi.check.live_check import LiveOptions
 
     return LiveOptions(base_url, values, Credentials.from_options(headers, token), timeout=timeout)
 

@@ -114,7 +114,7 @@ def _private_session_store() -> Iterator[None]:
     agent and the developer work in. (The review locks are taken in the real one before.)"""
     import tempfile
 
-    from deskcheck.engine.forms import store_url
+    from deskcheck.engine.forms.sessions import store_url
 
     saved = os.environ.get("DESKCHECK_STATE_DIR")
     chosen = store_url.chosen_store()

@@ -25,8 +25,8 @@ from .suggest import Candidate
 from .words import form_words
 
 if TYPE_CHECKING:
-    from deskcheck.engine.forms.session_tools import SessionGroup
-    from deskcheck.engine.forms.state import FormState
+    from deskcheck.engine.forms.state.state import FormState
+    from deskcheck.engine.forms.tools.session_tools import SessionGroup
 
     from ..context import ContextOptions
 

@@ -19,8 +19,8 @@ from ..render.values import fold, one_line
 from .suggest import Candidate
 
 if TYPE_CHECKING:
-    from deskcheck.engine.forms.state import FormState
-    from deskcheck.engine.forms.tree import Node
+    from deskcheck.engine.forms.state.state import FormState
+    from deskcheck.engine.forms.state.tree import Node
 
 # A list inside the part shown prints this many items; `show` on the list prints all.
 FOLD_ITEMS = 5
@@ -48,13 +48,13 @@ def _item_title(data: Any) -> str | None:
 
 
 def type_of(node: Node) -> str:
-    from deskcheck.engine.forms.layout import agent_type
+    from deskcheck.engine.forms.schema.layout import agent_type
 
     return agent_type(node.comp)
 
 
 def value_text(node: Node) -> str:
-    from deskcheck.engine.forms.values import UNSET
+    from deskcheck.engine.forms.schema.values import UNSET
 
     if node.data is UNSET:
         return "unset"
@@ -72,7 +72,7 @@ def _flags(node: Node) -> list[str]:
     if node.items_state in ("static", "resolved", "url"):
         flags.append("suggestions")
     elif node.items_state == "blocked":
-        from deskcheck.engine.forms.text import waiting_flag
+        from deskcheck.engine.forms.state.text import waiting_flag
 
         flags.append(waiting_flag(node))
     return flags
@@ -148,7 +148,7 @@ def diff_lines(state: FormState) -> list[tuple[str, str, str]]:
     """``(pointer, loaded value, current value)`` for every field whose value differs from the
     copy loaded (or last saved); ``unset`` where a side has no value. Inside a list the items are
     paired first (``changed_paths``), so an edit deep in one item names that field."""
-    from deskcheck.engine.forms.values import UNSET
+    from deskcheck.engine.forms.schema.values import UNSET
 
     if not state.tracking:
         return []
@@ -179,7 +179,7 @@ def changed_paths(base: Any, data: Any, pointer: str = "") -> list[tuple[str, An
     every item after it; a removed item is named by its place in ``base``. A missing side is
     ``UNSET``."""
     from deskcheck.engine import jsonpointer
-    from deskcheck.engine.forms.values import UNSET, json_equal
+    from deskcheck.engine.forms.schema.values import UNSET, json_equal
 
     if isinstance(base, dict) and isinstance(data, dict):
         out: list[tuple[str, Any, Any]] = []
@@ -197,7 +197,7 @@ def _changed_items(base: list[Any], data: list[Any], pointer: str) -> list[tuple
     import difflib
 
     from deskcheck.engine import jsonpointer
-    from deskcheck.engine.forms.values import UNSET
+    from deskcheck.engine.forms.schema.values import UNSET
 
     out: list[tuple[str, Any, Any]] = []
     matcher = difflib.SequenceMatcher(None, [_identity(i) for i in base], [_identity(i) for i in data], autojunk=False)

@@ -1,21 +1,25 @@
 """JSON-Schema forms: a schema becomes a form state that the form tools read and write.
 
-Layers, each in its own module:
+Five layers, each a subpackage (engine/forms/README.md): ``schema``, ``state``, ``sources``,
+``sessions``, ``tools``, each importing only those before it in that list.
 
-1. ``compile.prepare_schema`` — bundling of local references, the vjsf-v2 keyword translation
-   (``compat_v2``), string layouts normalised;
-2. ``compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton, cached
-   per process by version (``compile_stats()`` counts compilations and hits);
-3. ``state.FormState`` — the data as loaded, changed only by the tools' writes (defaults filled
-   in only for a new record: ``fill_defaults``), its conditions (``tree``), validation with
-   jsonschema-rs (``validation``, worded by ``messages``) and errors on fields (``errors``),
-   modified flags against a base copy, the options of choice fields (``suggestions``);
-   ``snapshot()`` / ``FormState.from_snapshot`` carry it between processes as plain JSON;
-4. ``tools.form_tools(open_state, prefix=, title=)`` — the six tools as text, for a host that
-   supplies the state per call; ``text`` renders; ``guide.fill_form_guide`` is the skill text.
+1. ``schema.compile.prepare_schema`` — bundling of local references, the vjsf-v2 keyword
+   translation (``compat_v2``), string layouts normalised;
+2. ``schema.compile.compile_form(schema, version)`` -> ``CompiledForm`` — the schema's skeleton,
+   cached per process by version (``compile_stats()`` counts compilations and hits);
+3. ``state.state.FormState`` — the data as loaded, changed only by the tools' writes (defaults
+   filled in only for a new record: ``fill_defaults``), its conditions (``tree``), validation with
+   jsonschema-rs (``schema.validation``, worded by ``messages``) and errors on fields
+   (``errors``), modified flags against a base copy, the options of choice fields
+   (``suggestions``); ``snapshot()`` / ``FormState.from_snapshot`` carry it between processes as
+   plain JSON;
+4. ``tools.tools.form_tools(open_state, prefix=, title=)`` — the six tools as text, for a host that
+   supplies the state per call; ``state.text`` renders; ``tools.guide.fill_form_guide`` is the
+   skill text. Sessions kept between calls (``sessions``) over files or APIs (``sources``) are
+   served by ``tools.session_tools``.
 
 Schema expressions (``layout.if``, option lists, URL templates) run in a sandboxed JavaScript
-engine (``expressions``), loaded only when a schema has some.
+engine (``schema.expressions``), loaded only when a schema has some.
 
 Typical use::
 
@@ -38,21 +42,21 @@ from ..lazy_exports import lazy_exports
 # Public name -> the module that defines it. A name is imported when it is first used, so a
 # process that needs a part of the engine (the session store, one tool) loads only that part.
 _EXPORTS = {
-    "CompiledForm": "compile",
-    "CompileOptions": "compile",
-    "FormSchemaError": "compile",
-    "clear_compile_cache": "compile",
-    "compile_form": "compile",
-    "compile_stats": "compile",
-    "prepare_schema": "compile",
-    "fill_form_guide": "guide",
-    "FormError": "state",
-    "FormState": "state",
-    "Fetcher": "suggestions",
-    "ItemsRequest": "suggestions",
-    "VERBS": "tools",
-    "form_tools": "tools",
-    "form_toolset": "tools",
+    "CompiledForm": "schema.compile",
+    "CompileOptions": "schema.compile",
+    "FormSchemaError": "schema.compile",
+    "clear_compile_cache": "schema.compile",
+    "compile_form": "schema.compile",
+    "compile_stats": "schema.compile",
+    "prepare_schema": "schema.compile",
+    "fill_form_guide": "tools.guide",
+    "FormError": "state.state",
+    "FormState": "state.state",
+    "Fetcher": "state.suggestions",
+    "ItemsRequest": "state.suggestions",
+    "VERBS": "tools.tools",
+    "form_tools": "tools.tools",
+    "form_toolset": "tools.tools",
 }
 
 __all__ = [
@@ -74,7 +78,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .compile import (
+    from .schema.compile import (
         CompiledForm,
         CompileOptions,
         FormSchemaError,
@@ -83,10 +87,10 @@ if TYPE_CHECKING:
         compile_stats,
         prepare_schema,
     )
-    from .guide import fill_form_guide
-    from .state import FormError, FormState
-    from .suggestions import Fetcher, ItemsRequest
-    from .tools import VERBS, form_tools, form_toolset
+    from .state.state import FormError, FormState
+    from .state.suggestions import Fetcher, ItemsRequest
+    from .tools.guide import fill_form_guide
+    from .tools.tools import VERBS, form_tools, form_toolset
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

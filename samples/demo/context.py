@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from deskcheck.engine.forms.store import SessionStore
-    from deskcheck.engine.openapi.http import HttpxClient
+    from deskcheck.engine.forms.sessions.store import SessionStore
+    from deskcheck.engine.http.client import HttpxClient
     from deskcheck.samples.records_api import SampleApi
 
 

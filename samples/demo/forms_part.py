@@ -38,8 +38,8 @@ class FormsPart:
         """The write profile's tools of the sample API's document, as ``deskcheck call --spec
         ... --profile write --base-url ... --token ...`` gets them."""
         if self._tools is None:
-            from deskcheck.engine.openapi.http import Credentials
-            from deskcheck.engine.openapi.load import load_openapi
+            from deskcheck.engine.http.client import Credentials
+            from deskcheck.engine.openapi.tools.load import load_openapi
 
             loaded = load_openapi(
                 str(self.ctx.openapi_path),

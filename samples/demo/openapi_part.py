@@ -36,9 +36,9 @@ class OpenApiPart:
     def _check(self, step: Step, live=None) -> None:
         from dataclasses import replace
 
-        from deskcheck.engine.openapi.check import check_source, has_errors
-        from deskcheck.engine.openapi.report import CheckReport, text_report
-        from deskcheck.engine.openapi.source import read_source
+        from deskcheck.engine.openapi.check.check import check_source, has_errors
+        from deskcheck.engine.openapi.check.report import CheckReport, text_report
+        from deskcheck.engine.openapi.document.source import read_source
 
         def run() -> dict:
             found = check_source(read_source(str(self.ctx.openapi_path)), live=live)
@@ -60,7 +60,7 @@ class OpenApiPart:
         self._check(step)
 
         def tools() -> dict:
-            from deskcheck.engine.openapi.load import load_openapi
+            from deskcheck.engine.openapi.tools.load import load_openapi
 
             loaded = load_openapi(str(self.ctx.openapi_path), profiles=["write"])
             return {
@@ -76,6 +76,6 @@ class OpenApiPart:
         )
 
     def check_live(self, step: Step) -> None:
-        from deskcheck.engine.openapi.live_check import LiveOptions
+        from deskcheck.engine.openapi.check.live_check import LiveOptions
 
         self._check(step, LiveOptions(self.ctx.api.base_url, dict(LIVE_PARAMS), client=self.ctx.client, timeout=10))

@@ -38,8 +38,8 @@ def run_demo(options: DemoOptions, report: Callable[[Step], None] = lambda step:
     """Run the whole demo; ``report(step)`` is called as each step ends (the CLI prints it then).
     Returns every step; a step that failed has ``ok`` False and its ``error``, and the steps after
     it in the same part are skipped (they build on it), while the other parts still run."""
-    from deskcheck.engine.forms.store import STORE_FILE, SessionStore
-    from deskcheck.engine.openapi.http import HttpxClient
+    from deskcheck.engine.forms.sessions.store import STORE_FILE, SessionStore
+    from deskcheck.engine.http.client import HttpxClient
     from deskcheck.samples.records_api import SampleApi, openapi_path
 
     from .docx_part import DocxPart

@@ -267,7 +267,7 @@ def test_ctrl_c_stops_the_server_and_removes_the_temporary_state(tmp_path, monke
 
 
 def test_state_dir_keeps_the_demo_sessions_there(tmp_path, isolated_state):
-    from deskcheck.engine.forms.store import STORE_FILE
+    from deskcheck.engine.forms.sessions.store import STORE_FILE
 
     kept = tmp_path / "kept"
     run_cli("demo", "--json", "--output-dir", str(tmp_path / "out"), "--state-dir", str(kept))

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from deskcheck.engine.forms.store import SessionStore
+from deskcheck.engine.forms.sessions.store import SessionStore
 from tests.conftest import REPO
 from tests.helpers import expire_the_only_session, run_cli, run_process
 

@@ -202,7 +202,7 @@ def test_an_envelope_holding_a_lone_surrogate_is_still_one_json_line():
 
 @pytest.mark.parametrize("value", ["[NaN]", "[1e999]", "[" + "7" * 5000 + "]", '["\\ud800"]', "[" * 200 + "]" * 200])
 def test_a_json_looking_string_out_of_bounds_stays_a_string(value):
-    from deskcheck.engine.forms.values import parse_json_string
+    from deskcheck.engine.forms.schema.values import parse_json_string
 
     assert parse_json_string(value) == value
     assert parse_json_string('{"a": [1, 2.5]}') == {"a": [1, 2.5]}

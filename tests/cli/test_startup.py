@@ -83,7 +83,7 @@ def test_the_postgresql_driver_is_imported_only_for_a_postgresql_store(tmp_path)
     local = probe_process("form", "set-field-value", *files, '{"path": "/name", "value": "Grace"}')
     assert local["code"] == 0
     assert not {"psycopg", "psycopg_pool"} & top_level_modules(local)
-    assert "deskcheck.engine.forms.store_postgres" not in local["modules"]
+    assert "deskcheck.engine.forms.sessions.store_postgres" not in local["modules"]
     unreachable = "postgresql://u:pw@127.0.0.1:9/d?connect_timeout=2"
     shared = probe_process("form", "describe-state", *files, "--store", unreachable)
     assert shared["code"] == 2 and "psycopg" in top_level_modules(shared)

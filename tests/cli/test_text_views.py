@@ -52,7 +52,7 @@ def test_long_form_lines_wrap_under_their_field_at_60_columns(tmp_path, monkeypa
 def test_markdown_tables_are_drawn_as_tables():
     from deskcheck.cli.render import view_of
     from deskcheck.cli.render.draw import Styler, draw
-    from deskcheck.engine.openapi.render import render
+    from deskcheck.engine.openapi.tools.render import render
 
     text = render(
         {"total": 2, "results": [{"id": "a-1", "nom": "Chœur | Mosaïque"}, {"id": "b-2", "nom": "Club"}]},

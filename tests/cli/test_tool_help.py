@@ -154,7 +154,7 @@ def test_placeholders_name_what_to_give_never_a_type():
 
 
 def test_openapi_rule_explains_a_rule_and_lists_them_all():
-    from deskcheck.engine.openapi.rules import RULES
+    from deskcheck.engine.openapi.rules.rules import RULES
 
     explained = run_cli("openapi", "rule", "default-invalid").json["result"]
     assert explained["severity"] == "warning" and explained["what"] == RULES["default-invalid"].summary
@@ -168,7 +168,7 @@ def test_openapi_rule_explains_a_rule_and_lists_them_all():
 
 
 def test_each_rule_says_why_it_matters_and_how_to_fix_it():
-    from deskcheck.engine.openapi import rules
+    from deskcheck.engine.openapi.rules import rules
 
     listed = {doc["id"]: doc for doc in run_cli("openapi", "rule").json["result"]}
     assert set(listed) == set(rules.RULES)

@@ -14,11 +14,11 @@ import json
 import sys
 from urllib.parse import quote
 
-from deskcheck.engine.forms.http_source import HttpRecordSource
-from deskcheck.engine.forms.remote_items import RemoteItems
-from deskcheck.engine.forms.session import SessionOptions
-from deskcheck.engine.forms.session_tools import SessionGroup
-from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpRequest, HttpxClient
+from deskcheck.engine.forms.sessions.session import SessionOptions
+from deskcheck.engine.forms.sources.http_source import HttpRecordSource
+from deskcheck.engine.forms.sources.remote_items import RemoteItems
+from deskcheck.engine.forms.tools.session_tools import SessionGroup
+from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest, HttpxClient
 
 SCHEMA_QUERY = "mimeType=application%2Fschema%2Bjson&extension=true"
 EDIT_PARAMETERS = {"id": {"type": "string"}, "lineId": {"type": "string"}}

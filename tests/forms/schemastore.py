@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from deskcheck.engine.forms import CompiledForm, compile_form
-from deskcheck.engine.forms.formats import CHECKERS
-from deskcheck.engine.forms.schema_files import bundle_schema_file
-from deskcheck.engine.forms.sources import _parse
-from deskcheck.engine.forms.values import json_default
+from deskcheck.engine.forms.schema.formats import CHECKERS
+from deskcheck.engine.forms.schema.values import json_default
+from deskcheck.engine.forms.sources.schema_files import bundle_schema_file
+from deskcheck.engine.forms.sources.sources import _parse
 
 INSTANCE_SUFFIXES = (".json", ".yaml", ".yml")
 # Hosts SchemaStore's schemas call themselves by: a file NAME.json of the folder is also found

@@ -32,7 +32,7 @@ def schema_folder(src: Path) -> Path:
 def check_schema(src: Path, name: str) -> dict[str, Any]:
     """Everything about one schema and its instances, as plain data."""
     from deskcheck.engine.forms import FormState, form_toolset
-    from deskcheck.engine.forms.values import json_equal, jsonable
+    from deskcheck.engine.forms.schema.values import json_equal, jsonable
 
     from .schemastore import Reference, instances, open_form, read
 
@@ -216,7 +216,10 @@ def _preload() -> None:
     import referencing.jsonschema  # noqa: F401
     import yaml  # noqa: F401
 
-    from deskcheck.engine.forms import bundle, schema_files, state, text, tools, validation  # noqa: F401
+    from deskcheck.engine.forms.schema import bundle, validation  # noqa: F401
+    from deskcheck.engine.forms.sources import schema_files  # noqa: F401
+    from deskcheck.engine.forms.state import state, text  # noqa: F401
+    from deskcheck.engine.forms.tools import tools  # noqa: F401
 
     from . import schemastore  # noqa: F401
 

@@ -14,8 +14,8 @@ import uuid
 import pytest
 
 from deskcheck.engine import budget
-from deskcheck.engine.forms.patterns import MAX_BACKTRACKING_CHARS, pattern_verdict
-from deskcheck.engine.openapi.load import load_openapi
+from deskcheck.engine.forms.schema.patterns import MAX_BACKTRACKING_CHARS, pattern_verdict
+from deskcheck.engine.openapi.tools.load import load_openapi
 from tests.helpers import run_process
 
 from .support import Form
@@ -59,7 +59,7 @@ def test_each_call_gets_its_own_budget(tiny):
 
 def test_without_a_call_nothing_is_counted(tiny):
     form = Form(conditions(5), {})
-    from deskcheck.engine.forms.text import describe
+    from deskcheck.engine.forms.state.text import describe
 
     assert NOT_EVALUATED not in describe(form.state)
 

@@ -17,7 +17,7 @@ from deskcheck.engine.forms import (
     compile_stats,
     prepare_schema,
 )
-from deskcheck.engine.forms.compat_v2 import translate_v2
+from deskcheck.engine.forms.schema.compat_v2 import translate_v2
 from tests.conftest import REPO
 
 from .support import Form

@@ -15,8 +15,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deskcheck.engine.forms.schema_files import bundle_schema_file
-from deskcheck.engine.forms.session_tools import file_form_group
+from deskcheck.engine.forms.sources.schema_files import bundle_schema_file
+from deskcheck.engine.forms.tools.session_tools import file_form_group
 from tests.conftest import REPO
 
 from .schemastore import read

@@ -3,7 +3,7 @@ paths, data paths on tabs, mixed paths, hidden and unknown paths)."""
 
 from __future__ import annotations
 
-from deskcheck.engine.forms.text import abbreviate, help_to_text
+from deskcheck.engine.forms.state.text import abbreviate, help_to_text
 
 from .support import Form
 

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from deskcheck.engine.forms.expressions import Expression, ExpressionError, evaluate, regex_test, shared_scope
+from deskcheck.engine.forms.schema.expressions import Expression, ExpressionError, evaluate, regex_test, shared_scope
 
 from .support import Form
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from deskcheck.engine.forms.expressions import Expression, ExpressionError, evaluate
+from deskcheck.engine.forms.schema.expressions import Expression, ExpressionError, evaluate
 
 from .support import Form
 
@@ -136,7 +136,7 @@ def test_patterns_follow_javascript_rules_and_cannot_hang_validation():
 
 
 def test_data_nested_beyond_the_depth_limit_is_one_value():
-    from deskcheck.engine.forms.tree import MAX_TREE_DEPTH
+    from deskcheck.engine.forms.state.tree import MAX_TREE_DEPTH
 
     schema = {
         "$defs": {"node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/node"}}}},

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
-from deskcheck.engine.forms.tree import FOLD_FROM
+from deskcheck.engine.forms.state.tree import FOLD_FROM
 from tests.helpers import run_cli
 
 ITEM = {

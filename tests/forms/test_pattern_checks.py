@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deskcheck.engine import jsonpointer
-from deskcheck.engine.forms.patterns import needs_backtracking, pattern_verdict
-from deskcheck.engine.forms.validation import SchemaValidator
+from deskcheck.engine.forms.schema.patterns import needs_backtracking, pattern_verdict
+from deskcheck.engine.forms.schema.validation import SchemaValidator
 
 from .support import Form
 

@@ -41,7 +41,7 @@ def test_a_write_validates_without_python_jsonschema_nor_the_javascript_engine(t
         assert "jsonschema_rs" in tops
         assert "jsonschema" not in tops and "quickjs" not in tops
     # The schema was prepared (vjsf translation) by the first process only.
-    assert "deskcheck.engine.forms.compat_v2" not in warm["modules"]
+    assert "deskcheck.engine.forms.schema.compat_v2" not in warm["modules"]
 
 
 def test_a_schema_with_an_expression_still_runs_it_in_the_javascript_engine(tmp_path):

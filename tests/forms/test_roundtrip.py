@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
-from deskcheck.engine.forms.formats import CHECKERS
+from deskcheck.engine.forms.schema.formats import CHECKERS
 
 SCHEMA = {
     "type": "object",

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
-from deskcheck.engine.forms.schema_files import bundle_schema_file, schema_version
-from deskcheck.engine.forms.session_tools import file_form_group
+from deskcheck.engine.forms.sources.schema_files import bundle_schema_file, schema_version
+from deskcheck.engine.forms.tools.session_tools import file_form_group
 from tests.conftest import REPO
 
 from .schemastore import read

@@ -12,8 +12,8 @@ import shutil
 import pytest
 
 from deskcheck.engine.forms import FormState, form_toolset
-from deskcheck.engine.forms.session_tools import file_form_group
-from deskcheck.engine.forms.values import json_equal, jsonable
+from deskcheck.engine.forms.schema.values import json_equal, jsonable
+from deskcheck.engine.forms.tools.session_tools import file_form_group
 from tests.conftest import REPO
 
 from .schemastore import Reference, instances, open_form, read

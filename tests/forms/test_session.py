@@ -10,10 +10,10 @@ import threading
 import pytest
 
 from deskcheck.engine.errors import DeskcheckError
-from deskcheck.engine.forms.session import FormSession, SessionError, SessionKey, SessionOptions
-from deskcheck.engine.forms.session_tools import SessionGroup, file_form_group
-from deskcheck.engine.forms.sources import FileSource, FunctionSource, SaveConflict, unwrap_envelope
-from deskcheck.engine.forms.store import SessionStore
+from deskcheck.engine.forms.sessions.session import FormSession, SessionError, SessionKey, SessionOptions
+from deskcheck.engine.forms.sessions.store import SessionStore
+from deskcheck.engine.forms.sources.sources import FileSource, FunctionSource, SaveConflict, unwrap_envelope
+from deskcheck.engine.forms.tools.session_tools import SessionGroup, file_form_group
 
 CONTACT = {
     "type": "object",

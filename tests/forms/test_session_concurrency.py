@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from deskcheck.engine.forms.store_url import open_store
+from deskcheck.engine.forms.sessions.store_url import open_store
 from tests.helpers import deskcheck_executable, run_cli
 
 LIST_SCHEMA = {
@@ -69,7 +69,7 @@ def test_two_processes_writing_one_session_lose_nothing(tmp_path, store_url, mon
 
 WRITER = """
 import json, sys
-from deskcheck.engine.forms.session_tools import file_form_group
+from deskcheck.engine.forms.tools.session_tools import file_form_group
 tools = file_form_group(sys.argv[1], sys.argv[2]).toolset()
 n = 0
 while True:

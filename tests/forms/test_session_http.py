@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from deskcheck.engine.errors import DeskcheckError
-from deskcheck.engine.forms.compile import clear_compile_cache, compile_stats
+from deskcheck.engine.forms.schema.compile import clear_compile_cache, compile_stats
 from tests.conftest import REPO
 from tests.forms.http_sessions import RecordingClient, record_group
 
@@ -259,9 +259,9 @@ def test_a_declared_schema_with_references_and_an_adjustment(fresh_sample_api):
     """An editor over the write operation's declared body schema (``editor: true``): the schema
     refers into the API document, its version names it, no schema request is made, and the
     group's adjustment (hiding computed columns) applies to the prepared schema."""
-    from deskcheck.engine.forms.http_source import HttpRecordSource
-    from deskcheck.engine.forms.session_tools import SessionGroup
-    from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpRequest
+    from deskcheck.engine.forms.sources.http_source import HttpRecordSource
+    from deskcheck.engine.forms.tools.session_tools import SessionGroup
+    from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest
 
     api = fresh_sample_api
     document = {"components": {"schemas": {"Name": {"type": "string", "title": "Nom", "minLength": 2}}}}

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deskcheck.engine import jsonpointer
-from deskcheck.engine.forms.rebase import changed_pointers, rebase
-from deskcheck.engine.forms.values import UNSET, json_equal
+from deskcheck.engine.forms.schema.values import UNSET, json_equal
+from deskcheck.engine.forms.state.rebase import changed_pointers, rebase
 from deskcheck.engine.textdoc import write_document
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(["a", "b", ""]))

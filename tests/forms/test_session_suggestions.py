@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from deskcheck.engine.forms.remote_items import ItemsFetchError, RemoteItems, parse_allowed_host
-from deskcheck.engine.forms.session import SessionOptions
-from deskcheck.engine.forms.session_tools import file_form_group
-from deskcheck.engine.forms.suggestions import ItemsRequest
-from deskcheck.engine.openapi.http import ApiCaller, Credentials
+from deskcheck.engine.forms.sessions.session import SessionOptions
+from deskcheck.engine.forms.sources.remote_items import ItemsFetchError, RemoteItems, parse_allowed_host
+from deskcheck.engine.forms.state.suggestions import ItemsRequest
+from deskcheck.engine.forms.tools.session_tools import file_form_group
+from deskcheck.engine.http.client import ApiCaller, Credentials
 from tests.forms.http_sessions import RecordingClient
 
 DEPARTEMENTS = "/api/v1/referentials/departements"

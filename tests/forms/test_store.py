@@ -12,8 +12,7 @@ import time
 import pytest
 
 from deskcheck.engine.errors import InputError
-from deskcheck.engine.forms.sources import DocumentVersion
-from deskcheck.engine.forms.store import (
+from deskcheck.engine.forms.sessions.store import (
     KEEP_UNUSED_SCHEMAS,
     MIGRATIONS,
     SessionRecord,
@@ -24,6 +23,7 @@ from deskcheck.engine.forms.store import (
     default_store_path,
     ttl_from_environment,
 )
+from deskcheck.engine.forms.sources.sources import DocumentVersion
 from tests.postgres import PASSWORD
 
 
@@ -227,7 +227,7 @@ def test_writers_of_one_session_take_turns_and_lose_nothing(make_store):
 def test_postgresql_locks_one_session_not_the_whole_store(postgres):
     """A transaction holding session A makes a writer of A wait, and lets a writer of B through
     (SQLite's one write lock would hold both)."""
-    from deskcheck.engine.forms.store_url import open_store
+    from deskcheck.engine.forms.sessions.store_url import open_store
 
     holder, other = open_store(postgres.url()), open_store(postgres.url())
     with holder.transaction():
@@ -256,7 +256,7 @@ def test_postgresql_locks_one_session_not_the_whole_store(postgres):
 
 
 def test_expiry_leaves_a_session_another_transaction_holds(postgres):
-    from deskcheck.engine.forms.store_url import open_store
+    from deskcheck.engine.forms.sessions.store_url import open_store
 
     holder, sweeper = open_store(postgres.url(), clock=lambda: 100.0), open_store(postgres.url(), clock=lambda: 100.0)
     with holder.transaction():
@@ -273,9 +273,9 @@ def test_expiry_leaves_a_session_another_transaction_holds(postgres):
 def test_an_older_store_is_migrated_in_place_keeping_its_rows(store_url, tmp_path, request):
     """A store written by a deskcheck of format 1 opens with this one: the later migrations are
     applied and its sessions are still there."""
-    from deskcheck.engine.forms import store_postgres
-    from deskcheck.engine.forms.store_base import statements
-    from deskcheck.engine.forms.store_url import open_store
+    from deskcheck.engine.forms.sessions import store_postgres
+    from deskcheck.engine.forms.sessions.store_base import statements
+    from deskcheck.engine.forms.sessions.store_url import open_store
 
     old_row = ("old", "", "g", "[]", "t", "ready", None, "s", "v1", None, '{"data":{"a":1}}', 1, 1, 0, 1.0, 1.0,
                1e12, 3, 0, None, None, None)  # fmt: skip
@@ -314,7 +314,7 @@ def test_an_older_store_is_migrated_in_place_keeping_its_rows(store_url, tmp_pat
 def test_a_postgresql_store_of_a_newer_deskcheck_is_refused(postgres):
     import psycopg
 
-    from deskcheck.engine.forms.store_url import open_store
+    from deskcheck.engine.forms.sessions.store_url import open_store
 
     url = postgres.create_database("newer")
     with psycopg.connect(url, autocommit=True) as conn:

@@ -11,8 +11,8 @@ import stat
 
 import pytest
 
-from deskcheck.engine.forms.store import SessionRecord, SessionStore, StoreDamaged
-from deskcheck.engine.forms.store_recovery import recover_store
+from deskcheck.engine.forms.sessions.store import SessionRecord, SessionStore, StoreDamaged
+from deskcheck.engine.forms.sessions.store_recovery import recover_store
 from tests.helpers import expire_the_only_session, run_cli, run_process
 
 PAGE = 4096

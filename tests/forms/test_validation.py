@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from deskcheck.engine.forms import FormState, compile_form
-from deskcheck.engine.forms.validation import draft_of
+from deskcheck.engine.forms.schema.validation import draft_of
 from tests.forms.support import Form
 
 
@@ -126,7 +126,7 @@ def test_a_catastrophic_back_reference_pattern_is_stopped_and_reported_on_its_fi
     answer: dict[str, str] = {}
 
     def validate() -> None:  # in its own thread: the JavaScript engine is per thread
-        from deskcheck.engine.forms.expressions import engine_loaded
+        from deskcheck.engine.forms.schema.expressions import engine_loaded
 
         answer.update(errors_of(schema, {"evil": "a" * 40 + "b"}))
         answer["engine"] = str(engine_loaded())

@@ -149,8 +149,8 @@ def test_postgresql_restarted_mid_run(tmp_path, postgres):
     served file's writer lock is taken again."""
     import psycopg
 
-    from deskcheck.engine.forms.store_postgres import lock_id
-    from deskcheck.engine.forms.store_url import open_store
+    from deskcheck.engine.forms.sessions.store_postgres import lock_id
+    from deskcheck.engine.forms.sessions.store_url import open_store
 
     url = postgres.url()
     files, _ = form_files(tmp_path)

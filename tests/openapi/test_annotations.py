@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.problems import SpecUsageError
+from deskcheck.engine.openapi.document.problems import SpecUsageError
+from deskcheck.engine.openapi.tools.load import load_openapi
 from deskcheck.engine.providers import SHAPES, export_tools, subset_violations
 from tests.conftest import REPO
 

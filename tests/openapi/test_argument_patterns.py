@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from deskcheck.engine.openapi.load import load_openapi
+from deskcheck.engine.openapi.tools.load import load_openapi
 from tests.helpers import run_cli, run_process
 
 CATASTROPHIC = "a" * 40 + "!"  # ~2**40 steps for a backtracking engine on ^(a+)+$

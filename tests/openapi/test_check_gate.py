@@ -294,7 +294,7 @@ def test_github_json_and_text_say_what_happened_in_every_outcome(tmp_path):
 
 
 def test_the_readme_lists_every_rule_with_its_default_severity():
-    from deskcheck.engine.openapi.rules import RULES
+    from deskcheck.engine.openapi.rules.rules import RULES
 
     table = page("openapi-check.md")
     for rule in RULES.values():

@@ -143,7 +143,7 @@ def test_a_configuration_above_the_repository_is_not_read(tmp_path, monkeypatch)
 
 
 def test_outside_a_repository_only_the_working_directory_is_searched(tmp_path, monkeypatch):
-    from deskcheck.engine.openapi.check_config import search_path
+    from deskcheck.engine.openapi.check.check_config import search_path
 
     if any((folder / ".git").exists() for folder in tmp_path.parents):
         pytest.skip(f"{tmp_path} is inside a git repository")
@@ -165,7 +165,7 @@ def test_a_document_of_tiny_values_is_refused_before_it_is_built(fmt):
     # YAML without aliases had no bound at all: 4 MB of "0," composed 2 million nodes (760 MiB),
     # 20 MB five times that. The composer now stops at the bound.
     from deskcheck.engine.errors import InputError
-    from deskcheck.engine.openapi.source import parse_text
+    from deskcheck.engine.openapi.document.source import parse_text
 
     values = "[" + "0," * 1_000 + "0]"
     text = HEAD_JSON + f'"x-n": {values}}}' if fmt == "json" else HEAD_YAML + f"x-n: {values}\n"
@@ -175,7 +175,7 @@ def test_a_document_of_tiny_values_is_refused_before_it_is_built(fmt):
 
 
 def test_the_files_a_document_refers_to_share_one_budget_of_values(tmp_path, monkeypatch):
-    from deskcheck.engine.openapi import documents
+    from deskcheck.engine.openapi.document import documents
 
     monkeypatch.setattr(documents, "MAX_TOTAL_VALUES", 2_500)
     for index in range(4):
@@ -201,7 +201,7 @@ def test_the_files_a_document_refers_to_share_one_budget_of_values(tmp_path, mon
 def test_a_report_lists_so_many_findings_errors_first_and_counts_the_rest(tmp_path, monkeypatch):
     # A million failing examples cost about a minute and 2 GB to place and print; a report stops
     # at MAX_FINDINGS (here 20), errors first, and says how many more there are.
-    from deskcheck.engine.openapi import check
+    from deskcheck.engine.openapi.check import check
 
     monkeypatch.setattr(check, "MAX_FINDINGS", 20)
     properties = {f"p{n}": {"type": "integer", "example": "x"} for n in range(30)}

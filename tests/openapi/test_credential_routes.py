@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpRequest
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.request import RequestBuildError, path_segment
+from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest
+from deskcheck.engine.openapi.tools.load import load_openapi
+from deskcheck.engine.openapi.tools.request import RequestBuildError, path_segment
 from deskcheck.engine.urls import path_separator
 from tests.helpers import run_cli
 

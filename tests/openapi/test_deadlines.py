@@ -17,10 +17,10 @@ import time
 
 import pytest
 
-from deskcheck.engine.forms.http_source import HttpRecordSource
-from deskcheck.engine.forms.session import FormSession, SessionError, SessionKey, SessionOptions
-from deskcheck.engine.forms.store import SessionStore
-from deskcheck.engine.openapi.http import ApiCaller, Credentials, HttpRequest, HttpxClient
+from deskcheck.engine.forms.sessions.session import FormSession, SessionError, SessionKey, SessionOptions
+from deskcheck.engine.forms.sessions.store import SessionStore
+from deskcheck.engine.forms.sources.http_source import HttpRecordSource
+from deskcheck.engine.http.client import ApiCaller, Credentials, HttpRequest, HttpxClient
 from tests.forms.http_sessions import SCHEMA_QUERY
 from tests.helpers import run_process
 from tests.trickling import TricklingServer
@@ -125,7 +125,7 @@ def _capture(call):
 
 
 def test_every_transport_keeps_the_deadline_with_proxies_from_the_environment(monkeypatch):
-    from deskcheck.engine.openapi.deadline import deadline_client
+    from deskcheck.engine.http.deadline import deadline_client
 
     monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")
     monkeypatch.setenv("NO_PROXY", "localhost,127.0.0.1")

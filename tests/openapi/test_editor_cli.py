@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from deskcheck.engine.openapi.editors import FORM_VERBS
+from deskcheck.engine.openapi.tools.editors import FORM_VERBS
 from deskcheck.engine.providers import subset_violations
 from deskcheck.samples.records_api import openapi_path
 from tests.helpers import expire_the_only_session, run_cli, run_process

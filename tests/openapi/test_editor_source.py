@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deskcheck.engine.forms.compile import compile_prepared
-from deskcheck.engine.forms.sources import SchemaTag, SourceError
-from deskcheck.engine.openapi.editor_source import (
+from deskcheck.engine.forms.schema.compile import compile_prepared
+from deskcheck.engine.forms.sources.sources import SchemaTag, SourceError
+from deskcheck.engine.http.client import ApiCaller
+from deskcheck.engine.openapi.tools.editor_source import (
     SCHEMA_VARIANT,
     EditorEndpoint,
     EditorSource,
@@ -21,8 +22,7 @@ from deskcheck.engine.openapi.editor_source import (
     hide_unfillable_columns,
     prepare_editor_schema,
 )
-from deskcheck.engine.openapi.http import ApiCaller
-from deskcheck.engine.openapi.load import load_openapi
+from deskcheck.engine.openapi.tools.load import load_openapi
 from deskcheck.samples.records_api import openapi_path
 from tests.conftest import OPENAPI_FIXTURES, REPO
 from tests.forms.http_sessions import RecordingClient

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from deskcheck.engine.forms.compile import clear_compile_cache, compile_stats
-from deskcheck.engine.forms.session_tools import SessionGroup
-from deskcheck.engine.openapi.editors import FORM_ARGUMENTS, FORM_VERBS
-from deskcheck.engine.openapi.http import Credentials
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.problems import SpecLoadError
+from deskcheck.engine.forms.schema.compile import clear_compile_cache, compile_stats
+from deskcheck.engine.forms.tools.session_tools import SessionGroup
+from deskcheck.engine.http.client import Credentials
+from deskcheck.engine.openapi.document.problems import SpecLoadError
+from deskcheck.engine.openapi.tools.editors import FORM_ARGUMENTS, FORM_VERBS
+from deskcheck.engine.openapi.tools.load import load_openapi
 from deskcheck.engine.providers import SHAPES, export_tools, subset_violations
 from deskcheck.samples.records_api import openapi_path
 from tests.forms.http_sessions import RecordingClient

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from deskcheck.engine.openapi.editors import FORM_VERBS
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.problems import SpecUsageError
+from deskcheck.engine.openapi.document.problems import SpecUsageError
+from deskcheck.engine.openapi.tools.editors import FORM_VERBS
+from deskcheck.engine.openapi.tools.load import load_openapi
 from deskcheck.engine.providers import SHAPES, export_tools, subset_violations
 
 from .conftest import DATA_FAIR, DATA_FAIR_ANNOTATED, PETSTORE, VETSTORE, VIEWS

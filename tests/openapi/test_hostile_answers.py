@@ -16,7 +16,7 @@ import zlib
 
 import pytest
 
-from deskcheck.engine.openapi.load import load_openapi
+from deskcheck.engine.openapi.tools.load import load_openapi
 from tests.helpers import run_cli
 
 THINGS = {

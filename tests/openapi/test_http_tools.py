@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from deskcheck.engine.openapi.http import Credentials
-from deskcheck.engine.openapi.load import load_openapi
+from deskcheck.engine.http.client import Credentials
+from deskcheck.engine.openapi.tools.load import load_openapi
 from tests.conftest import REPO
 from tests.helpers import run_cli
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.request import RequestBuildError, build_request, query_pairs
+from deskcheck.engine.openapi.tools.load import load_openapi
+from deskcheck.engine.openapi.tools.request import RequestBuildError, build_request, query_pairs
 from deskcheck.engine.providers import SHAPES, export_tools, subset_violations
 
 DOC = {

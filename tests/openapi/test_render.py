@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.render import render, strip_excluded
+from deskcheck.engine.openapi.tools.load import load_openapi
+from deskcheck.engine.openapi.tools.render import render, strip_excluded
 
 from .conftest import PET_LIST, PET_P1, PETSTORE, RENDER_GOLDENS
 

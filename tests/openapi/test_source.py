@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from deskcheck.engine import jsonpointer
 from deskcheck.engine.errors import InputError
-from deskcheck.engine.openapi.source import parse_text, read_source
+from deskcheck.engine.openapi.document.source import parse_text, read_source
 from deskcheck.samples.records_api import openapi_path
 
 from .conftest import DATA_FAIR

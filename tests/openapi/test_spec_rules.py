@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from deskcheck.engine.openapi.check import check_source
-from deskcheck.engine.openapi.source import parse_text, read_source
+from deskcheck.engine.openapi.check.check import check_source
+from deskcheck.engine.openapi.document.source import parse_text, read_source
 from tests.conftest import REPO
 
 REAL = REPO / "tests" / "fixtures" / "openapi-real"

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deskcheck.engine import jsonpointer
-from deskcheck.engine.openapi.check import check_source
-from deskcheck.engine.openapi.documents import DocumentSet
-from deskcheck.engine.openapi.rules import RULES
-from deskcheck.engine.openapi.source import Source, parse_text
-from deskcheck.engine.openapi.structure import structural_problems
+from deskcheck.engine.openapi.check.check import check_source
+from deskcheck.engine.openapi.document.documents import DocumentSet
+from deskcheck.engine.openapi.document.source import Source, parse_text
+from deskcheck.engine.openapi.rules.rules import RULES
+from deskcheck.engine.openapi.rules.structure import structural_problems
 
 from .conftest import DATA_FAIR_ANNOTATED
 from .test_source import pointers
@@ -404,7 +404,7 @@ def test_documents_of_a_version_without_a_schema_say_so():
 
 
 def test_missing_schema_files_are_reported_not_fatal(monkeypatch):
-    from deskcheck.engine.openapi import oas_schemas
+    from deskcheck.engine.openapi.rules import oas_schemas
 
     def nowhere(package):
         raise oas_schemas.SchemasUnavailable(f"{package} is not installed.")

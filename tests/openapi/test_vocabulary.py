@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from deskcheck.engine.openapi.check import check_source, has_errors
-from deskcheck.engine.openapi.load import load_openapi
-from deskcheck.engine.openapi.problems import SpecLoadError
-from deskcheck.engine.openapi.source import parse_text
+from deskcheck.engine.openapi.check.check import check_source, has_errors
+from deskcheck.engine.openapi.document.problems import SpecLoadError
+from deskcheck.engine.openapi.document.source import parse_text
+from deskcheck.engine.openapi.tools.load import load_openapi
 
 BASE = {
     "openapi": "3.1.0",

@@ -148,8 +148,8 @@ def test_unannotated_operations_are_the_internal_ones():
 
 def test_deskcheck_openapi_check_finds_nothing(sample_api):
     """The sample document passes deskcheck's own checker: no error, no warning."""
-    from deskcheck.engine.openapi.check import check_source
-    from deskcheck.engine.openapi.source import read_source
+    from deskcheck.engine.openapi.check.check import check_source
+    from deskcheck.engine.openapi.document.source import read_source
 
     for location in (str(openapi_path()), sample_api.openapi_url):
         findings = [finding.as_dict() for finding in check_source(read_source(location))]
