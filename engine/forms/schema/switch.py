@@ -51,7 +51,9 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
             for index, entry in enumerate(entries):
                 target, where = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
                 kinds.update(union_types(target, skeleton.form, where))
-            if len(kinds) >= 2 and kinds & STRUCTURED:
+            # Different types, one of them structured; or lists of different shapes (a matrix
+            # of two or of four dimensions), told apart by which one the value fits.
+            if (len(kinds) >= 2 and kinds & STRUCTURED) or kinds == {"array"}:
                 return keyword, entries
             return None
     if len(skeleton.types) >= 2 and set(skeleton.types) & STRUCTURED:
@@ -140,11 +142,12 @@ def misfit(skeleton: Skeleton, value: Any) -> Skeleton | None:
         isinstance(value, list)
         and skeleton.comp not in ("list", "json")
         and item is not None
-        and (item.branches or item.accepts_anything)
+        and (item.branches or item.accepts_anything or item.kind in STRUCTURED)
+        and item.items is None
         and any(isinstance(entry, (dict, list)) for entry in value)
     ):
-        # A list of plain values that also holds objects (mkdocs' extra_javascript: a path, or
-        # an object with one): a list of fields, each item its own switch.
+        # A list of plain values that also holds objects or lists (mkdocs' extra_javascript: a
+        # path, or an object with one; a matrix's rows): a list of fields, each item its own.
         layout = {**skeleton.layout, "comp": "list"}
         return skeleton.form.branch_skeleton({**skeleton.schema, "layout": layout}, f"{skeleton.pointer}/~items")
     return None
