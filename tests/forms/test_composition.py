@@ -251,3 +251,15 @@ def test_a_free_form_file_saved_without_an_edit_is_unchanged(tmp_path, document)
     finally:
         group.close()
     assert data_file.read_text() == text
+
+
+def test_a_union_of_list_shapes_is_told_apart_by_the_value():
+    # popxf's correlations: a matrix of two or of four dimensions.
+    number_rows = {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}
+    schema = {
+        "type": "object",
+        "properties": {"total": {"oneOf": [number_rows, {"type": "array", "items": number_rows}]}},
+    }
+    form = Form(schema, {"total": [[1, 0.5], [0.5, 1]]})
+    form.call("setFieldValue", path="/total/0/1", value=0.25)
+    assert form.data("/total") == [[1, 0.25], [0.5, 1]] and form.state.valid
