@@ -263,3 +263,11 @@ def test_a_union_of_list_shapes_is_told_apart_by_the_value():
     form = Form(schema, {"total": [[1, 0.5], [0.5, 1]]})
     form.call("setFieldValue", path="/total/0/1", value=0.25)
     assert form.data("/total") == [[1, 0.25], [0.5, 1]] and form.state.valid
+
+
+def test_a_path_inside_a_switch_with_no_value_yet_writes_its_object():
+    form = store("codecov", {"coverage": {"precision": 2}})
+    assert "takes true/false or an object" in form.line("/coverage/status")
+    form.call("setFieldValue", path="/coverage/status/project/default/target", value="80%")
+    assert form.data("/coverage") == {"precision": 2, "status": {"project": {"default": {"target": "80%"}}}}
+    assert form.state.valid

@@ -189,3 +189,27 @@ def _allows(branch: Skeleton, kind: str) -> bool:
             return True
         return (kind == "object" and branch.is_object) or (kind == "array" and "items" in branch.schema)
     return kind in types or (kind == "integer" and "number" in types)
+
+
+def switch_note(skeleton: Skeleton) -> str | None:
+    """What a switch with no branch chosen yet takes, for describeState; None for other fields."""
+    if not skeleton.branches:
+        return None
+    kinds: list[str] = []
+    for branch in skeleton.branches:
+        for kind in sorted(branch.allowed_types):
+            if kind not in kinds:
+                kinds.append(kind)
+    listed = " or ".join(_NAMES.get(kind, kind) for kind in kinds)
+    return f"takes {listed}: write one (an object's fields, a list's items then have paths of their own)"
+
+
+_NAMES = {
+    "boolean": "true/false",
+    "object": "an object",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "null": "null",
+}

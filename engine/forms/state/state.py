@@ -320,7 +320,7 @@ class FormState:
                     break
             if holder is None or holder.children or holder.full_key in self._expand or holder.skeleton is None:
                 return None
-            if not (holder.folded or holder.skeleton.object_composite or holder.skeleton.tuple_items):
+            if not (holder.folded or _expandable(holder.skeleton)):
                 return None
             self._expand.add(holder.full_key)
             self._rebuild(self.data)
@@ -930,6 +930,17 @@ def _empty_value(skeleton: Any) -> Any:
     if skeleton.is_object:
         return {}
     return [] if skeleton.kind == "array" else None
+
+
+def _expandable(skeleton: Any) -> bool:
+    """Whether a path may build the fields of this fragment before the data has it: an object,
+    a tuple, or a type switch that can hold an object."""
+    return (
+        skeleton.object_composite
+        or skeleton.tuple_items
+        or skeleton.accepts_anything
+        or any(branch.object_composite for branch in skeleton.branches)
+    )
 
 
 def _has_empty_value(skeleton: Any) -> bool:

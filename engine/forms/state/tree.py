@@ -45,7 +45,7 @@ from ..schema.compile import ChildPlan, CompiledForm, Skeleton
 from ..schema.expressions import Expression, ExpressionError, evaluate, shared_scope
 from ..schema.layout import ITEMS_COMPONENTS, normal_item
 from ..schema.record import Record
-from ..schema.switch import settle
+from ..schema.switch import settle, switch_note
 from ..schema.values import UNSET, coerce, json_equal
 
 
@@ -327,6 +327,9 @@ class TreeBuilder:
         if value is not UNSET:
             # A type switch: the branch the value's type selects (see ``switch``).
             skeleton = settle(skeleton, value)
+        elif full_key in self.expand and (skeleton.branches or skeleton.accepts_anything):
+            # A path goes inside a switch with no value yet: it names the object branch's fields.
+            skeleton = settle(skeleton, {})
         parent_shown = parent is None or parent.shown
         node = self._node(
             key=key,
@@ -340,6 +343,10 @@ class TreeBuilder:
             title=skeleton.title,
             item_index=item_index,
         )
+        if skeleton.branches:
+            note = switch_note(skeleton)
+            if note:
+                node.notes.append(note)
         if self.coerce and value is not UNSET and self._written(data_path, value):
             value = coerce(value, skeleton.types, skeleton.nullable)
         shown_by_condition = parent_shown and self._condition(skeleton, node, value, parent)
