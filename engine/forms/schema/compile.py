@@ -325,6 +325,11 @@ class CompiledForm:
         """A list no schema describes: a list whose items are values no schema describes."""
         return Skeleton(self, {"type": "array", "items": {}, "layout": {"comp": "list"}}, "#any/array")
 
+    @cached_property
+    def any_values(self) -> Skeleton:
+        """A list of plain values no schema describes: one field, its items reached by index."""
+        return Skeleton(self, {"type": "array"}, "#any/values")
+
     def branch_skeleton(self, fragment: dict[str, Any], pointer: str) -> Skeleton:
         """The skeleton of one branch of a type switch (``switch``): the union's entry at
         ``pointer`` with the keywords around the union merged in, kept apart from the entry's own."""

@@ -114,11 +114,14 @@ def branch_for(skeleton: Skeleton, value: Any) -> Skeleton | None:
         kind = "array"
     else:
         kind = json_type(value)
+    # A list whose items are objects or lists gets a field per item; one of plain values stays
+    # one field (its items are reached by index, see ``paths.value_item``).
+    structured = kind == "array" and any(isinstance(item, (dict, list)) for item in value)
     if skeleton.open_items:
-        # Items that are objects or lists get fields of their own; plain values stay one field.
-        structured = kind == "array" and any(isinstance(item, (dict, list)) for item in value)
         return plain(skeleton, "array") if structured else None
     if skeleton.accepts_anything:
+        if kind == "array" and not structured:
+            return skeleton.form.any_values
         return plain(skeleton, kind) if kind in STRUCTURED else None
     candidates = [b for b in skeleton.branches if _allows(b, kind)]
     if len(candidates) <= 1:
