@@ -46,7 +46,8 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
         return None  # variants, or a choice among fixed options (examples only suggest)
     for keyword in ("oneOf", "anyOf"):
         entries = schema.get(keyword)
-        if isinstance(entries, list) and len(entries) >= 2:
+        # One entry is a wrapper (avro's root: a oneOf of one reference to the real union).
+        if isinstance(entries, list) and entries:
             kinds: set[str] = set()
             for index, entry in enumerate(entries):
                 target, where = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
@@ -54,6 +55,8 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
             # Different types, one of them structured; or lists of different shapes (a matrix
             # of two or of four dimensions), told apart by which one the value fits.
             if (len(kinds) >= 2 and kinds & STRUCTURED) or kinds == {"array"}:
+                return keyword, entries
+            if len(entries) == 1 and kinds & STRUCTURED:
                 return keyword, entries
             return None
     if len(skeleton.types) >= 2 and set(skeleton.types) & STRUCTURED:
