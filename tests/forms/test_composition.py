@@ -271,3 +271,21 @@ def test_a_path_inside_a_switch_with_no_value_yet_writes_its_object():
     form.call("setFieldValue", path="/coverage/status/project/default/target", value="80%")
     assert form.data("/coverage") == {"precision": 2, "status": {"project": {"default": {"target": "80%"}}}}
     assert form.state.valid
+
+
+def test_wide_unions_nested_deep_are_read_within_a_bound(monkeypatch):
+    # 60 definitions, each a union of all 60: reading their types must not cost 60**4 steps.
+    from deskcheck.engine.forms.schema import switch
+    from deskcheck.engine.forms.schema.compile import CompiledForm
+
+    width = 60
+    refs = [{"$ref": f"#/definitions/d{j}"} for j in range(width)]
+    definitions = {f"d{i}": {"anyOf": refs} for i in range(width)}
+    schema = {"definitions": definitions, "type": "object", "properties": {"x": {"anyOf": [*refs, {"type": "object"}]}}}
+    calls = []
+    original = CompiledForm._deref
+    monkeypatch.setattr(CompiledForm, "_deref", lambda self, *a: calls.append(1) or original(self, *a))
+    form = Form(schema, {"x": {"a": 1}})
+    assert form.state.valid
+    assert len(calls) < (width + 2) * (switch.MAX_ENTRIES_READ + width)
+    form.call("setFieldValue", path="/x/a", value=2)

@@ -498,13 +498,17 @@ def _variant_keyword(form: CompiledForm, schema: dict[str, Any], pointer: str, t
 
 
 def _only_objects(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
-    """Whether every entry describes an object (typed so, or untyped with object keywords)."""
+    """Whether every entry describes an object: typed so, or with object keywords of its own
+    (an untyped entry that is itself a union is not a variant: the value picks through it)."""
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
             return False
-        target, _ = form._deref(entry, f"{pointer}/{index}")
+        target, target_pointer = form._deref(entry, f"{pointer}/{index}")
         declared = _types_of(target)[0]
-        if declared and declared != ("object",):
+        if declared:
+            if declared != ("object",):
+                return False
+        elif not _objects_in(form, [target], target_pointer) and "required" not in target:
             return False
     return True
 

@@ -32,14 +32,18 @@ ANNOTATIONS = frozenset(
     }
 )
 STRUCTURED = frozenset({"object", "array"})
-# How deep unions nested in unions are read for the types they allow.
+# How deep unions nested in unions are read for the types they allow, and how many entries.
 MAX_NESTING = 4
+MAX_ENTRIES_READ = 256
+# How many entries of one type a value is validated against to pick its branch.
+MAX_TRIED = 8
 
 
 def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
     """``(keyword, entries)`` of a union of types: ``oneOf``/``anyOf`` the form does not show as
     variants or options, whose entries allow more than one JSON type, one of them an object or
-    an array; ``("type", types)`` for a ``type`` list of that kind."""
+    an array, or lists of different shapes, or that has one entry holding such values (a
+    wrapper); ``("type", types)`` for a ``type`` list of that kind."""
     schema = skeleton.schema
     options = skeleton.items
     if skeleton.object_one_of or (options is not None and not options.open) or skeleton.layout.get("comp"):
@@ -49,9 +53,10 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
         # One entry is a wrapper (avro's root: a oneOf of one reference to the real union).
         if isinstance(entries, list) and entries:
             kinds: set[str] = set()
-            for index, entry in enumerate(entries):
+            budget = [MAX_ENTRIES_READ]
+            for index, entry in enumerate(entries[:MAX_ENTRIES_READ]):
                 target, where = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
-                kinds.update(union_types(target, skeleton.form, where))
+                kinds.update(union_types(target, skeleton.form, where, budget=budget))
             # Different types, one of them structured; or lists of different shapes (a matrix
             # of two or of four dimensions), told apart by which one the value fits.
             if (len(kinds) >= 2 and kinds & STRUCTURED) or kinds == {"array"}:
@@ -64,11 +69,15 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
     return None
 
 
-def union_types(schema: dict[str, Any], form: Any = None, pointer: str = "", depth: int = 0) -> set[str]:
+def union_types(
+    schema: dict[str, Any], form: Any = None, pointer: str = "", depth: int = 0, budget: list[int] | None = None
+) -> set[str]:
     """The JSON types ``schema`` allows, as far as its keywords say (a nested union's, a few
-    levels deep: package.json's exports are unions of unions)."""
+    levels deep: package.json's exports are unions of unions). At most ``MAX_ENTRIES_READ``
+    entries are read in all: a schema of wide unions nested deep must not cost their product."""
     from .compile import _types_of
 
+    budget = [MAX_ENTRIES_READ] if budget is None else budget
     declared = set(_types_of(schema)[0])
     if "object" not in declared and isinstance(schema.get("properties"), dict):
         declared.add("object")
@@ -77,8 +86,11 @@ def union_types(schema: dict[str, Any], form: Any = None, pointer: str = "", dep
             entries = schema.get(keyword)
             if isinstance(entries, list):
                 for index, entry in enumerate(entries):
+                    if budget[0] <= 0:
+                        return declared
+                    budget[0] -= 1
                     target, where = form._deref(entry, f"{pointer}/{keyword}/{index}")
-                    declared |= union_types(target, form, where, depth + 1)
+                    declared |= union_types(target, form, where, depth + 1, budget)
     return declared
 
 
@@ -129,7 +141,9 @@ def branch_for(skeleton: Skeleton, value: Any) -> Skeleton | None:
     candidates = [b for b in skeleton.branches if _allows(b, kind)]
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
-    for branch in candidates:
+    # Entries that say their type first; a validator is built per entry tried, so only a few are.
+    candidates.sort(key=lambda branch: not branch.types)
+    for branch in candidates[:MAX_TRIED]:
         if branch.own_validator.is_valid(value):
             return branch
     return candidates[0]
