@@ -53,15 +53,17 @@ def union_entries(skeleton: Skeleton) -> tuple[str, list[Any]] | None:
         # One entry is a wrapper (avro's root: a oneOf of one reference to the real union).
         if isinstance(entries, list) and entries:
             kinds: set[str] = set()
+            unknown = False  # an entry whose types its keywords do not say
             budget = [MAX_ENTRIES_READ]
             for index, entry in enumerate(entries[:MAX_ENTRIES_READ]):
                 target, where = skeleton.form._deref(entry, f"{skeleton.pointer}/{keyword}/{index}")
-                kinds.update(union_types(target, skeleton.form, where, budget=budget))
-            # Different types, one of them structured; or lists of different shapes (a matrix
-            # of two or of four dimensions), told apart by which one the value fits.
-            if (len(kinds) >= 2 and kinds & STRUCTURED) or kinds == {"array"}:
-                return keyword, entries
-            if len(entries) == 1 and kinds & STRUCTURED:
+                found = union_types(target, skeleton.form, where, budget=budget)
+                unknown = unknown or not found
+                kinds.update(found)
+            # Different types, one of them structured; lists of different shapes (a matrix of
+            # two or of four dimensions), told apart by which one the value fits; a structured
+            # entry beside entries of no known type; or a wrapper of one entry.
+            if kinds & STRUCTURED and (len(kinds) >= 2 or kinds == {"array"} or unknown or len(entries) == 1):
                 return keyword, entries
             return None
     if len(skeleton.types) >= 2 and set(skeleton.types) & STRUCTURED:
