@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from _common import deskcheck, environment
+from _common import REFERENCE_DOCX, deskcheck, environment, reference
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -419,6 +419,55 @@ def _max_nesting(path: Path, seed: int = 0) -> Path:
     depth = 127
     unit = b"<w:sdt><w:sdtContent>" * depth + b"<w:p><w:r><w:t>x</w:t></w:r></w:p>" + b"</w:sdtContent></w:sdt>" * depth
     return package(path, document(unit * (_margin(_limits().MAX_XML_NODES) // (2 * depth + 3))))
+
+
+@shape("blank-heavy", "10,000 paragraphs, 98% empty, every labelled one changed between the two versions")
+def _blank_heavy(path: Path, seed: int = 0) -> Path:
+    # The blanks sit at other places in each version: re-anchoring once paired every unpaired
+    # blank of one version with every one of the other (10,000 paragraphs: MemoryError).
+    rng = random.Random(90 + seed)
+    labelled = set(rng.sample(range(10_000), 200))
+    body = b"".join(
+        b"<w:p><w:r><w:t>Clause %d, version %d</w:t></w:r></w:p>" % (n, seed) if n in labelled else b"<w:p/>"
+        for n in range(10_000)
+    )
+    return package(path, document(body))
+
+
+@shape("duplicate-heavy", "20,000 paragraphs of 5 repeated texts, shuffled anew per version")
+def _duplicate_heavy(path: Path, seed: int = 0) -> Path:
+    texts = [b"Intentionally left blank.", b"Signature:", b"Date:", b"Initials", b"See schedule."]
+    rng = random.Random(100 + seed)
+    body = b"".join(b"<w:p><w:r><w:t>%s</w:t></w:r></w:p>" % rng.choice(texts) for _ in range(20_000))
+    return package(path, document(body))
+
+
+@shape(
+    "one-sided",
+    "the 1,500-paragraph reference contract, a blank between clauses; its second version 79,000 blanks (7 KB)",
+)
+def _one_sided(path: Path, seed: int = 0) -> Path:
+    # Only one version needs to be hostile: the pair commands compare the contract with it.
+    if seed == 0:
+        with zipfile.ZipFile(reference(REFERENCE_DOCX)) as original:
+            xml = original.read("word/document.xml")
+        # Clauses typed with an empty paragraph between them, as many contracts are.
+        return package(path, xml.replace(b"</w:p>", b"</w:p><w:p/>"))
+    return package(path, document(b"<w:p/>" * 79_000))
+
+
+@shape("utf32", "document.xml in UTF-32: 200,000 empty paragraphs (the count once read it as UTF-16 and found none)")
+def _utf32(path: Path, seed: int = 0) -> Path:
+    text = document(b"<w:p/>" * 200_000).decode().replace('encoding="UTF-8"', 'encoding="UTF-32"')
+    return package(path, text.encode("utf-32"))
+
+
+@shape("prefix-non-ascii", "300,000 empty paragraphs spelled <\u00fc:p/> (a prefix the count once missed)")
+def _prefix_non_ascii(path: Path, seed: int = 0) -> Path:
+    body = document(b"<w:p/>" * 300_000).decode()
+    return package(
+        path, body.replace("<w:", "<\u00fc:").replace("</w:", "</\u00fc:").replace("xmlns:w=", "xmlns:\u00fc=").encode()
+    )
 
 
 # -- running -------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What is wrong with an option's value, checked the same way wherever the line is read.
 
-A bad option value is bad usage: the usage on stderr, nothing on stdout, exit 2 (the README's
-contract). Typer reports it when a callback raises ``typer.BadParameter`` (``checked``); the plain
+A bad option value is bad usage: the usage on stderr, nothing on stdout, exit 2 (the contract of
+docs/cli.md). Typer reports it when a callback raises ``typer.BadParameter`` (``checked``); the plain
 readers (``cli.plain_line``) leave a line with a bad value to Typer, so that it says the same
 thing; ``build_context`` checks again for callers that read no line (the REPL, the MCP server).
 Typer-free: plain readers import it.

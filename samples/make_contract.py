@@ -3,8 +3,13 @@ review: a services agreement written for deskcheck, with a title, numbered claus
 (``1.``, ``1.1``, ``(a)``), lettered recitals, defined terms, a payment schedule table, a
 signature table, a footnote, and a header and footer.
 
-    python samples/make_contract.py              # rewrites samples/contract.docx
-    python samples/make_contract.py OUT.docx     # writes elsewhere
+    python samples/make_contract.py              # rewrites contract.docx, contract-v2.docx, contract-long.docx
+    python samples/make_contract.py OUT.docx [OUT-V2.docx [OUT-LONG.docx]]   # writes elsewhere
+
+``contract-v2.docx`` is the counterparty's later draft of the same contract (``REVISIONS``): a
+changed date, payment term and fee, a clause added, one removed and one moved, for the documentation's
+examples of ``compare`` and ``redline``. ``contract-long.docx`` is the contract with a long
+schedule of service levels (about 460 blocks), for paging through a long document.
 
 The package is written from scratch (no template) so that every part is ours and the output is
 byte-for-byte the same on every run: fixed zip timestamps, fixed document properties, and
@@ -23,6 +28,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 OUTPUT = Path(__file__).with_name("contract.docx")
+OUTPUT_V2 = Path(__file__).with_name("contract-v2.docx")
+OUTPUT_LONG = Path(__file__).with_name("contract-long.docx")
 
 # -- the text --------------------------------------------------------------------------------------
 # Inline markup in texts: **bold** (defined terms), [^N] a reference to footnote N.
@@ -156,6 +163,74 @@ signatures:
     | Date: | Date: |
 """
 TABLE_KINDS = ("table", "signatures")
+
+# The second version: each (old, new) replaces text that occurs exactly once in CONTRACT_TEXT.
+REVISIONS = [
+    ("is dated 4 March 2024", "is dated 18 March 2024"),
+    ("within thirty (30) days of receiving it.", "within forty-five (45) days of receiving it."),
+    ("| Quarterly in advance | 9,500 |", "| Quarterly in advance | 9,000 |"),
+    (
+        "clause2: Clause headings do not affect the interpretation of this Agreement.\n"
+        "clause2: Words in the singular include the plural, and the other way round.\n",
+        "clause2: Words in the singular include the plural, and the other way round.\n"
+        "clause2: Clause headings do not affect the interpretation of this Agreement.\n",
+    ),
+    (
+        "clause2: The Supplier may increase the hosting and support fee once a year, on the anniversary of the\n"
+        "    Effective Date, by no more than the annual change in the Consumer Prices Index.\n",
+        "",
+    ),
+    (
+        "clause1: Term\n",
+        "clause2: The Supplier shall keep the portal available for at least 99.5% of each month, outside\n"
+        "    maintenance announced five (5) Business Days ahead.\nclause1: Term\n",
+    ),
+]
+
+
+MODULES = [
+    "rent accounts",
+    "repairs",
+    "tenancy changes",
+    "complaints",
+    "anti-social behaviour reports",
+    "estate inspections",
+    "home swaps",
+    "arrears advice",
+    "adaptations",
+    "new tenant sign-up",
+]
+SEVERITY_LEVELS = [
+    ("critical", "one (1) hour", "four (4) hours"),
+    ("major", "four (4) hours", "one (1) Business Day"),
+    ("minor", "one (1) Business Day", "five (5) Business Days"),
+]
+
+
+def long_text() -> str:
+    """CONTRACT_TEXT followed by a schedule of service levels, one section per portal module."""
+    lines = [CONTRACT_TEXT.rstrip("\n"), "heading: Schedule 1: Service levels"]
+    for number, module in enumerate(MODULES * 6, start=1):
+        lines.append(f"clause1: Module {number}: {module}")
+        lines.append(
+            f"clause2: The Supplier shall keep the {module} pages of the portal available for at least 99.5% of"
+        )
+        lines.append("    each month, measured every five minutes from outside its hosting provider.")
+        for level, response, fix in SEVERITY_LEVELS:
+            lines.append(f"clause3: a {level} fault in the {module} pages is answered within {response} and fixed")
+            lines.append(f"    within {fix} of its report;")
+        lines.append(f"clause2: Each month the Supplier shall report the availability of the {module} pages and every")
+        lines.append("    fault reported in them, with the time it was answered and fixed.")
+    return "\n".join(lines) + "\n"
+
+
+def revised_text() -> str:
+    """CONTRACT_TEXT with REVISIONS applied."""
+    text = CONTRACT_TEXT
+    for old, new in REVISIONS:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
 
 
 def parse_contract(text: str) -> list[tuple[str, str | list[list[str]]]]:
@@ -320,10 +395,10 @@ def signature_table(ids: ParaIds, rows: list[list[str]]) -> str:
     return "".join(out)
 
 
-def document_xml() -> str:
+def document_xml(text: str) -> str:
     ids = ParaIds("document")
     body = []
-    for kind, content in parse_contract(CONTRACT_TEXT):
+    for kind, content in parse_contract(text):
         if kind == "table":
             body.append(payment_table(ids, content))  # type: ignore[arg-type]
         elif kind == "signatures":
@@ -618,8 +693,8 @@ def app_xml() -> str:
     )
 
 
-def build() -> bytes:
-    """The contract as .docx bytes (the same bytes on every run)."""
+def build(text: str = CONTRACT_TEXT) -> bytes:
+    """The contract (or another version's ``text``) as .docx bytes (the same bytes on every run)."""
     import io
 
     parts = {
@@ -637,7 +712,7 @@ def build() -> bytes:
         ),
         "docProps/core.xml": core_xml(),
         "docProps/app.xml": app_xml(),
-        "word/document.xml": document_xml(),
+        "word/document.xml": document_xml(text),
         "word/_rels/document.xml.rels": relationships(
             [
                 ("rIdStyles", REL_BASE + "styles", "styles.xml"),
@@ -666,9 +741,11 @@ def build() -> bytes:
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[0]) if argv else OUTPUT
-    target.write_bytes(build())
-    print(f"wrote {target}")
+    versions = {OUTPUT: lambda: CONTRACT_TEXT, OUTPUT_V2: revised_text, OUTPUT_LONG: long_text}
+    targets = [Path(name) for name in argv] if argv else list(versions)
+    for path, text in zip(targets, versions.values(), strict=False):
+        path.write_bytes(build(text()))
+        print(f"wrote {path}")
     return 0
 
 

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -134,3 +135,18 @@ def expire_the_only_session(state_dir) -> None:
         record.expires_at = 0
         store.put(record)
         store.expire()
+
+
+def see_this_environment(python: Path) -> None:
+    """Let the virtual environment of ``python`` import what this test environment has installed
+    (a path entry in its site-packages): packages install into it offline, finding their
+    dependencies already there."""
+    import sysconfig
+
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    Path(site, "this-test-environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")

@@ -30,7 +30,7 @@ from deskcheck.engine.tools import ok as ok_result
 from ..errors import UsageError
 from .call_log import answer
 from .paging import CONTINUE_TOOL, PageError, Pager, continue_definition
-from .workers import Caller, Report, ToolRunner
+from .workers import Caller, Report, ToolRunner, surprise
 
 if TYPE_CHECKING:
     from .call_log import CallLog
@@ -86,6 +86,12 @@ def build_server(catalogue: Catalogue, runner: ToolRunner, sdk: Any, pager: Page
         return listing
 
     async def call_tool(ctx: Any, params: Any) -> Any:
+        try:
+            return await answer_call(ctx, params)
+        except Exception as exc:  # MemoryError and RecursionError too: a tool error, and the server goes on
+            return call_result(types, surprise(params.name, exc))
+
+    async def answer_call(ctx: Any, params: Any) -> Any:
         caller = _caller(ctx)
         arguments = params.arguments or {}
         if params.name == continue_name:

@@ -166,7 +166,7 @@ class ToolRunner:
         except Cancelled:
             result = fail(f"{name} was cancelled by the client; it stopped before writing anything.", code="cancelled")
         except BaseException as exc:
-            result = _surprise(name, exc)
+            result = surprise(name, exc)
         finished = time.perf_counter()
         if self.log is not None:
             try:
@@ -203,7 +203,8 @@ class ToolRunner:
             executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _surprise(name: str, exc: BaseException) -> ToolResult:
+def surprise(name: str, exc: BaseException) -> ToolResult:
+    """The tool error that stands for anything ``name`` raised that no tool should."""
     if isinstance(exc, MemoryError):
         return fail(
             f"{name} ran out of memory on this input; nothing was written and the server goes on. Try a smaller "

@@ -111,9 +111,16 @@ class WorkingCopy:
     def save(self, target: Path | None = None, *, force: bool = False) -> Path:
         """Write the copy to ``target`` (default: the file) atomically. Writing over the file
         when it changed on disk since the review started needs ``force``."""
-        from deskcheck.engine.files import write_atomically
+        from deskcheck.engine.file_lock import updating
 
         destination = (target or self.source).resolve()
+        # Held from the check to the write: a save by another program in between is seen.
+        with updating(destination):
+            return self._save(destination, force)
+
+    def _save(self, destination: Path, force: bool) -> Path:
+        from deskcheck.engine.files import write_atomically
+
         if destination == self.source and self.source_changed and not force:
             raise UsageError(
                 f"{self.source} changed on disk since this review started (someone saved it meanwhile): "

@@ -39,6 +39,24 @@ def test_the_committed_file_is_what_the_script_builds(tmp_path):
     assert (tmp_path / "again.docx").read_bytes() == CONTRACT.read_bytes()
 
 
+def test_the_other_versions_are_what_the_script_builds_and_differ_as_documented(tmp_path):
+    from deskcheck.engine.docx import compare_versions
+
+    module = make_contract()
+    assert (REPO / "samples" / "contract-v2.docx").read_bytes() == module.build(module.revised_text())
+    assert (REPO / "samples" / "contract-long.docx").read_bytes() == module.build(module.long_text())
+    assert module.main([str(tmp_path / "v1.docx"), str(tmp_path / "v2.docx")]) == 0
+    assert (tmp_path / "v2.docx").read_bytes() == (REPO / "samples" / "contract-v2.docx").read_bytes()
+    assert not (tmp_path / "contract-long.docx").exists()
+    counts = compare_versions(CONTRACT, REPO / "samples" / "contract-v2.docx")["summaryCounts"]
+    assert {kind: counts[kind] for kind in ("added", "deleted", "modified", "moved")} == {
+        "added": 1,
+        "deleted": 1,
+        "modified": 3,
+        "moved": 1,
+    }
+
+
 def test_the_clauses_read_with_their_numbers_and_kinds():
     labelled = [(b.get("displayLabel"), b["text"]) for b in blocks() if b.get("displayLabel")]
     assert labelled[:3] == [

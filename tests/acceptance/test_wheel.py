@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import sysconfig
 import tarfile
 import venv
 import zipfile
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.helpers import see_this_environment
 
 
 def _source_packages() -> set[str]:
@@ -58,13 +58,7 @@ def test_wheel_installs_and_runs(tmp_path):
     python = target / "bin" / "python"
     # The dependencies come from this test environment (a path entry, no network); deskcheck
     # itself only from the wheel.
-    site = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    Path(site, "deps-from-test-env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    see_this_environment(python)
     subprocess.run(
         [str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)],
         check=True,

@@ -94,6 +94,8 @@ def test_every_kind_of_markup_counts(tmp_path, monkeypatch, name, body, limit):
         b'<x:document xmlns:x="' + W.encode() + b'">',  # another prefix
         b'<document xmlns="' + W.encode() + b'">',  # a default namespace, no prefix at all
         b'<w:document xmlns:w="' + STRICT_W.encode() + b'">',  # Strict OOXML's namespace
+        f'<ü:document xmlns:ü="{W}">'.encode(),  # a prefix in letters past ASCII (issue 26)
+        f'<段落:document xmlns:段落="{W}">'.encode(),
     ],
 )
 def test_paragraphs_count_whatever_their_prefix(tmp_path, monkeypatch, root):
@@ -107,11 +109,24 @@ def test_paragraphs_count_whatever_their_prefix(tmp_path, monkeypatch, root):
         DocxDocument.open(path).package.xml("word/document.xml")
 
 
-def test_a_utf16_part_is_counted_too(tmp_path, monkeypatch):
+@pytest.mark.parametrize("prefix", ["w", "ü"])
+def test_a_utf16_part_is_counted_too(tmp_path, monkeypatch, prefix):
     monkeypatch.setattr(limits, "MAX_PARAGRAPHS", 500)
     text = document(b"<w:p/>" * 501).decode().replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    text = text.replace("<w:", f"<{prefix}:").replace("</w:", f"</{prefix}:").replace("xmlns:w=", f"xmlns:{prefix}=")
     error = refused(with_document(tmp_path / "x.docx", text.encode("utf-16")))
     assert "DESKCHECK_MAX_PARAGRAPHS" in error.message
+
+
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-le", "utf-32-be"])
+def test_a_utf32_part_is_refused_not_counted_as_empty(tmp_path, codec):
+    """UTF-32 (with or without its byte order mark) was read as UTF-16 by the count, which then
+    found no paragraphs at all, while libxml2 built every one: the README promises UTF-8 and
+    UTF-16 only."""
+    text = document(b"<w:p/>" * 50).decode().replace('encoding="UTF-8"', 'encoding="UTF-32"')
+    path = with_document(tmp_path / "x.docx", text.encode(codec))
+    run = run_cli("docx", "read-document", str(path), expect=2)
+    assert "UTF-32" in run.json["error"] and "UTF-8 or UTF-16" in run.json["error"]
 
 
 def test_the_budget_is_for_the_whole_package_not_one_part(tmp_path, monkeypatch):

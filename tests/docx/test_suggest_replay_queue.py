@@ -165,3 +165,41 @@ def test_replay_applies_to_queued_operations_too(tmp_path, rich):
     result = run_cli("docx", "queue", "apply", str(queue), str(rich)).json["result"]
     assert [r["id"] for r in result["replayed"]] == ["fix-1"] and result["applied"] == []
     assert queue_lines(queue)[0]["status"] == "applied"
+
+
+def _edited(queue, change) -> None:
+    entries = queue_lines(queue)
+    change(entries[0])
+    queue.write_text("".join(json.dumps(entry) + "\n" for entry in entries))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda entry: entry.update(mode="direct"),  # the reviewer asked for tracked changes
+        lambda entry: entry["operations"].append({**entry["operations"][0], "id": "injected", "replace": "nothing"}),
+        lambda entry: entry.update(author="Someone Else"),
+        lambda entry: entry.pop("seal"),
+    ],
+    ids=["mode switched to direct", "operation injected", "author changed", "seal removed"],
+)
+def test_a_queue_edited_by_hand_is_refused_not_applied(tmp_path, rich, change):
+    """Issue 26 item 4c: a queue is checked like any input; its batches were applied as written."""
+    queue = tmp_path / "queue.jsonl"
+    run_cli("docx", "suggest-changes", str(rich), json.dumps({"operations": [OPS[0]]}), "--queue", str(queue))
+    _edited(queue, change)
+    before = rich.read_bytes()
+    run = run_cli("docx", "queue", "apply", str(queue), str(rich), expect=1)
+    assert "changed since it was queued" in run.json["error"] and queue_lines(queue)[0]["batchId"] in run.json["error"]
+    assert rich.read_bytes() == before
+
+
+def test_a_queue_whose_results_were_written_by_apply_still_applies(tmp_path, rich):
+    queue = tmp_path / "queue.jsonl"
+    run_cli(
+        "docx", "suggest-changes", str(rich), json.dumps({"operations": OPS[:2]}), "--queue", str(queue), expect=None
+    )
+    first = queue_lines(queue)[0]["operations"][0]["id"]
+    run_cli("docx", "queue", "apply", str(queue), str(rich), "--only", first)
+    rest = run_cli("docx", "queue", "apply", str(queue), str(rich), expect=None).json
+    assert "changed since it was queued" not in json.dumps(rest)

@@ -2,8 +2,9 @@
 
 ``run_operations`` does, in order:
 
-1. **replay**: an id recorded as applied with the same content is ``replayed``; with different
-   content the call fails (``ReplayConflict``);
+1. **replay**: an id recorded as applied with the same content is ``replayed`` when the document
+   bears the record out (see ``replay``), and skipped with ``replayUnverified`` when it does not;
+   with different content the call fails (``ReplayConflict``) unless the record is unverified;
 2. **version**: a ``documentVersion`` that is not the document's skips every remaining
    operation with ``documentVersionMismatch``;
 3. **resolve**, in input order, against the document as read: mode support, storable text,
@@ -23,13 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..review.comment_edits import CommentWriter
 from ..review.revisions import story_parts
+from ..wml.ns import W_AUTHOR, W_DATE, W_ID
 from ..wml.revisions import IdAllocator, Revisions, revision_date
 from ..wml.text import unstorable_character
 from ..wml.touching_insertions import separate_touching_insertions
 from . import registry, row_replacement
 from .context import ApplyContext, ResolveContext, check_precondition
 from .explain import explain
-from .replay import ReplayRecord, fingerprint
+from .replay import ReplayRecord, blocks_digest, fingerprint
 from .spec import Claim, Operation, Plan, Skip
 from .textmap import Edit
 
@@ -111,8 +113,13 @@ def run_operations(
         recorded = None if op.generated_id else record.lookup(op.id)
         if recorded is None:
             pending.append(op)
-        elif recorded == fingerprint(op):
-            outcome.replayed.append(op)
+        elif recorded.fingerprint == fingerprint(op):
+            if recorded.verified:
+                outcome.replayed.append(op)
+            else:
+                outcome.skip(op, "replayUnverified", {"id": op.id})
+        elif not recorded.verified:
+            pending.append(op)  # an entry the document does not bear out names no operation
         else:
             raise ReplayConflict(
                 f"operation id {op.id!r} (operations[{op.index}]) already names a different operation applied to "
@@ -165,6 +172,24 @@ def _resolve(
             claimed.setdefault(claim.key, []).append((claim, op))
         plans.append(plan)
     return plans
+
+
+def _evidence(doc: DocxDocument, receipt: dict[str, Any], date: str, author: str) -> tuple[list[str], list[str]]:
+    """What an applied operation left that a later replay can check (see ``replay``): its marks
+    (tracked changes of this batch in the blocks it changed, the comments it anchored) and the
+    blocks it changed; with no mark to show, a digest of those blocks stands for them."""
+    blocks = [item["blockId"] for item in receipt["affected"] if isinstance(item.get("blockId"), str)]
+    marks = [f"c:{item['commentId']}" for item in receipt["affected"] if item.get("commentId") is not None]
+    for block_id in blocks:
+        block = doc.block(block_id)
+        if block is None:
+            continue
+        for element in block.element.iter():
+            if element.get(W_DATE) == date and element.get(W_AUTHOR) == author and element.get(W_ID) is not None:
+                marks.append(f"r:{element.get(W_ID)}")
+    if not marks:
+        marks.append("b:" + blocks_digest(doc, blocks))
+    return list(dict.fromkeys(marks)), blocks
 
 
 class _Backup:
@@ -249,6 +274,7 @@ def _apply(
         for root in roots:
             separate_touching_insertions(root, revisions, own_only=True)
     outcome.applied.extend(applied)
-    record.add(sorted(applied, key=lambda op: op.index), outcome.date)
     doc.package.mark_dirty(doc.main_part)
     doc.invalidate()
+    evidence = {op.index: _evidence(doc, outcome.receipts[op.index], outcome.date, author) for op in applied}
+    record.add(sorted(applied, key=lambda op: op.index), outcome.date, evidence)

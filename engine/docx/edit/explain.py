@@ -7,6 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 SKIP_CODES: dict[str, str] = {
+    "replayUnverified": (
+        "this document records operation {id} as applied, but what it changed is not in the document as "
+        "recorded (the change was accepted, rejected or edited since, or the record was not written by "
+        "deskcheck), so it was neither applied again nor reported as done; re-read the document, and send it "
+        "with a new id if it is still wanted."
+    ),
     "missingBlock": (
         "there is no block {blockId} in this document; re-read it (read_document or find_text) and retry "
         "with a current block id."

@@ -9,7 +9,8 @@ it was queued is skipped with ``changedBlock``; one already applied comes back a
 Each applied, skipped or replayed operation is recorded in its batch's line (``results``), and
 a batch is ``applied`` once none of its operations is left pending.
 
-The queue file is rewritten atomically; a malformed line is reported with its line number.
+The queue file is rewritten atomically; a malformed line is reported with its line number. Each
+batch is sealed when it is parked (``queue_seal``): ``queue apply`` refuses one edited since.
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ def park(
         "receipts": [outcome.receipts[index] for index in sorted(outcome.receipts)],
         "results": {},
     }
+    from .queue_seal import seal
+
+    entry["seal"] = seal(entry)
     entries.append(entry)
     write_queue(queue, entries)
     return entry

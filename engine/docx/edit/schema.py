@@ -23,7 +23,8 @@ RULES = (
     "A skipped operation changes nothing and the others still apply; each skip has a code and a reason "
     "saying what to do (usually: re-read and retry with fresh ids).",
     "An operation id names one operation for the whole document: resending a call whose operations already "
-    "landed returns them under `replayed` without applying them twice. Never reuse an id for a different "
+    "landed returns them under `replayed` without applying them twice (while the document still shows "
+    "their changes; otherwise they are skipped with replayUnverified). Never reuse an id for a different "
     "operation; leave ids out to have them generated.",
     "Successful operations come back in `receipts` (input order) with typed `affected` targets, including "
     "the ids of created blocks and comments.",

@@ -475,12 +475,22 @@ def resolve_file(
     """Accept or reject every tracked change of the .docx at ``path`` (only ``author``'s when
     given) and write the result atomically to ``output`` (default: in place). With ``dry_run``
     nothing is written. Raises ``InputError`` for an unusable input or output path."""
-    from ..model.document import DocxDocument, forget_document
-    from ..package.strict_ooxml import refuse_writing
     from ..wml.text import check_author
 
     check_author(author)
     source = Path(path)
+    if dry_run or output is not None:
+        return _resolve(source, mode, author, output, dry_run)
+    from ...file_lock import updating
+
+    with updating(source):
+        return _resolve(source, mode, author, output, dry_run)
+
+
+def _resolve(source: Path, mode: str, author: str | None, output: str | Path | None, dry_run: bool) -> dict[str, Any]:
+    from ..model.document import DocxDocument, forget_document
+    from ..package.strict_ooxml import refuse_writing
+
     doc = DocxDocument.open(source)  # a private copy: the per-process cache stays untouched
     refuse_writing(doc.package)
     counts = resolve_all(doc, mode, author)

@@ -41,6 +41,7 @@ def compare_versions_tool(session: Any, args: dict[str, Any]) -> Any:
         "summaryCounts": diff["summaryCounts"],
         "diff": format_diff_for_llm(diff),
     }
-    if "unreadChanges" in diff:
-        answer["unreadChanges"] = diff["unreadChanges"]
+    for key in ("approximate", "unreadChanges"):
+        if key in diff:
+            answer[key] = diff[key]
     return answer

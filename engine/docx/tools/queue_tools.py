@@ -30,6 +30,21 @@ class _Session:
 def apply_queue(
     queue: Path, docx: Path, only: tuple[str, ...] = (), *, output: Path | None = None, dry_run: bool = False
 ) -> dict[str, Any] | ToolResult:
+    import contextlib
+
+    from ...file_lock import updating
+
+    with contextlib.ExitStack() as held:
+        if not dry_run:
+            held.enter_context(updating(queue))
+            if output is None and Path(docx).resolve() != Path(queue).resolve():
+                held.enter_context(updating(docx))
+        return _apply_queue(queue, docx, only, output=output, dry_run=dry_run)
+
+
+def _apply_queue(
+    queue: Path, docx: Path, only: tuple[str, ...], *, output: Path | None, dry_run: bool
+) -> dict[str, Any] | ToolResult:
     from .edit_tools import run_batch
 
     entries = read_queue(Path(queue))
@@ -42,6 +57,15 @@ def apply_queue(
         )
     if not found:
         return fail(f"the queue holds no pending operations for {docx}.", code="nothingQueued")
+    tampered = _unsealed([entry for entry, _ in found])
+    if tampered:
+        return fail(
+            f"the queue {queue} holds {', '.join(map(repr, tampered))} for {docx}, changed since it was queued (its "
+            "mode, author, file or operations are not what suggest_changes --queue parked), or queued by another "
+            "user or state directory; nothing was applied. Queue that batch again with suggest-changes --queue, "
+            "or leave it out with --only.",
+            code="badQueue",
+        )
     modes = {(entry.get("mode", "tracked-changes"), entry.get("tableRevisions", "cells")) for entry, _ in found}
     authors = {entry.get("author") for entry, _ in found}
     if len(modes) > 1:
@@ -84,6 +108,17 @@ def apply_queue(
     write_queue(Path(queue), entries)
     result["queue"] = str(queue)
     return result
+
+
+def _unsealed(entries: list[dict[str, Any]]) -> list[str]:
+    """The ids of the batches among ``entries`` whose seal does not match (``queue_seal``)."""
+    from ..edit.queue_seal import sealed
+
+    out: dict[str, None] = {}
+    for entry in entries:
+        if not sealed(entry):
+            out[str(entry.get("batchId"))] = None
+    return list(out)
 
 
 def list_queue(queue: Path) -> dict[str, Any]:

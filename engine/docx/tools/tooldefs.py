@@ -349,6 +349,10 @@ DOCX_TOOL_SPECS: tuple[DocxToolSpec, ...] = (
                 "summaryCounts": {"type": "object"},
                 "diff": {"type": "string", "description": "format text: the summary and one line per change."},
                 "changes": {**_OBJECTS, "description": "format json: each change."},
+                "approximate": {
+                    "type": "string",
+                    "description": "Present when a work limit made the comparison coarser than a full search.",
+                },
             },
             ["previous", "current", "summaryCounts"],
         ),

@@ -8,6 +8,7 @@ is cached and reused until the file changes on disk (``document.load_document``)
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 from pathlib import Path
@@ -97,6 +98,17 @@ def _annotations(spec: DocxToolSpec, options: DocxOptions) -> ToolAnnotations:
     return ToolAnnotations(destructive=destructive, idempotent=spec.idempotent)
 
 
+def _updating(spec: DocxToolSpec, session: DocxSession) -> contextlib.AbstractContextManager:
+    """The file held from read to write when the tool may write it in place (see ``file_lock``):
+    parallel writers each land in turn, and a version check is made against what it replaces."""
+    options = session.options
+    if spec.read_only or session.path is None or options.dry_run or options.output is not None:
+        return contextlib.nullcontext()
+    from ...file_lock import updating
+
+    return updating(session.path)
+
+
 def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
     # Top-level argument names come from the static definition (options shape what is inside
     # them, never which arguments exist), so checking them never builds a shaped schema.
@@ -106,7 +118,8 @@ def _make_tool(spec: DocxToolSpec, session: DocxSession) -> Tool:
         unknown = set(args) - allowed
         if unknown:
             raise unknown_arguments_error(spec.name, unknown, sorted(allowed))
-        return _function(spec.handler)(session, args)
+        with _updating(spec, session):
+            return _function(spec.handler)(session, args)
 
     annotations = _annotations(spec, session.options)
     if spec.shaped_by_options is None:

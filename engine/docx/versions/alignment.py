@@ -347,7 +347,9 @@ def similar_candidates(
     return out
 
 
-def _reanchor(previous: list[Any], current: list[Any], equal: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _reanchor(
+    previous: list[Any], current: list[Any], equal: list[tuple[int, int]], budget: Budget
+) -> list[tuple[int, int]]:
     """Anchors that keep as much as possible, similar paragraphs included.
 
     The equal-text alignment may keep one paragraph where keeping another would also let a
@@ -363,14 +365,7 @@ def _reanchor(previous: list[Any], current: list[Any], equal: list[tuple[int, in
         return equal
     # The equal-text anchors weigh a little more, so that only a strictly better chain replaces them.
     candidates: list[tuple[int, int, float]] = [(i, j, 1.0 + 1e-6) for i, j in equal]
-    by_key: dict[str, list[int]] = {}
-    for j in free_b:
-        by_key.setdefault(current[j].key, []).append(j)
-    taken: set[int] = set()
-    for i in free_a:
-        for j in by_key.get(previous[i].key, ()):
-            candidates.append((i, j, 1.0))
-            taken.add(i)
+    taken = _same_key_candidates(previous, current, free_a, free_b, candidates, budget)
     left = [i for i in free_a if i not in taken and isinstance(previous[i], Para)]
     right = [j for j in free_b if isinstance(current[j], Para)]
     for a, b, score in similar_candidates([previous[i] for i in left], [current[j] for j in right]):
@@ -378,6 +373,47 @@ def _reanchor(previous: list[Any], current: list[Any], equal: list[tuple[int, in
     if len(candidates) == len(equal) or all(_same_gap(equal, i, j) for i, j, _ in candidates[len(equal) :]):
         return equal  # every extra pair already falls in one gap: the usual alignment finds it
     return heaviest_increasing(candidates)
+
+
+# Unpaired paragraphs of one text (blanks, repeated captions) are all paired with each other
+# while that makes at most this many candidates; past it each one is offered only its
+# SAME_KEY_PARTNERS nearest partners in order, so that blanks x blanks stays linear.
+SAME_KEY_PAIRS = 4_096
+SAME_KEY_PARTNERS = 4
+
+
+def _same_key_candidates(
+    previous: list[Any],
+    current: list[Any],
+    free_a: list[int],
+    free_b: list[int],
+    candidates: list[tuple[int, int, float]],
+    budget: Budget,
+) -> set[int]:
+    """Adds to ``candidates`` the pairs of unpaired items with equal keys; returns the ``free_a``
+    items given at least one."""
+    by_key: dict[str, list[int]] = {}
+    for j in free_b:
+        by_key.setdefault(current[j].key, []).append(j)
+    of_a: dict[str, list[int]] = {}
+    for i in free_a:
+        if previous[i].key in by_key:
+            of_a.setdefault(previous[i].key, []).append(i)
+    taken: set[int] = set()
+    for key, left in of_a.items():
+        right = by_key[key]
+        taken.update(left)
+        if len(left) * len(right) <= SAME_KEY_PAIRS:
+            candidates.extend((i, j, 1.0) for i in left for j in right)
+            continue
+        budget.coarse = True
+        ratio = len(right) / len(left)
+        half = SAME_KEY_PARTNERS // 2
+        for rank, i in enumerate(left):
+            centre = int(rank * ratio)
+            for j in right[max(0, centre - half) : centre + half]:
+                candidates.append((i, j, 1.0))
+    return taken
 
 
 def _same_gap(anchors: list[tuple[int, int]], i: int, j: int) -> bool:
@@ -396,7 +432,7 @@ def align_containers(
     budget = budget if budget is not None else Budget()
     equal = align([item.key for item in previous], [item.key for item in current], budget)
     if not positional and len(equal) < min(len(previous), len(current)):
-        equal = _reanchor(previous, current, equal)
+        equal = _reanchor(previous, current, equal, budget)
     pairs = _gap_pairs(previous, current, equal, budget, positional)
     return _merge_events(previous, current, pairs, lambda a, b: _pair_items(a, b, budget))
 

@@ -65,7 +65,7 @@ from .alignment import (
     paragraphs_of,
     similar_candidates,
 )
-from .diff_text import Budget, TextProfile, tokenize, word_diff
+from .diff_text import COARSE_NOTE, Budget, TextProfile, tokenize, word_diff
 from .object_keys import canonical
 from .table_formatting import cell_properties_differ, changed_table_properties, row_properties_differ
 
@@ -717,6 +717,8 @@ def compare_documents(
     if "metadata" in include:
         result["metadataChanges"] = _metadata_changes(previous, current)
         totals["metadataChanged"] = len(result["metadataChanges"])
+    if comparison.budget.coarse:
+        result["approximate"] = COARSE_NOTE
     changed_unread = unread_changes(previous, current)
     if changed_unread:
         result["unreadChanges"] = changed_unread

@@ -129,6 +129,8 @@ def _myers(
             break
     if budget is not None:
         budget.work = max(0, budget.work - work)
+        if found < 0 and 0 <= left < work:
+            budget.coarse = True
     if found < 0:
         return None
     # Walk back through the saved vectors, collecting the diagonal (matching) moves.
@@ -166,18 +168,30 @@ class Budget:
     similarity scores (each costs tens of microseconds) shared by its gaps, and Myers work
     shared by its word diffs."""
 
-    __slots__ = ("cells", "scores", "work")
+    __slots__ = ("cells", "coarse", "scores", "work")
 
     def __init__(self, cells: int = MAX_DIFF_CELLS, scores: int | None = None, work: int | None = None) -> None:
         self.cells = cells
         self.scores = MAX_SIMILARITY_SCORES if scores is None else scores
         self.work = MAX_DIFF_WORK if work is None else work
+        # Set once a bound made a result coarser than the full search would have: the report
+        # says so instead of passing a cheaper answer off as the best one.
+        self.coarse = False
 
     def spend(self, cells: int) -> bool:
         if cells > self.cells:
+            self.coarse = True
             return False
         self.cells -= cells
         return True
+
+
+# What a report says when ``Budget.coarse`` is set.
+COARSE_NOTE = (
+    "These versions differ in too many ways, or repeat the same paragraphs too often, for a full "
+    "search within the comparison's work limits: some changes are reported as a deletion and an "
+    "addition, or as one whole-paragraph rewrite, where a finer match exists. Nothing was skipped."
+)
 
 
 def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -439,8 +453,11 @@ def pair_by_similarity(
     if budget is not None:
         affordable = budget.scores // left
         if affordable < 1:
+            budget.coarse = True
             return []
-        band = min(band, (affordable - 1) // 2)
+        if (affordable - 1) // 2 < band:
+            band = (affordable - 1) // 2
+            budget.coarse = True
         budget.scores -= left * (2 * band + 1)
     ratio = right / left
     allowed: dict[tuple[int, int], float] = {}

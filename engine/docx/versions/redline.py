@@ -56,7 +56,7 @@ from ..wml.revisions import (
 from ..wml.touching_insertions import separate_touching_insertions
 from .alignment import Aligned, Para, Table, align_containers, event_kind, paragraphs_of
 from .compare import same_markup
-from .diff_text import Budget, tokenize
+from .diff_text import COARSE_NOTE, Budget, tokenize
 from .table_formatting import TablePropertyRedliner
 
 DEFAULT_AUTHOR = "deskcheck compare"
@@ -686,7 +686,10 @@ def build_redline(previous: Any, current: Any, *, author: str = DEFAULT_AUTHOR, 
         separate_touching_insertions(package.xml(part), revisions)
         package.mark_dirty(part)
     previous.invalidate()
-    return {"summaryCounts": counts, "unmatchedStories": unmatched}
+    report: dict[str, Any] = {"summaryCounts": counts, "unmatchedStories": unmatched}
+    if budget.coarse:
+        report["approximate"] = COARSE_NOTE
+    return report
 
 
 def _unmatched(previous: dict | None, current: dict | None) -> dict[str, Any]:

@@ -23,6 +23,9 @@ _PARSER: Any = None
 # The XML declaration's encoding, read from the raw bytes (ASCII-compatible encodings only).
 _DECLARED_ENCODING = re.compile(rb"""^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# The first four bytes of a UTF-32 (UCS-4) document, with or without its byte order mark: libxml2
+# reads it, but every count below is made on UTF-8 or UTF-16 bytes (XML 1.0, appendix F).
+_UTF32_STARTS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"<\x00\x00\x00", b"\x00\x00\x00<")
 # Declared encodings in which "<", "/" and "=" are always those bytes: UTF-8 and the single-byte
 # ASCII supersets some generators still declare (UTF-16 is recognised by its first bytes).
 _SAFE_ENCODING = re.compile(rb"(?i)utf-?8|utf-?16(le|be)?|(us-)?ascii|iso-?8859-\d+|latin-?1|(windows|cp)-?125\d")
@@ -66,7 +69,7 @@ def element_tags(data: bytes, local_name: str, stop_after: int) -> int:
     """An upper bound of the elements named ``local_name`` (``p``, ``r``) that ``data`` parses
     into, whatever their prefix (a WordprocessingML paragraph may be spelled ``w:p``, ``x:p``,
     or ``p`` under a default namespace), counted on the bytes up to ``stop_after + 1``."""
-    if data.startswith(_UTF16_BOMS) or data[:2] in (b"<\x00", b"\x00<"):
+    if _is_utf16(data):
         matches = _tag_pattern(local_name, text=True).finditer(data.decode("utf-16", errors="replace"))
     else:
         matches = _tag_pattern(local_name, text=False).finditer(data)
@@ -77,16 +80,29 @@ def element_tags(data: bytes, local_name: str, stop_after: int) -> int:
     return count
 
 
+def _is_utf16(data: bytes) -> bool:
+    """Whether ``data`` is UTF-16 by its first bytes (a byte order mark, or ``<`` as a 16-bit
+    unit), UTF-32 excepted."""
+    if data.startswith(_UTF32_STARTS):
+        return False
+    return data.startswith(_UTF16_BOMS) or data[:2] in (b"<\x00", b"\x00<")
+
+
 @functools.cache
 def _tag_pattern(local_name: str, *, text: bool) -> re.Pattern:
-    pattern = r"<(?:[A-Za-z_][\w.-]*:)?" + re.escape(local_name) + r"[\s/>]"
+    # Any prefix the parser accepts: an XML name may hold letters of any script (``<ü:p>``), so
+    # the prefix is whatever comes before the colon that is not markup or white space.
+    pattern = r"<(?:[^\s<>/:=!?\"']+:)?" + re.escape(local_name) + r"[\s/>]"
     return re.compile(pattern if text else pattern.encode())
 
 
 def check_encoding(data: bytes) -> None:
     """Refuse a part in another encoding than UTF-8 or UTF-16 (as Open Packaging requires) or an
-    ASCII superset: in EBCDIC or UTF-7, ``<`` need not be the byte ``markup_nodes`` counts."""
-    if data.startswith(_UTF16_BOMS) or data[:2] in (b"<\x00", b"\x00<"):
+    ASCII superset: in EBCDIC, UTF-7 or UTF-32, ``<`` need not be the byte (or the 16-bit unit)
+    the counts above look for."""
+    if data.startswith(_UTF32_STARTS):
+        raise XmlError("it is encoded in UTF-32; the parts of a .docx are UTF-8 or UTF-16")
+    if _is_utf16(data):
         return
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     if not body.lstrip(b" \t\r\n").startswith(b"<"):

@@ -241,6 +241,13 @@ class FileSource:
         return TextFormat(kind, self.yaml_version, self.document)
 
     def save(self, data: Any, *, version: DocumentVersion | None, base: Any) -> Saved:
+        from ...file_lock import updating
+
+        # Held from the version check to the write: two saves of one version cannot both land.
+        with updating(self.data_path):
+            return self._save(data, version, base)
+
+    def _save(self, data: Any, version: DocumentVersion | None, base: Any) -> Saved:
         current = self._current_bytes()
         current_version = ABSENT if current is None else content_hash(current)
         if version is not None and version.value != current_version:

@@ -4,7 +4,7 @@ The severity model: what stops the tools from loading or working, and what the O
 specification forbids, is an error; what is questionable rather than wrong (a default that its
 own schema refuses, a description that may mislead, a part that could not be checked) is a
 warning. ``--severity RULE=error|warning|off`` and the configuration file change a rule's
-severity (``check_config``); the README lists every rule from this table.
+severity (``check_config``); docs/openapi-check.md lists every rule from this table.
 """
 
 from __future__ import annotations

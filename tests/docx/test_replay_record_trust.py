@@ -1,0 +1,101 @@
+"""The applied-operations record inside a .docx is believed only as far as the document bears it
+out (issue 26 item 4a): its fingerprint is a plain hash anyone can compute, so a received document
+could claim an operation was applied (it was then reported ``replayed``, exit 0, with nothing
+applied) or hold a wrong fingerprint for an id (that id was then refused forever)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.docx.builders import make_docx, p
+from tests.helpers import run_cli
+
+BLOCK = "0A000001"
+REPLACE = {"id": "op-1", "type": "replaceInBlock", "blockId": BLOCK, "find": "goods", "replace": "wares"}
+
+
+def batch(*operations: dict) -> str:
+    return json.dumps({"operations": list(operations)})
+
+
+def contract(path: Path) -> Path:
+    return make_docx(path, p("The Supplier shall deliver the goods.", para_id=BLOCK) + p("Payment in 30 days."))
+
+
+def forged(tmp_path: Path, edit=lambda record: record) -> Path:
+    """The contract as it was, carrying the record an application of REPLACE wrote (``edit``
+    changes the record's XML first): what a counterparty can send."""
+    original = contract(tmp_path / "original.docx")
+    applied = shutil.copy(original, tmp_path / "applied.docx")
+    run_cli("docx", "suggest-changes", str(applied), batch(REPLACE))
+    out = tmp_path / "forged.docx"
+    with (
+        zipfile.ZipFile(applied) as source,
+        zipfile.ZipFile(original) as before,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "word/document.xml":
+                data = before.read(name)
+            elif name.startswith("customXml/item") and b"appliedOperations" in data:
+                data = edit(data)
+            target.writestr(name, data)
+    return out
+
+
+def text_of(path: Path) -> str:
+    return run_cli("docx", "read-document", str(path)).json["result"]["blocks"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [lambda record: record, lambda record: re.sub(rb' marks="[^"]*"', b"", record)],
+    ids=["the applier's record", "a record without evidence"],
+)
+def test_a_record_the_document_does_not_bear_out_is_not_reported_replayed(tmp_path, edit):
+    path = forged(tmp_path, edit)
+    run = run_cli("docx", "suggest-changes", str(path), batch(REPLACE), expect=None)
+    assert run.exit_code != 0
+    result = run.json["result"]
+    assert result["replayed"] == [] and [s["code"] for s in result["skipped"]] == ["replayUnverified"]
+    assert "neither applied again nor reported as done" in result["skipped"][0]["reason"]
+    assert text_of(path) == "The Supplier shall deliver the goods."
+
+
+def test_a_wrong_fingerprint_does_not_refuse_the_id_forever(tmp_path):
+    path = forged(
+        tmp_path, lambda record: re.sub(rb'fingerprint="[0-9a-f]+"', b'fingerprint="' + b"0" * 32 + b'"', record)
+    )
+    run = run_cli("docx", "suggest-changes", str(path), batch(REPLACE))
+    assert run.json["result"]["applied"] == [{"id": "op-1"}]
+    again = run_cli("docx", "suggest-changes", str(path), batch(REPLACE))
+    assert again.json["result"]["replayed"] == [{"id": "op-1"}] and again.json["result"]["applied"] == []
+
+
+@pytest.mark.parametrize("mode", ["tracked-changes", "direct"])
+def test_a_real_application_is_still_replayed(tmp_path, mode):
+    path = contract(tmp_path / "contract.docx")
+    commented = {**REPLACE, "id": "op-2", "replace": "products", "comment": "Wider."}
+    run_cli("docx", "suggest-changes", str(path), batch(commented), "--mode", mode)
+    after = path.read_bytes()
+    again = run_cli("docx", "suggest-changes", str(path), batch(commented), "--mode", mode)
+    assert again.json["result"]["replayed"] == [{"id": "op-2"}]
+    assert path.read_bytes() == after
+
+
+def test_a_change_accepted_since_is_not_replayed_nor_applied_twice(tmp_path):
+    path = contract(tmp_path / "contract.docx")
+    insert = {"id": "op-3", "type": "insertAfterBlock", "blockId": BLOCK, "text": "Delivery is free."}
+    run_cli("docx", "suggest-changes", str(path), batch(insert))
+    run_cli("docx", "accept-all", str(path))
+    run = run_cli("docx", "suggest-changes", str(path), batch(insert), expect=None)
+    assert [s["code"] for s in run.json["result"]["skipped"]] == ["replayUnverified"]
+    texts = [b["text"] for b in run_cli("docx", "read-document", str(path)).json["result"]["blocks"]]
+    assert texts.count("Delivery is free.") == 1
