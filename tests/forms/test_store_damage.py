@@ -100,6 +100,44 @@ def test_every_command_says_the_store_is_damaged_and_how_to_recover(isolated_sta
         assert run.exit_code in (0, 1, 2) and '"ok": false, "error": "the session store' not in said
 
 
+# What random page damage once produced (a CI-like run listed sessions with a traceback): a value
+# of another type, or NULL, in a column that decodes without error. SQLite types values, not
+# columns, so any column can hold anything after damage.
+WRONG_VALUES = [
+    ("params", "'5'"),
+    ("params", "'[[1, 2]]'"),
+    ("snapshot", "'[1, 2]'"),
+    ("snapshot", """'{"data": {"x": []}, "baseFromData": [[["x", 3], 1]]}'"""),
+    ("created_at", "'yesterday'"),
+    ("title", "x'00ff'"),
+    ("revision", "NULL"),
+]
+
+
+@pytest.mark.parametrize(("column", "value"), WRONG_VALUES, ids=lambda v: str(v))
+def test_a_value_of_another_type_in_a_column_is_damage_not_a_traceback(isolated_state, form, column, value):
+    edit(form)
+    db = sqlite3.connect(store_file(isolated_state))
+    # Columns are NOT NULL: damage does not ask, so the table is rebuilt without the constraint.
+    db.execute("PRAGMA writable_schema = ON")
+    for kind in ("REAL", "INTEGER"):
+        db.execute(
+            "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE name = 'sessions'",
+            (f"{column} {kind} NOT NULL", f"{column} {kind}"),
+        )
+    db.commit()
+    db.close()
+    db = sqlite3.connect(store_file(isolated_state))
+    db.execute(f"UPDATE sessions SET {column} = {value}")
+    db.commit()
+    db.close()
+    for argv in (["form", "sessions"], ["form", "describe-state", *form]):
+        run = run_process(*argv, expect=2)
+        said = run.stdout + run.stderr
+        assert "Traceback" not in said and "bug in deskcheck" not in said
+        assert "is damaged" in said and "deskcheck form recover-store" in said, said
+
+
 @pytest.mark.parametrize("damage", [damage_pages, damage_a_row])
 def test_reading_the_damaged_session_says_so(isolated_state, form, damage):
     edit(form)

@@ -312,7 +312,7 @@ class BaseStore:
         """``decode(row)``; a row that does not decode means a damaged store."""
         try:
             return decode(row)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise StoreDamaged(self.location, f"a stored row does not decode: {exc}") from None
 
     # -- sessions -------------------------------------------------------------------------------
@@ -539,16 +539,51 @@ _JSON_COLUMNS = {"params", "doc_version", "snapshot", "changed"}
 _BOOLEAN_COLUMNS = {"modified", "valid"}
 
 
+# The type each column must hold once read. A damaged page can leave a value of another type
+# (SQLite types values, not columns) or a NULL where none is written: caught here, at decoding,
+# it is "the store is damaged"; left in the record, it was a TypeError wherever it was used.
+_NUMBERS = {"created_at", "updated_at", "expires_at", "expired_at", "revision", "generation", "error_count", "id"}
+_TEXTS = {"key", "identity", "tool_group", "title", "status", "schema_key", "schema_version"}
+_NULLABLE_TEXTS = {"message", "save_token", "save_owner"}
+
+
+def _checked(name: str, value: Any) -> Any:
+    """``value`` of column ``name``; ValueError when its type is not the column's."""
+    if name in _NUMBERS:
+        ok = type(value) in (int, float)
+    elif name in _TEXTS:
+        ok = type(value) is str
+    elif name in _NULLABLE_TEXTS:
+        ok = value is None or type(value) is str
+    elif name == "save_deadline":
+        ok = value is None or type(value) in (int, float)
+    elif name == "params":
+        ok = type(value) is list and all(
+            type(pair) is list and len(pair) == 2 and all(type(part) is str for part in pair) for pair in value
+        )
+    elif name == "snapshot":
+        ok = type(value) is dict
+    elif name == "changed":
+        ok = type(value) is list and all(type(pointer) is str for pointer in value)
+    else:
+        ok = True
+    if not ok:
+        raise ValueError(f"its {name} column holds {type(value).__name__} {str(value)[:40]!r}")
+    return value
+
+
 def _decode(row: tuple[Any, ...], columns: str) -> dict[str, Any]:
     """A row as keyword arguments of ``SessionRecord`` or ``Draft``."""
     out: dict[str, Any] = {}
     for name, value in zip((c.strip() for c in columns.split(",")), row, strict=True):
         if name in _JSON_COLUMNS and value is not None:
-            value = json.loads(value)
+            value = _checked(name, json.loads(value))
             if name == "snapshot":
                 value = snapshot_value(value)
         elif name in _BOOLEAN_COLUMNS:
             value = bool(value)
+        else:
+            value = _checked(name, value)
         out["group" if name == "tool_group" else name] = value
     out["doc_version"] = DocumentVersion.from_json(out.get("doc_version"))
     return out
