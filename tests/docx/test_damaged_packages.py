@@ -94,3 +94,16 @@ def test_an_intact_package_still_reads(tmp_path):
     tools = docx_toolset(path)
     assert tools.call("read_comments", {}).value["comments"][0]["text"] == "Check."
     assert tools.call("read_document", {}).ok
+
+
+def test_a_part_spelled_twice_in_two_cases_is_refused(tmp_path):
+    """Red team of issue 26 item 1: a second document.xml whose name differs only in case was
+    ignored (the first was read) while another reader may show that one; part names do not
+    differ by case, so the package is damaged."""
+    path = make_docx(tmp_path / "case.docx", p("Hello", para_id="0D000001"))
+    rewrite_parts(
+        path, lambda parts: parts.update({"word/DOCUMENT.xml": parts["word/document.xml"].replace(b"Hello", b"Other")})
+    )
+    result = docx_toolset(path).call("read_document", {})
+    assert not result.ok and result.input_error and result.code == "corruptPackage"
+    assert "word/document.xml twice, also spelled word/DOCUMENT.xml" in result.error
