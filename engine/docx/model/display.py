@@ -91,7 +91,10 @@ class Display:
         if chunk.paragraphs is None:
             return ChunkView(chunk, None, [self._unread(chunk, chunk.reason or "")])
         try:
-            self.package.charge_blocks(target or "", len(chunk.paragraphs), chunk.characters)
+            # What it left unread inside is listed again at each reference: counted like its
+            # paragraphs, or a chunk of many unread references, referenced many times, makes a
+            # list as long as their product (a 5 KB file: 9 million entries, 4.6 GB).
+            self.package.charge_blocks(target or "", len(chunk.paragraphs) + len(chunk.unread), chunk.characters)
         except InputError as exc:
             from .embedded import over_budget
 
