@@ -104,13 +104,27 @@ def _identical(folder: Path) -> Path:
 
 @shape("schema-errors", "120,000 path items whose parameter lacks a schema: one openapi-schema finding each")
 def _schema_errors(folder: Path) -> Path:
-    # jsonschema-rs gathers every error of the document at once, about 20 KB each.
+    # jsonschema-rs gathers every error of one validation at once, about 20 KB each.
     ok = {"responses": {"200": {"description": "ok"}}}
     paths = {
         f"/a{n}/{{p}}": {"parameters": [{"name": "p", "in": "path", "required": True}], "get": ok}
         for n in range(120_000)
     }
     return write(folder / "schema-errors.json", {**HEAD, "paths": paths})
+
+
+@shape("one-schema-errors", "one schema of 200,000 properties of a type that does not exist")
+def _one_schema_errors(folder: Path) -> Path:
+    properties = {f"p{n}": {"type": "text"} for n in range(200_000)}
+    schema = {"type": "object", "properties": properties}
+    return write(folder / "one-schema.json", {**HEAD, "paths": {}, "components": {"schemas": {"S": schema}}})
+
+
+@shape("parameter-errors", "one path item of 120,000 parameters without a schema")
+def _parameter_errors(folder: Path) -> Path:
+    ok = {"responses": {"200": {"description": "ok"}}}
+    parameters = [{"name": f"p{n}", "in": "query"} for n in range(120_000)]
+    return write(folder / "parameters.json", {**HEAD, "paths": {"/a": {"parameters": parameters, "get": ok}}})
 
 
 @shape("examples", "600,000 property examples of the wrong type: one finding each")

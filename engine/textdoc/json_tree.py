@@ -208,17 +208,35 @@ def _lazy_node(text: str, scan: Any, start: int, end: int, value: Any) -> Node:
 
 def _members(container: Any) -> list[tuple[str | None, int, int, int, Node]]:
     """(key, key start, key end, colon end, value node) of each member, in the text's order."""
-    text, scan = container._text, container._scan
+    text, scan, decoded = container._text, container._scan, container.decoded
     closer = "}" if isinstance(container, LazyMapping) else "]"
     pos = BLANKS.match(text, container.open + 1).end()  # type: ignore[union-attr]
     out: list[tuple[str | None, int, int, int, Node]] = []
+    seen: dict[str, int] = {}
     while text[pos] != closer:
         key, key_start, key_end, colon = None, pos, pos, pos
         if closer == "}":
             key, key_end = scanstring(text, pos + 1, True)
             colon = text.index(":", key_end) + 1
             pos = BLANKS.match(text, colon).end()  # type: ignore[union-attr]
-        value, end = scan(text, pos)
+        # The scanner finds where the value ends; the value itself is the one the container
+        # decoded already (the same text read the same way), so a large member is not held twice.
+        end = scan(text, pos)[1]
+        if key is None:
+            value = decoded[len(out)]
+        else:
+            if key in seen:  # written twice: the earlier one is not the one the container holds
+                earlier = seen[key]
+                k, k_start, k_end, k_colon, node = out[earlier]
+                out[earlier] = (
+                    k,
+                    k_start,
+                    k_end,
+                    k_colon,
+                    _lazy_node(text, scan, node.start, node.end, scan(text, node.start)[0]),
+                )
+            seen[key] = len(out)
+            value = decoded[key]
         out.append((key, key_start, key_end, colon, _lazy_node(text, scan, pos, end, value)))
         pos = BLANKS.match(text, end).end()  # type: ignore[union-attr]
         if text[pos] == ",":

@@ -111,7 +111,7 @@ def test_open_any_of_lists_suggestions_and_accepts_free_values():
 
 
 def test_a_path_inside_a_whole_value_says_how_to_change_it():
-    schema = {"type": "object", "properties": {"extra": {"type": "object"}}}
+    schema = {"type": "object", "properties": {"extra": {"type": "object", "layout": "json"}}}
     form = Form(schema, {"extra": {"a": 1}})
     message = form.error("setFieldValue", path="/extra/a", value=2)
     assert "inside /extra" in message and "getData" in message

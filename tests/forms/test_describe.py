@@ -70,6 +70,7 @@ def test_component_types():
             "level": {"type": "integer", "layout": {"comp": "slider"}},
             "color": {"type": "string", "format": "hexcolor"},
             "extra": {"type": "object"},
+            "either": {"type": ["string", "number"]},
         },
     }
     form = Form(schema, {})
@@ -79,7 +80,8 @@ def test_component_types():
     assert '(combobox, values=["S", "M"])' in form.line("/size")
     assert "(slider, step=1)" in form.line("/level")
     assert "(color-picker)" in form.line("/color")
-    assert "(json)" in form.line("/extra")
+    assert "(map)" in form.line("/extra"), "a bare object holds keys of the user's choosing"
+    assert "(json)" in form.line("/either")
 
 
 def test_read_only_fields_are_flagged():
@@ -169,8 +171,8 @@ def test_a_hidden_field_with_data_says_so():
     }
     form = Form(schema, {"assisted": True, "colors": "red"})
     message = form.error("setFieldValue", path="/colors", value="blue")
-    assert "has a value there, but its field is not shown" in message
-    assert "is not shown" in form.error("getData", path="/colors")
+    assert "has a value there, but its field is hidden by its condition (layout.if)" in message
+    assert "hidden by its condition" in form.error("getData", path="/colors")
     assert form.data()["colors"] == "red", "hiding a field keeps its value"
 
 

@@ -81,12 +81,27 @@ def test_remove_refuses_bad_indices_and_empty_lists():
     assert 'use "add" or "remove"' in form.error("editArray", path="/filters", action="insert")
 
 
-def test_only_lists_of_items_can_be_edited_as_lists():
+def test_only_lists_can_be_edited_as_lists():
     form = Form(FILTERS, {"name": "x"})
-    message = form.error("editArray", path="/tags", action="add")
-    assert "is not a list of items" in message and "combobox" in message
+    message = form.error("editArray", path="/name", action="add")
+    assert "is not a list of items" in message and "text" in message
     form.call("setFieldValue", path="/tags", value='["a", "b"]')
     assert form.data("/tags") == ["a", "b"]
+
+
+def test_a_list_of_values_gets_items_by_index_and_through_edit_array():
+    form = Form(FILTERS, {"name": "x", "tags": ["a", "b"]})
+    assert form.call("setFieldValue", path="/tags/1", value="c").startswith('/tags/1 (text) = "c"')
+    assert form.data("/tags") == ["a", "c"]
+    message = form.error("editArray", path="/tags", action="add")
+    assert "give value" in message and "/tags" in message, "a string list has no empty item to add"
+    form.call("editArray", path="/tags", action="add", value="d", index=0)
+    form.call("editArray", path="/tags", action="remove", index=1)
+    assert form.data("/tags") == ["d", "c"]
+    message = form.error("setFieldValue", path="/tags/2", value="e")
+    assert '"/tags/2"' in message and "items 0 to 1" in message and "editArray" in message
+    form.call("setFieldValue", path="/tags/0", value=7)
+    assert "must be a string" in form.call("describeState", path="/tags/0")
 
 
 @pytest.mark.parametrize(

@@ -183,3 +183,52 @@ def test_files_that_refer_to_each_other_are_bundled_once(tmp_path):
     assert [e.path for e in state.errors] == ["/b/a/b/a/n"]
     bundled = state.form.schema
     assert list(bundled["$defs"]) == ["b.json"], "a.json is the root; b.json is copied once"
+
+
+COMPOSE = REPO / "tests" / "fixtures" / "composition" / "compose-spec" / "compose-spec.json"
+
+
+def test_a_relative_root_id_loads_as_docker_compose_publishes_it(tmp_path):
+    # Compose's schema names itself "compose_spec.json": relative, with no base to resolve it.
+    assert read(COMPOSE)["$id"] == "compose_spec.json"
+    data_file = tmp_path / "compose.yaml"
+    data_file.write_text("services:\n  web:\n    image: nginx\n    ports:\n      - '80:80'\n")
+    group = file_form_group(COMPOSE, data_file)
+    tools = group.toolset()
+    described = tools.call("form_describeState", {})
+    assert described.ok, described.error
+    assert "valid: true" in described.value
+    written = tools.call("form_setFieldValue", {"path": "/services/web/pull_policy", "value": "sometimes"})
+    assert written.ok, written.error
+    with group.session({}).peek() as state:
+        assert [e.path for e in state.errors] == ["/services/web/pull_policy"]
+
+
+@pytest.mark.parametrize("declared", ["s.json", "schemas/s.json#", "urn:example:s"])
+def test_fragments_resolve_under_a_relative_or_non_hierarchical_id(declared):
+    # Pattern keys and variants are checked by fragment validators registered under the $id.
+    schema = {
+        "$id": declared,
+        "type": "object",
+        "definitions": {"word": {"type": "string"}},
+        "properties": {"name": {"$ref": "#/definitions/word"}},
+        "patternProperties": {"^x-": {"type": "integer"}},
+    }
+    state = FormState(compile_form(schema), {"name": 1, "x-a": "no"}, base={})
+    assert [e.path for e in state.errors] == ["/name", "/x-a"]
+
+
+def test_a_reference_written_against_a_relative_id_finds_the_schema_itself(tmp_path):
+    path = tmp_path / "compose-spec.json"
+    path.write_text(
+        json.dumps(
+            {
+                "$id": "compose_spec.json",
+                "type": "object",
+                "definitions": {"word": {"type": "string"}},
+                "properties": {"name": {"$ref": "compose_spec.json#/definitions/word"}},
+            }
+        )
+    )
+    state = opened(path, {"name": 1})
+    assert problems(state) == [] and [e.path for e in state.errors] == ["/name"]

@@ -111,3 +111,24 @@ def test_an_unchanged_document_gives_back_the_same_bytes():
     for raw in (b'{"a":1}', b'\xef\xbb\xbf{\r\n\t"a": [1e-9, -0]\r\n}', b'{"a": 1, "a": 2}', b"{/*c*/}"):
         data = read_document(raw.decode("utf-8-sig"), "json", "doc")
         assert write_document(raw, data, "json") is raw
+
+
+def test_a_lazily_read_member_is_its_containers_own_value_not_a_second_copy():
+    # A 25 MB record was held two or three times over while a save looked for the changed value.
+    from deskcheck.engine.textdoc.json_tree import parse_json_lazy
+
+    root = parse_json_lazy('{"items": [{"a": [1, 2]}, {"a": [3]}], "n": 1}')
+    items = root.entries[0].value
+    assert items.decoded is root.decoded["items"]
+    assert items.items[1].decoded is root.decoded["items"][1]
+    assert items.items[0].entries[0].value.decoded is root.decoded["items"][0]["a"]
+
+
+def test_a_key_written_twice_keeps_each_occurrences_own_value_when_read_lazily():
+    from deskcheck.engine.textdoc.json_tree import parse_json_lazy
+
+    root = parse_json_lazy('{"a": [1], "b": 2, "a": [3, 4]}')
+    first, second, third = root.entries
+    assert (first.key, first.value.decoded) == ("a", [1])
+    assert (third.key, third.value.decoded) == ("a", [3, 4]) and third.value.decoded is root.decoded["a"]
+    assert second.value.value == 2

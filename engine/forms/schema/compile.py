@@ -314,6 +314,33 @@ class CompiledForm:
         value. It has no place in the schema, so no pointer others could share."""
         return Skeleton(self, {}, "#any")
 
+    @cached_property
+    def any_object(self) -> Skeleton:
+        """An object no schema describes, as a type switch builds it: a map of values no schema
+        describes (each a switch in turn, as deep as the data goes)."""
+        return Skeleton(self, {"type": "object", "additionalProperties": {}}, "#any/object")
+
+    @cached_property
+    def any_array(self) -> Skeleton:
+        """A list no schema describes: a list whose items are values no schema describes."""
+        return Skeleton(self, {"type": "array", "items": {}, "layout": {"comp": "list"}}, "#any/array")
+
+    @cached_property
+    def any_values(self) -> Skeleton:
+        """A list of plain values no schema describes: one field, its items reached by index."""
+        return Skeleton(self, {"type": "array"}, "#any/values")
+
+    def branch_skeleton(self, fragment: dict[str, Any], pointer: str) -> Skeleton:
+        """The skeleton of one branch of a type switch (``switch``): the union's entry at
+        ``pointer`` with the keywords around the union merged in, kept apart from the entry's own."""
+        key = "~branch:" + pointer
+        with self._lock:
+            skeleton = self._skeletons.get(key)
+            if skeleton is None:
+                skeleton = self._skeletons[key] = Skeleton(self, fragment, pointer)
+                skeleton.switched = True
+        return skeleton
+
     def sub_validator(self, schema: Any) -> Fragment:
         """A validator for a fragment of this schema (its references resolve in the whole)."""
         return self.validator.fragment(schema)
@@ -419,20 +446,71 @@ def _types_of(schema: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
     return plain, nullable
 
 
-def _objects_all_of(form: CompiledForm, schema: dict[str, Any], pointer: str) -> bool:
+# How many allOf levels deep an object is looked for (allOf entries may refer to each other).
+MAX_ALL_OF_DEPTH = 8
+
+
+def _objects_all_of(form: CompiledForm, schema: dict[str, Any], pointer: str, depth: int = 0) -> bool:
     """Whether ``schema`` is an object by its ``allOf`` (an entry typed object or with properties)."""
     entries = schema.get("allOf")
-    return isinstance(entries, list) and _objects_in(form, entries, f"{pointer}/allOf")
+    return (
+        isinstance(entries, list)
+        and depth < MAX_ALL_OF_DEPTH
+        and _objects_in(form, entries, f"{pointer}/allOf", depth + 1)
+    )
 
 
-def _objects_in(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
-    """Whether one of the schemas ``entries`` (at ``pointer``) is typed object or has properties."""
+def _objects_in(form: CompiledForm, entries: list[Any], pointer: str, depth: int = 0) -> bool:
+    """Whether one of the schemas ``entries`` (at ``pointer``) is typed object, has properties, or
+    is an object by its own ``allOf``."""
     for index, entry in enumerate(entries):
         if isinstance(entry, dict):
-            target, _ = form._deref(entry, f"{pointer}/{index}")
+            target, target_pointer = form._deref(entry, f"{pointer}/{index}")
             if _types_of(target)[0][:1] == ("object",) or "properties" in target:
                 return True
+            if _objects_all_of(form, target, target_pointer, depth):
+                return True
     return False
+
+
+def _variant_keyword(form: CompiledForm, schema: dict[str, Any], pointer: str, types: tuple[str, ...]) -> str | None:
+    """``oneOf`` or ``anyOf`` when its entries are variants of an object the form shows one at a
+    time: not all constants (those are options); a ``oneOf`` on a fragment typed object, or
+    entries that all describe objects, one at least with its own fields. An ``anyOf`` of bare
+    constraints (``required: [a]`` or ``required: [b]``) only checks; a union of an object and
+    other types is a type switch (``Skeleton.branches``)."""
+    for keyword in ("oneOf", "anyOf"):
+        entries = schema.get(keyword)
+        if not isinstance(entries, list) or not entries:
+            continue
+        if all(isinstance(e, dict) and ("const" in e or "enum" in e) for e in entries):
+            continue
+        if keyword == "oneOf" and "object" in types:
+            return keyword
+        where = f"{pointer}/{keyword}"
+        if types and "object" not in types:
+            continue
+        if _objects_in(form, entries, where) and _only_objects(form, entries, where):
+            return keyword
+        if not types and _objects_in(form, entries, where):
+            return None
+    return None
+
+
+def _only_objects(form: CompiledForm, entries: list[Any], pointer: str) -> bool:
+    """Whether every entry describes an object: typed so, or with object keywords of its own
+    (an untyped entry that is itself a union is not a variant: the value picks through it)."""
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            return False
+        target, target_pointer = form._deref(entry, f"{pointer}/{index}")
+        declared = _types_of(target)[0]
+        if declared:
+            if declared != ("object",):
+                return False
+        elif not _objects_in(form, [target], target_pointer) and "required" not in target:
+            return False
+    return True
 
 
 def _nullable_union(schema: dict[str, Any]) -> tuple[str, Any] | None:
@@ -456,6 +534,8 @@ class Skeleton:
     def __init__(self, form: CompiledForm, schema: dict[str, Any], pointer: str) -> None:
         self.form = form
         self.pointer = pointer
+        # A branch of a type switch (``switch``), built for the value's type.
+        self.switched = False
         nullable_extra = False
         union = _nullable_union(schema)
         if union is not None:
@@ -492,16 +572,10 @@ class Skeleton:
         self.required: frozenset[str] = (
             frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
         )
-        one_of = schema.get("oneOf")
-        self.object_one_of = (
-            union is None
-            and isinstance(one_of, list)
-            and bool(one_of)
-            and not all(isinstance(e, dict) and "const" in e for e in one_of)
-            # Untyped: a variant selector when a variant is an object (a choice between a string
-            # and a list of strings is one value, written whole).
-            and ("object" in types or (not types and _objects_in(form, one_of, f"{pointer}/oneOf")))
-        )
+        # The keyword whose entries are variants: oneOf, else an anyOf of object shapes (an
+        # anyOf is read as a choice too, its active entry the one the data matches best).
+        self.variant_keyword = _variant_keyword(form, schema, pointer, types) if union is None else None
+        self.object_one_of = self.variant_keyword is not None
         kind = types[0] if len(types) == 1 else None
         item_schema: dict[str, Any] = {}
         self.tuple_items = False
@@ -520,6 +594,7 @@ class Skeleton:
             _types_of(item_schema)[0][:1] == ("object",)
             or "properties" in item_schema
             or "oneOf" in item_schema
+            or _variant_keyword(form, item_schema, f"{pointer}/items", _types_of(item_schema)[0]) is not None
             or _objects_all_of(form, item_schema, f"{pointer}/items")
         )
         # An object described only through allOf (renovate's package rules): its parts are fields.
@@ -528,9 +603,16 @@ class Skeleton:
         self._patterns_raw: dict[str, Any] = patterns if isinstance(patterns, dict) else {}
         additional = schema.get("additionalProperties")
         # A map: an object whose keys are free names with values of one shape (compose services,
-        # import maps, environment variables). ``additionalProperties: {}`` or ``true`` alone
-        # says nothing about the values: such an object stays one JSON value.
-        self.is_map = bool(self._patterns_raw) or (isinstance(additional, dict) and additional != {})
+        # import maps, environment variables), or of any shape (a bare ``{"type": "object"}``,
+        # ``additionalProperties: {}`` or ``true`` and nothing else: Helm values, metadata).
+        self.free_form = (
+            kind == "object"
+            and not self._properties_raw
+            and not self._patterns_raw
+            and (additional is None or additional is True or additional == {})
+            and not any(k in schema for k in ("allOf", "oneOf", "anyOf", "if", "not", "propertyNames"))
+        )
+        self.is_map = bool(self._patterns_raw) or (isinstance(additional, dict) and additional != {}) or self.free_form
         self.comp = choose_component(
             schema,
             self.layout,
@@ -656,9 +738,50 @@ class Skeleton:
         """The skeleton of the values of keys no property or pattern names (``additionalProperties``
         as a schema), or None."""
         additional = self.schema.get("additionalProperties")
+        if self.free_form or additional is True:
+            additional = {}  # any other key, with any value: a key of the user's choosing
         if not isinstance(additional, dict):
             return None
         return self.form.skeleton(additional, self.pointer + "/additionalProperties")
+
+    @cached_property
+    def branches(self) -> list[Skeleton]:
+        """The branches of a type switch (``switch``), or []."""
+        from .switch import type_branches
+
+        return type_branches(self)
+
+    @cached_property
+    def allowed_types(self) -> frozenset[str]:
+        """The JSON types the fragment allows, as far as its keywords (and nested unions) say."""
+        from .switch import union_types
+
+        return frozenset(self.types) or frozenset(union_types(self.schema, self.form, self.pointer))
+
+    @cached_property
+    def accepts_anything(self) -> bool:
+        """Whether the fragment says nothing about its value (``{}``): a type switch whose
+        branches are a map and a list of such values."""
+        from .switch import accepts_anything
+
+        return not self.layout and accepts_anything(self.schema)
+
+    @cached_property
+    def open_items(self) -> bool:
+        """A list whose items no schema describes (``{"type": "array"}``): a list of plain values
+        is one field, and one that holds objects or lists is a list of fields (``switch``)."""
+        return (
+            self.kind == "array"
+            and not self.tuple_items
+            and self.items is None
+            and not self.layout.get("comp")
+            and (self.item is None or self.item.accepts_anything)
+        )
+
+    @cached_property
+    def own_validator(self) -> Fragment:
+        """A validator of this fragment alone (its references resolve in the whole schema)."""
+        return self.form.sub_validator(self.schema)
 
     @property
     def refuses_other_keys(self) -> bool:
@@ -692,9 +815,10 @@ class Skeleton:
 
     @cached_property
     def variants(self) -> list[Skeleton]:
-        if not self.object_one_of:
+        keyword = self.variant_keyword
+        if keyword is None:
             return []
-        return [self.form.skeleton(e, f"{self.pointer}/oneOf/{i}") for i, e in enumerate(self.schema["oneOf"])]
+        return [self.form.skeleton(e, f"{self.pointer}/{keyword}/{i}") for i, e in enumerate(self.schema[keyword])]
 
     @cached_property
     def variant_titles(self) -> list[str]:

@@ -187,20 +187,31 @@ def _key_of(value: Any) -> str:
     return str(value)
 
 
+def _choice_values(entry: Any) -> list[Any] | None:
+    """The values one ``oneOf``/``anyOf`` entry allows when it is a list of them: a ``const``, or
+    an ``enum`` (prettier writes each choice as a one-value enum with its description)."""
+    if not isinstance(entry, dict):
+        return None
+    if "const" in entry:
+        return [entry["const"]]
+    values = entry.get("enum")
+    return list(values) if isinstance(values, list) and values else None
+
+
 def const_items(entries: list[Any]) -> tuple[dict[str, Any], ...] | None:
-    """Options from ``oneOf``/``anyOf`` entries that are all constants (``None`` otherwise)."""
-    if not entries or not all(isinstance(e, dict) and "const" in e for e in entries):
+    """Options from ``oneOf``/``anyOf`` entries that are all constants or enums (``None``
+    otherwise). A one-value entry's title names its option."""
+    found = [_choice_values(entry) for entry in entries] if entries else []
+    if not found or any(values is None for values in found):
         return None
     out = []
-    for entry in entries:
-        title = entry.get("title")
-        out.append(
-            {
-                "key": _key_of(entry["const"]),
-                "title": str(title) if title is not None else _key_of(entry["const"]),
-                "value": entry["const"],
-            }
-        )
+    for entry, values in zip(entries, found, strict=True):
+        assert values is not None
+        title = entry.get("title") if len(values) == 1 else None
+        for value in values:
+            out.append(
+                {"key": _key_of(value), "title": str(title) if title is not None else _key_of(value), "value": value}
+            )
     return tuple(out)
 
 
@@ -224,15 +235,18 @@ def items_source(schema: dict[str, Any], layout: dict[str, Any], value_schema: d
         return ItemsSource("static", items=(normal_item(value_schema["const"]),))
     if isinstance(value_schema.get("enum"), list) and value_schema["enum"]:
         return ItemsSource("static", items=tuple(normal_item(v) for v in value_schema["enum"]))
-    constants = const_items(value_schema.get("oneOf")) if isinstance(value_schema.get("oneOf"), list) else None
-    if constants is not None:
-        return ItemsSource("static", items=constants)
+    for keyword in ("oneOf", "anyOf"):
+        constants = const_items(value_schema[keyword]) if isinstance(value_schema.get(keyword), list) else None
+        if constants is not None:
+            return ItemsSource("static", items=constants)
     open_items = open_any_of_items(value_schema.get("anyOf"))
     if open_items is not None:
         return ItemsSource("static", items=open_items, open=True)
     examples = value_schema.get("examples")
     if (
-        isinstance(examples, list)
+        not _is_object(value_schema)
+        and not isinstance(value_schema.get("properties"), dict)
+        and isinstance(examples, list)
         and examples
         and value_schema.get("format") not in ("date", "date-time", "time")
         and all(not isinstance(e, (dict, list)) for e in examples)

@@ -36,6 +36,11 @@ def _type_words(expected: Any) -> str:
     return _TYPE_NAMES.get(expected, str(expected))
 
 
+def _visible(text: Any) -> str:
+    """``text`` with its control characters escaped (a pattern may hold a raw line break)."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in str(text))
+
+
 def _plural(count: Any, word: str, plural: str | None = None) -> str:
     return f"{count} " + (word if count == 1 else plural or word + "s")
 
@@ -72,7 +77,7 @@ def message_for(error: SchemaError) -> str:
                 f"could not be checked against the pattern {expected} (not a usable regular expression, too slow, "
                 "or this call already spent its time for patterns)"
             )
-        return f"must match the pattern {expected}"
+        return f"must match the pattern {_visible(expected)}"
     if keyword == "format":
         return f"must be {FORMAT_HINTS.get(expected, f'in the {expected} format')}"
     if keyword == "minLength":
@@ -104,12 +109,14 @@ def message_for(error: SchemaError) -> str:
         return f"has properties this form does not accept: {', '.join(extra)}" if extra else "has unexpected properties"
     if keyword in ("additionalItems", "unevaluatedItems"):
         return "has more items than this list accepts"
-    if keyword == "oneOf":
-        if error.several:
-            return "matches more than one variant: make it fit exactly one"
-        return "matches none of the variants: choose one and fill it in"
-    if keyword == "anyOf":
-        return "does not match any of the accepted shapes"
+    if keyword == "oneOf" and error.several:
+        return "matches more than one variant: make it fit exactly one"
+    if keyword in ("oneOf", "anyOf"):
+        return closest_match(error) or (
+            "matches none of the variants: choose one and fill it in"
+            if keyword == "oneOf"
+            else "does not match any of the accepted shapes"
+        )
     if keyword == "not":
         return "is a value this field does not accept"
     if keyword in ("dependentRequired", "dependencies"):
@@ -139,3 +146,57 @@ def _custom_message(error: SchemaError) -> str | None:
         if isinstance(custom.get("_"), str):
             return custom["_"]
     return None
+
+
+def closest_entry(error: SchemaError) -> tuple[list[SchemaError], list[str]] | None:
+    """``(errors of the closest entry, words for the other types)`` of a union none of whose
+    entries accepts the value, as ``jsonschema``'s best match picks it: an entry for another type
+    of value is not the one meant; of the others, the one with fewest errors, deepest first.
+    The errors are [] when every entry is for another type; None without details, or when two
+    entries are equally close."""
+    branches: dict[int, list[SchemaError]] = {}
+    for branch, sub in error.context:
+        branches.setdefault(branch, []).append(sub)
+    if not branches:
+        return None
+    depth = len(error.path)
+    other_types: list[str] = []
+    candidates: list[list[SchemaError]] = []
+    for subs in branches.values():
+        if all(sub.keyword == "type" and len(sub.path) == depth for sub in subs):
+            for sub in subs:
+                words = _type_words(sub.expected)
+                if words not in other_types:
+                    other_types.append(words)
+        else:
+            candidates.append(subs)
+    if not candidates:
+        return [], other_types
+    ranked = sorted(candidates, key=_rank)
+    if len(ranked) > 1 and _rank(ranked[0]) == _rank(ranked[1]):
+        return None  # no entry is closer than another: naming one would mislead
+    return ranked[0], other_types
+
+
+def _rank(errors: list[SchemaError]) -> tuple[int, int]:
+    """Fewer errors first, then the deepest (the furthest the value got into the entry)."""
+    return len(errors), -max(len(sub.path) for sub in errors)
+
+
+def closest_match(error: SchemaError) -> str | None:
+    """What is wrong with a value none of a union's entries accepts, said of the closest entry
+    (``closest_entry``): its deepest error, with the field it is on, then the other types."""
+    found = closest_entry(error)
+    if found is None:
+        return None
+    best, other_types = found
+    if not best:
+        return f"must be {' or '.join(other_types)}" if other_types else None
+    first = max(best, key=lambda sub: len(sub.path))
+    where = "/".join(str(token) for token in first.path[len(error.path) :])
+    if first.missing is not None:
+        where = f"{where}/{first.missing}" if where else first.missing
+    said = f"{where}: {message_for(first)}" if where else message_for(first)
+    if other_types:
+        said += f" (or else it must be {' or '.join(other_types)})"
+    return said

@@ -45,6 +45,7 @@ import json
 from collections.abc import Callable, Iterator
 from datetime import date, datetime, time
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 from ... import jsonpointer
 from ...errors import InputError
@@ -57,6 +58,8 @@ MAX_REMEMBERED_PATHS = 4096
 MAX_SCHEMA_PROBLEMS = 50
 # The name the form's schema goes by in the registry that fragment validators resolve into.
 ROOT_URI = "urn:deskcheck:form-schema"
+# What a relative root ``$id`` is taken as relative to (a host that cannot exist: nothing is fetched).
+RELATIVE_ROOT = "https://form-schema.deskcheck.invalid/"
 # Stands for ``pattern`` in the validator's copy when deskcheck tests the pattern itself.
 ECMA_PATTERN = "x-deskcheck-ecma-pattern"
 UNDECIDED = "could not be checked against the pattern"
@@ -206,8 +209,16 @@ class SchemaValidator:
         return Fragment(validator)
 
     def _base(self) -> str:
+        """The URI the whole schema is registered under for its fragments' references. A
+        relative ``$id`` (Docker Compose's ``compose_spec.json``) resolves against a
+        hierarchical stand-in: the registry resolves it against the URI it is given."""
         declared = self.schema.get("$id") if isinstance(self.schema, dict) else None
-        return declared.rstrip("#") if isinstance(declared, str) and "://" in declared else ROOT_URI
+        if not isinstance(declared, str) or not declared.strip("#"):
+            return ROOT_URI
+        declared = declared.split("#", 1)[0]
+        if urlsplit(declared).scheme:
+            return declared
+        return urljoin(RELATIVE_ROOT, declared)
 
     # -- records --------------------------------------------------------------------------------
 

@@ -277,12 +277,12 @@ class FormSession:
             record = self.store.get(self.key.text)
             moved = record is not None and self._source_moved(record, current)
             if not moved:
-                data, base, version = self._start_saving(record, token, allow)
+                data, base, version, started = self._start_saving(record, token, allow)
         if moved:
             assert record is not None and current is not None
             self._follow_source(record, current)
             with self.store.transaction():
-                data, base, version = self._start_saving(self.store.get(self.key.text), token, allow)
+                data, base, version, started = self._start_saving(self.store.get(self.key.text), token, allow)
         try:
             saved = self.source.save(data, version=version, base=base)
         except SaveConflict as exc:
@@ -308,12 +308,12 @@ class FormSession:
             self._save_failed(token, "error", f'saving "{title}" stopped before the source answered.')
             raise
         del base
-        return self._save_done(token, data, saved)
+        return self._save_done(token, data, saved, started)
 
-    def _start_saving(self, record: SessionRecord | None, token: str, allow: bool) -> tuple[Any, Any, Any]:
+    def _start_saving(self, record: SessionRecord | None, token: str, allow: bool) -> tuple[Any, Any, Any, int]:
         """Inside a transaction: the gate of a save (open, writable, no save in flight, valid
-        unless allowed), then the record marked as being saved. The document to send, its base
-        and the version it was loaded at."""
+        unless allowed), then the record marked as being saved. The document to send, its base,
+        the version it was loaded at, and the record's revision once marked."""
         title = self.title
         if record is None:
             raise SessionError(
@@ -348,7 +348,7 @@ class FormSession:
         record.save_owner = _owner()
         record.expires_at = self.store.now() + self.store.ttl
         self.store.put(record)
-        return data, base, version
+        return data, base, version, record.revision
 
     def _save_failed(self, token: str, status: str, message: str) -> None:
         with self.store.transaction():
@@ -359,14 +359,19 @@ class FormSession:
             record.save_token = record.save_deadline = record.save_owner = None
             self.store.put(record)
 
-    def _save_done(self, token: str, sent: Any, saved: Saved) -> SaveOutcome:
+    def _save_done(self, token: str, sent: Any, saved: Saved, started: int) -> SaveOutcome:
         version = saved.version.value if saved.version else None
         with self.store.transaction():
             record = self.store.get(self.key.text)
             if record is None or record.save_token != token:
                 return SaveOutcome(version, saved.location, self.source.creates, detached=True)
             now = record.snapshot.get("data")
-            pending = [] if equal_data(sent, now) else changed_pointers(sent, now)
+            if record.revision == started:
+                # Nothing was written since the save began: the data is what was sent (the base
+                # may be that very object, which the store then writes once).
+                pending, sent = [], now
+            else:
+                pending = [] if equal_data(sent, now) else changed_pointers(sent, now)
             if self.source.creates and not pending:
                 # Created: the form starts again from an empty record for the next one (saving
                 # this one again would create a second record).

@@ -44,6 +44,7 @@ from typing import Any, NamedTuple
 
 from ...errors import DeskcheckError, InputError
 from ..sources.sources import DocumentVersion
+from .store_snapshot import snapshot_text, snapshot_value
 
 # How long a writer waits for another process's transaction; saves hold no lock during their
 # request, so a wait is a few milliseconds unless the disk (or the network) is very slow.
@@ -518,7 +519,7 @@ def _session_values(record: SessionRecord) -> tuple[Any, ...]:
         record.schema_key,
         record.schema_version,
         json_text(record.doc_version.as_json()) if record.doc_version else None,
-        json_text(record.snapshot),
+        snapshot_text(record.snapshot),
         int(record.modified),
         int(record.valid),
         record.error_count,
@@ -544,6 +545,8 @@ def _decode(row: tuple[Any, ...], columns: str) -> dict[str, Any]:
     for name, value in zip((c.strip() for c in columns.split(",")), row, strict=True):
         if name in _JSON_COLUMNS and value is not None:
             value = json.loads(value)
+            if name == "snapshot":
+                value = snapshot_value(value)
         elif name in _BOOLEAN_COLUMNS:
             value = bool(value)
         out["group" if name == "tool_group" else name] = value

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import jsonpointer
-from ..schema.messages import message_for
+from ..schema.messages import closest_entry, message_for
 from ..schema.record import FrozenRecord, Record
 from ..schema.validation import SchemaError
 from ..schema.values import UNSET
@@ -25,12 +25,22 @@ from .tree import Node, Tree
 
 
 class FieldError(FrozenRecord):
-    """``path``: the field's layout path, or the data pointer when no field takes it."""
+    """``path``: the field's layout path, or the data pointer when no field takes it; ``at``: the
+    data pointer of the value the error is about (inside ``data_path`` for a field that takes
+    the errors of the values it holds whole)."""
 
-    __slots__ = ("data_path", "hidden", "message", "node", "path")
+    __slots__ = ("at", "data_path", "hidden", "message", "node", "path")
 
-    def __init__(self, path: str, data_path: str, message: str, node: Node | None = None, hidden: bool = False) -> None:
-        self._set(path=path, data_path=data_path, message=message, node=node, hidden=hidden)
+    def __init__(
+        self,
+        path: str,
+        data_path: str,
+        message: str,
+        node: Node | None = None,
+        hidden: bool = False,
+        at: str | None = None,
+    ) -> None:
+        self._set(path=path, data_path=data_path, message=message, node=node, hidden=hidden, at=at or data_path)
 
 
 class Validation(Record):
@@ -65,7 +75,9 @@ class _Collector:
     def process(self, error: SchemaError) -> None:
         pointer = jsonpointer.join(error.path)
         if error.keyword in ("oneOf", "anyOf") and (
-            self._variant_error(error, pointer) or self._nullable_error(error, pointer)
+            self._variant_error(error, pointer)
+            or self._nullable_error(error, pointer)
+            or self._switch_error(error, pointer)
         ):
             return
         if error.extra and self._refused_keys(error, pointer):
@@ -100,13 +112,26 @@ class _Collector:
                 continue
             owner_node = selector.parent
             if owner_node is not None:
-                self.add(owner_node.data_path, message_for(error), prefer=owner_node)
+                self.add(owner_node.data_path, _variants_message(error, selector), prefer=owner_node)
             if selector.active_variant is not None:
                 for branch, sub in error.context:
                     if branch == selector.active_variant:
                         self.process(sub)
             return True
         return False
+
+    def _switch_error(self, error: SchemaError, pointer: str) -> bool:
+        """A union whose value has fields of its own (a type switch showing an object or a
+        list): the closest entry's errors go on those fields."""
+        node = self.tree.by_data_path.get(pointer)
+        if node is None or not node.children or error.several or node.skeleton is None or not node.skeleton.switched:
+            return False
+        found = closest_entry(error)
+        if not found or not found[0]:
+            return False
+        for sub in found[0]:
+            self.process(sub)
+        return True
 
     def _nullable_error(self, error: SchemaError, pointer: str) -> bool:
         node = self.tree.by_data_path.get(pointer)
@@ -138,7 +163,7 @@ class _Collector:
         self._taken.add(id(node))
         if node.error is None:
             node.error = message
-        self.attached.append(FieldError(node.path, node.data_path, message, node))
+        self.attached.append(FieldError(node.path, node.data_path, message, node, at=pointer))
 
     def _node_for(self, pointer: str) -> Node | None:
         node = self.tree.by_data_path.get(pointer)
@@ -171,12 +196,31 @@ class _Collector:
         return self.attached + loose
 
 
+def _variants_message(error: SchemaError, selector: Node) -> str:
+    """The error of an object no variant accepts, said of the variant the form shows (the one
+    chosen, or the data's closest match), whose own errors are on its fields."""
+    owner, active = selector.variant_owner, selector.active_variant
+    if error.several or owner is None or active is None:
+        return message_for(error)
+    title = owner.variant_titles[active]
+    named = f'"{title}"' if title != f"option {active + 1}" else f"variant {active}"
+    count = sum(1 for branch, _ in error.context if branch == active)
+    problems = f"{count} problem(s)" if count else "problems"
+    return (
+        f"matches none of the variants; the closest is {named} ({selector.path} = {active}), which has {problems} "
+        "on the fields marked below (or choose another variant)"
+    )
+
+
 def scoped(errors: list[FieldError], node: Node) -> tuple[list[FieldError], int]:
     """The errors at or under ``node``, and how many others the form has."""
     mine = []
     for error in errors:
         if error.node is not None:
             inside = node.full_key == "" or error.path == node.path or error.path.startswith(node.full_key + "/")
+            # An item of a list of values is a field only on demand: its errors are its list's.
+            if not inside and node.parent is not None and node.item_index is not None and not node.parent.children:
+                inside = error.at == node.data_path or error.at.startswith(node.data_path + "/")
         else:
             inside = (
                 node.data_path == ""

@@ -42,7 +42,56 @@ def resolve(tree: Tree, path: str) -> Node | None:
     node = tree.by_data_path.get(path)
     if node is not None and _shown(node):
         return node
-    return _mixed(tree, path)
+    return _mixed(tree, path) or value_item(tree, path)
+
+
+def holds_values(node: Node) -> bool:
+    """Whether ``node`` is a list of plain values shown as one field (a combobox, a multiple
+    select): its items are addressable by index, though not listed as fields of their own."""
+    skeleton = node.skeleton
+    return (
+        skeleton is not None
+        and not node.wrapper
+        and not node.children
+        and skeleton.kind == "array"
+        and not skeleton.tuple_items
+        and node.comp not in ("list", "json", "none")
+    )
+
+
+def value_item(tree: Tree, path: str) -> Node | None:
+    """The field of one item of a list of plain values (``/presets/0``), made when a path names
+    it: such lists are one field in the tree, and their items are fields only on demand."""
+    if not path.startswith("/"):
+        return None
+    tokens = jsonpointer.split(path)
+    index = tokens[-1]
+    if not index.isdigit() or (len(index) > 1 and index.startswith("0")):
+        return None
+    holder = resolve(tree, jsonpointer.join(tokens[:-1])) if len(tokens) > 1 else tree.root
+    if holder is None or not holder.shown or not holds_values(holder):
+        return None
+    if not isinstance(holder.data, list) or int(index) >= len(holder.data):
+        return None
+    assert holder.skeleton is not None
+    item = holder.skeleton.item or holder.skeleton.form.any_skeleton
+    node = Node(
+        key=index,
+        full_key=f"{holder.full_key}/{index}",
+        data_path=f"{holder.data_path}/{index}",
+        parent=holder,
+        skeleton=item,
+        comp=item.comp if item.comp != "none" else "json",
+        data=holder.data[int(index)],
+        read_only=holder.read_only or item.read_only,
+        title=item.title,
+        item_index=int(index),
+    )
+    node.shown = True
+    if item.items is not None and item.items.kind == "static":
+        node.items_state, node.items = "static", list(item.items.items)
+        node.items_key = "static:" + item.pointer
+    return node
 
 
 def _shown(node: Node) -> bool:
@@ -69,6 +118,16 @@ def _mixed(tree: Tree, path: str) -> Node | None:
 def not_found(tree: Tree, path: str) -> FieldNotFound:
     shown = path or "/"
     holder = _value_holder(tree, path)
+    if holder is not None and holds_values(holder):
+        count = len(holder.data) if isinstance(holder.data, list) else 0
+        last = jsonpointer.split(path)[-1]
+        if holder.data_path == path.rsplit("/", 1)[0] and last.isdigit():
+            span = f"items 0 to {count - 1}" if count else "no items yet"
+            return FieldNotFound(
+                f'no item at "{shown}": {holder.path} has {span}. Add an item with editArray on {holder.path} '
+                '(action "add"), then write it by its index.',
+                code="indexOutOfRange",
+            )
     if holder is not None:
         return FieldNotFound(
             f'no field at "{shown}": it is inside {holder.path}, a {holder.comp} field whose value is written '
@@ -77,9 +136,8 @@ def not_found(tree: Tree, path: str) -> FieldNotFound:
         )
     if path and lookup(tree.data, path) is not UNSET:
         return FieldNotFound(
-            f'no field at "{shown}": the document has a value there, but its field is not shown right now '
-            "(a condition hides it, or another choice replaces it). describeState lists the fields the form "
-            "offers instead.",
+            f'no field at "{shown}": the document has a value there, but {_why_hidden(tree, path)}. describeState '
+            "lists the fields the form offers instead.",
             code="fieldHidden",
         )
     listed = []
@@ -95,6 +153,29 @@ def not_found(tree: Tree, path: str) -> FieldNotFound:
         "as getData shows it.",
         code="fieldNotFound",
     )
+
+
+def _why_hidden(tree: Tree, path: str) -> str:
+    """Why the value at ``path`` has no field that can be found, as precisely as the tree says."""
+    node = tree.by_data_path.get(path)
+    tokens = jsonpointer.split(path)
+    while node is None and tokens:
+        tokens.pop()
+        node = tree.by_data_path.get(jsonpointer.join(tokens))
+    if node is None:
+        return "the form has no field for it"
+    at = "its field" if node.data_path == path else f"the field {node.path} it is under"
+    current: Node | None = node
+    while current is not None:
+        if not current.shown:
+            where = at if current is node else f"{at} is under {current.path}, which"
+            skeleton = current.skeleton
+            if skeleton is not None and skeleton.comp == "none":
+                return f"{where} is drawn as nothing by the schema (layout none)"
+            if skeleton is not None and skeleton.if_expression is not None:
+                return f"{where} is hidden by its condition (layout.if) for the current data"
+        current = current.parent
+    return f"{at} does not hold it as a field of its own (a {node.comp} field)"
 
 
 # A typo is looked for among this many shown fields at most: a huge generated form must not make

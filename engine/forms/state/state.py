@@ -320,7 +320,7 @@ class FormState:
                     break
             if holder is None or holder.children or holder.full_key in self._expand or holder.skeleton is None:
                 return None
-            if not (holder.skeleton.object_composite or holder.skeleton.tuple_items):
+            if not (holder.folded or _expandable(holder.skeleton)):
                 return None
             self._expand.add(holder.full_key)
             self._rebuild(self.data)
@@ -455,7 +455,12 @@ class FormState:
         return self.tree.by_data_path.get(entry_path)
 
     def _same_node(self, old: Node) -> Node:
-        return self.tree.by_full_key.get(old.full_key) or self.tree.by_data_path.get(old.data_path) or self.tree.root
+        return (
+            self.tree.by_full_key.get(old.full_key)
+            or self.tree.by_data_path.get(old.data_path)
+            or paths.value_item(self.tree, old.full_key)
+            or self.tree.root
+        )
 
     def _activate_variant(self, node: Node, value: Any, before: dict[str, tuple[bool, bool]]) -> WriteReport:
         owner = node.variant_owner
@@ -629,7 +634,7 @@ class FormState:
         node = self.node(path)
         if key is not None or new_key is not None or action == "rename" or self._holds_keys(node):
             return self._edit_keys(node, action, key, new_key, value)
-        if not node.is_list:
+        if not (node.is_list or paths.holds_values(node)):
             kind = node.comp
             raise FormError(
                 f'"{node.path}" is not a list of items (it is a {kind} field); editArray edits lists, and the keys '
@@ -652,6 +657,16 @@ class FormState:
                     code="indexOutOfRange",
                 )
             position = int(position)
+            if (
+                value is UNSET
+                and not node.is_list
+                and not _has_empty_value(node.skeleton.item if node.skeleton else None)
+            ):
+                raise FormError(
+                    f'give value: the item to add to "{node.path}", a list of plain values with no empty one to start '
+                    "from.",
+                    code="missingValue",
+                )
             new_item = parse_json_string(value) if value is not UNSET else self._empty_item(node)
             check_structural_keys(new_item, "the value")
             items.insert(position, deep_copy(new_item))
@@ -915,6 +930,24 @@ def _empty_value(skeleton: Any) -> Any:
     if skeleton.is_object:
         return {}
     return [] if skeleton.kind == "array" else None
+
+
+def _expandable(skeleton: Any) -> bool:
+    """Whether a path may build the fields of this fragment before the data has it: an object,
+    a tuple, or a type switch that can hold an object."""
+    return (
+        skeleton.object_composite
+        or skeleton.tuple_items
+        or skeleton.accepts_anything
+        or any(branch.object_composite for branch in skeleton.branches)
+    )
+
+
+def _has_empty_value(skeleton: Any) -> bool:
+    """Whether a new item of this schema has a value to start from (see ``_empty_value``)."""
+    return skeleton is not None and (
+        skeleton.has_default or skeleton.has_const or skeleton.is_object or skeleton.kind == "array"
+    )
 
 
 def _outermost(paths_: list[str]) -> list[str]:

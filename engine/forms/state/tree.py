@@ -45,6 +45,7 @@ from ..schema.compile import ChildPlan, CompiledForm, Skeleton
 from ..schema.expressions import Expression, ExpressionError, evaluate, shared_scope
 from ..schema.layout import ITEMS_COMPONENTS, normal_item
 from ..schema.record import Record
+from ..schema.switch import settle, switch_note
 from ..schema.values import UNSET, coerce, json_equal
 
 
@@ -323,6 +324,12 @@ class TreeBuilder:
         required: bool,
         item_index: int | None = None,
     ) -> tuple[Node, Any]:
+        if value is not UNSET:
+            # A type switch: the branch the value's type selects (see ``switch``).
+            skeleton = settle(skeleton, value)
+        elif full_key in self.expand and (skeleton.branches or skeleton.accepts_anything):
+            # A path goes inside a switch with no value yet: it names the object branch's fields.
+            skeleton = settle(skeleton, {})
         parent_shown = parent is None or parent.shown
         node = self._node(
             key=key,
@@ -336,6 +343,10 @@ class TreeBuilder:
             title=skeleton.title,
             item_index=item_index,
         )
+        if skeleton.branches:
+            note = switch_note(skeleton)
+            if note:
+                node.notes.append(note)
         if self.coerce and value is not UNSET and self._written(data_path, value):
             value = coerce(value, skeleton.types, skeleton.nullable)
         shown_by_condition = parent_shown and self._condition(skeleton, node, value, parent)
@@ -635,7 +646,7 @@ class TreeBuilder:
             constants = [(name, sub.const) for name, sub in variant.properties if sub.has_const]
             if constants and all(name in obj and json_equal(obj[name], const) for name, const in constants):
                 return index
-        return None
+        return best_variant(owner, obj)
 
     def _if(self, owner: Skeleton, node: Node, obj: dict[str, Any], detached: bool) -> dict[str, Any]:
         condition = owner.condition
@@ -694,7 +705,8 @@ class TreeBuilder:
 
     def _folds(self, item: Skeleton, node: Node, value: list[Any]) -> set[int] | None:
         """The items of a long list built folded: unwritten objects nobody is looking at."""
-        if len(value) < FOLD_FROM or self.fill or not item.object_composite or (self.coerce and not self.tracking):
+        foldable = item.object_composite or item.accepts_anything or bool(item.branches)
+        if len(value) < FOLD_FROM or self.fill or not foldable or (self.coerce and not self.tracking):
             return None
         base = _lookup(self.base, node.data_path) if self.tracking else UNSET
         active = self.active_items.get(node.full_key)
@@ -840,6 +852,25 @@ class TreeBuilder:
                 for below in child.walk():
                     below.modified = None
                     below.child_modified = False
+
+
+def best_variant(owner: Skeleton, obj: dict[str, Any]) -> int | None:
+    """The variant closest to an object none of them accepts: the one that declares most of its
+    keys, then the one whose constants it contradicts least (the first on a tie), as a reader
+    would guess which shape was meant. None for an object with no key any variant declares."""
+    best, best_score = None, (0, 0)
+    for index, variant in enumerate(owner.variants):
+        declared = variant.declared_keys
+        known = sum(1 for key in obj if key in declared)
+        clashes = sum(
+            1
+            for name, sub in variant.properties
+            if sub.has_const and name in obj and not json_equal(obj[name], sub.const)
+        )
+        score = (known - 2 * clashes, -clashes)
+        if known and score > best_score:
+            best, best_score = index, score
+    return best
 
 
 def prepare_item(source: Any, raw: Any) -> dict[str, Any]:

@@ -102,7 +102,8 @@ def check_source(
             # A tool check that found the same thing at the same place (a reference that leads
             # nowhere, a path parameter missing) already says it, with what it means for the tool.
             said = {(p.rule, p.pointer) for p in problems}
-            problems.extend(p for p in structural_problems(documents) if (p.rule, p.pointer) not in said)
+            found = structural_problems(documents, limit=MAX_FINDINGS)
+            problems.extend(p for p in found if (p.rule, p.pointer) not in said)
         if live is not None:
             from .live_check import live_problems
 
@@ -113,7 +114,8 @@ def check_source(
 def locate(documents: DocumentSet, problems: list[Problem], severities: Mapping[str, str]) -> list[Finding]:
     """The problems as findings, each with its file, line and column, at its configured
     severity (``off`` drops it), sorted by file and position; at most ``MAX_FINDINGS`` of them
-    (errors first), and then one ``findings-limit`` finding counting the rest."""
+    (what was left unchecked first, then errors), and then one ``findings-limit`` finding counting
+    the rest."""
     rated = []
     for problem in problems:
         severity = severities.get(problem.rule) or default_severity(problem.rule, problem.severity)
@@ -121,7 +123,8 @@ def locate(documents: DocumentSet, problems: list[Problem], severities: Mapping[
             rated.append((problem, severity))
     findings = []
     if len(rated) > MAX_FINDINGS:
-        rated.sort(key=lambda entry: entry[1] != ERROR)  # stable: errors first, each in its order
+        # Stable: what was not checked, then errors, each in its order.
+        rated.sort(key=lambda entry: (entry[0].rule != "structure-not-checked", entry[1] != ERROR))
         rest = rated[MAX_FINDINGS:]
         del rated[MAX_FINDINGS:]
         errors = sum(1 for _, severity in rest if severity == ERROR)

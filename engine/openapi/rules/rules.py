@@ -247,7 +247,8 @@ RULES: dict[str, Rule] = _rules(
         "Part of the validation against the OpenAPI specification could not run.",
         "spec",
         "An OpenAPI version or JSON Schema dialect deskcheck does not know, or a part that could not be compiled, was "
-        "left unchecked; the message says which.",
+        "left unchecked, or the validation against the OpenAPI schema stopped after more violations than a report "
+        "lists; the message says which, and from where.",
         "Split the document or simplify the part the message names; set the rule to off to accept it.",
     ),
     Rule(

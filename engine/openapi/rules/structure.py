@@ -9,12 +9,13 @@ Two passes, both fast enough to run on every check (a 0.6 MB document in ~0.1 s)
   their schemas, regular expressions, ``required`` beside ``allOf``.
 
 Each finding has its own rule (``rules.RULES`` gives its severity: what the specification forbids
-is an error) and points at the place where the fix goes. Every finding is reported, however many.
+is an error) and points at the place where the fix goes. Every finding is reported, up to the
+report's limit: past it, the validation against the schema stops and says where.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ... import jsonpointer
 from ..document.documents import DocumentSet
@@ -23,8 +24,16 @@ from ..document.schema_messages import error_messages
 from .misplaced_refs import misplaced_message, misplaced_reference
 from .rules import default_severity
 
+if TYPE_CHECKING:
+    from .schema_parts import Part
 
-def structural_problems(documents: DocumentSet) -> list[Problem]:
+# Errors of the schema a check gathers per finding a report lists, at most (each costs ~0.1 ms).
+ERRORS_PER_FINDING = 4
+
+
+def structural_problems(documents: DocumentSet, limit: int | None = None) -> list[Problem]:
+    """What the specification forbids in ``documents``. Past ``limit`` violations of the OpenAPI
+    schema, the rest of the document is not validated against it (a warning says from where)."""
     from . import oas_schemas
 
     document = documents.root.data
@@ -55,7 +64,7 @@ def structural_problems(documents: DocumentSet) -> list[Problem]:
     except oas_schemas.SchemasUnavailable as exc:
         return [_not_checked(f"the document was not validated against the OpenAPI schema: {exc}", "")]
     try:
-        problems += _schema_problems(validator, document, label)
+        problems += _schema_problems(validator, document, label, limit)
     except ValueError as exc:  # a value the validator cannot take as JSON
         problems.append(_not_checked(f"the document could not be validated against the OpenAPI schema: {exc}", ""))
     from .oas_rules import rule_findings
@@ -69,14 +78,36 @@ def structural_problems(documents: DocumentSet) -> list[Problem]:
     return problems
 
 
-def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> list[Problem]:
+def _schema_problems(validator: Any, document: dict[str, Any], label: str, limit: int | None) -> list[Problem]:
+    from .schema_parts import parts
+
     problems: dict[tuple[str, str], Problem] = {}
-    for error in validator.iter_errors(document):
+    gathered = 0  # the validator's errors, each branch of a oneOf or anyOf counted (what costs)
+    for part in parts(document):
+        if limit is not None and (len(problems) > limit or gathered > ERRORS_PER_FINDING * limit):
+            stopped = _not_checked(
+                f"the validation against the {label} schema stopped after {len(problems):,} findings ({gathered:,} "
+                f"errors of the schema), more than a report lists; from {part.start or '/'} on, the document was not "
+                "validated against it. Fix those listed and check again.",
+                part.start,
+            )
+            return [*problems.values(), stopped]
+        gathered += _part_problems(validator, part, document, label, problems)
+    return list(problems.values())
+
+
+def _part_problems(
+    validator: Any, part: Part, document: dict[str, Any], label: str, problems: dict[tuple[str, str], Problem]
+) -> int:
+    """Adds the part's findings to ``problems``; how many errors the validator gave."""
+    gathered = 0
+    for error in validator.iter_errors(part.document):
+        gathered += _count(error)
         # The 3.1 dialect reaches some keywords along several paths: one finding per place.
         for pointer, message in error_messages([error]):
             if message.startswith(("must NOT have additional properties (", "must NOT have unevaluated properties (")):
                 pointer = jsonpointer.append(pointer, message[message.index("(") + 1 : -1])
-            pointer = _existing_place(document, pointer)
+            pointer = _existing_place(document, part.pointer(pointer))
             misplaced = misplaced_reference(document, pointer)
             if misplaced is not None:
                 ref = jsonpointer.resolve(document, misplaced)
@@ -86,7 +117,13 @@ def _schema_problems(validator: Any, document: dict[str, Any], label: str) -> li
             problems.setdefault(
                 (pointer, message), Problem("openapi-schema", f"{label} schema: {message}.", pointer, ERROR)
             )
-    return list(problems.values())
+    return gathered
+
+
+def _count(error: Any) -> int:
+    """The error and every error of the branches it holds."""
+    context = getattr(error.kind, "context", None) or []
+    return 1 + sum(_count(inner) for branch in context for inner in branch)
 
 
 def _existing_place(document: Any, pointer: str) -> str:
