@@ -99,30 +99,37 @@ def _busy(target: Path, locked: os.stat_result) -> DeskcheckError:
 
 
 def _holder(locked: os.stat_result) -> str | None:
-    """The id (and command line) of the process holding a lock on the file ``locked`` describes,
+    """The id (and name) of the process holding a lock on the file ``locked`` describes,
     where the system lists locks (Linux's /proc/locks); None when it cannot be told."""
     wanted = f"{os.major(locked.st_dev):02x}:{os.minor(locked.st_dev):02x}:{locked.st_ino}"
+    same_inode: list[str] = []
     try:
         with open("/proc/locks", encoding="ascii", errors="replace") as table:
             # One line per lock: "1: FLOCK  ADVISORY  WRITE 1234 fe:00:2179089 0 EOF"; the number
             # of lines is bounded by the locks the system holds, not by any input.
             for line in table:
                 fields = line.split()
-                if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == wanted and fields[4].isdigit():
-                    return _described(fields[4])
+                if len(fields) > 5 and fields[1] == "FLOCK" and fields[4].isdigit():
+                    if fields[5] == wanted:
+                        return _described(fields[4])
+                    if fields[5].endswith(f":{locked.st_ino}"):
+                        same_inode.append(fields[4])
     except OSError:
         return None
-    return None
+    # Some file systems (btrfs, overlays) list another device number than stat gives: one lock on
+    # an inode of that number is taken to be this one.
+    return _described(same_inode[0]) if len(same_inode) == 1 else None
 
 
 def _described(pid: str) -> str:
+    # The process's name only, never its command line: another command's arguments may hold a
+    # token, and this message can reach an agent or a log.
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            command = handle.read(200).replace(b"\0", b" ").decode("utf-8", "replace").strip()
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            name = handle.read(64).decode("utf-8", "replace").strip()
     except OSError:
         return pid
-    # The command line is another program's text: printable characters only reach the message.
-    shown = "".join(char if char.isprintable() else "?" for char in command)
+    shown = "".join(char if char.isprintable() else "?" for char in name)  # another program's text
     return f"{pid} ({shown})" if shown else pid
 
 
