@@ -171,6 +171,15 @@ class DocxPackage:
         if not targets:
             raise _not_word(self.name, "it has no main document part")
         main = resolve_part_name("", targets[0].target)
+        others = sorted({resolve_part_name("", rel.target) for rel in targets} - {main})
+        if others:
+            # Which one another reader opens is not said anywhere: one could show what this reads not.
+            raise InputError(
+                f"{self.name} is damaged: it names {len(others) + 1} main document parts ({main}, "
+                f"{', '.join(others[:3])}), where a .docx has one. Open and re-save it in Word, or ask for a fresh "
+                "copy.",
+                code="corruptPackage",
+            )
         if not self.has_part(main):
             raise _not_word(self.name, f"its main document part {main} is missing")
         content_type = self.content_type(main)
