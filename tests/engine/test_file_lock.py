@@ -74,3 +74,26 @@ def test_a_link_pointed_elsewhere_during_the_wait_locks_the_new_file(tmp_path):
     os.close(fd)
     thread.join(timeout=20)
     assert done.is_set() and locked_second.is_set()
+
+
+def test_a_file_replaced_at_every_try_stops_at_the_wait_limit(tmp_path, monkeypatch):
+    """A local program that replaces the file each time the lock is taken kept the writer
+    looping for ever (the wait limit was checked only while the lock was busy)."""
+    from deskcheck.engine import file_lock
+
+    target = tmp_path / "churn.docx"
+    target.write_bytes(b"x")
+    monkeypatch.setattr(file_lock, "_names", lambda path, locked: False)  # replaced each time
+    outcome: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            with updating(target, wait=0.05):
+                pass
+        except DeskcheckError as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    thread.join(timeout=20)
+    assert not thread.is_alive() and outcome and outcome[0].code == "fileBusy"
