@@ -5,24 +5,28 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
-from tests import absent, corpus, libreoffice
+from tests import absent, corpus, hypothesis_profiles, libreoffice
 
 REPO = Path(__file__).resolve().parent.parent
 # Other projects' documents (tests/corpus.py): tests reading them carry @pytest.mark.corpus.
 CORPUS = corpus.DOCX
 OPENAPI_FIXTURES = corpus.OPENAPI
 
-# In CI the property tests draw the same examples on every run (seeded from each test), so that a
-# red CI means a change broke something, not that a new draw found an old case; anywhere else they
-# draw afresh, which is how new cases are found (then pinned as plain tests).
-settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI") == "true":
-    settings.load_profile("ci")
+
+def pytest_configure(config):
+    # Before any test module is imported: each property test's settings are made at import.
+    hypothesis_profiles.load(config.getoption("--hypothesis-profile", None))
+    # Compiled modules are cached (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE
+    # is set, as bench/_common.py does: otherwise every run compiles the test modules anew
+    # (pytest's assert rewriting, ~9 s of CPU per process) and every `deskcheck` a test starts
+    # compiles the package again (about a quarter of a second of CPU each).
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(autouse=True)

@@ -162,8 +162,9 @@ def test_a_newcomer_s_first_ten_minutes(newcomer):
     ).stdout.strip()
     assert Path(deskcheck_module).resolve() == (clone / "cli").resolve(), "the clone's own deskcheck is installed"
 
-    # The second: the test extras install, and pytest runs (one file here, the whole suite in CI).
-    assert tests.endswith(".venv/bin/python -m pytest")
+    # The second: the test extras install, and pytest runs on every core (one file here, the
+    # whole suite in CI).
+    assert tests.endswith(".venv/bin/python -m pytest -n auto")
     code, shown, _ = shell.run(
         f"{tests} tests/acceptance/test_readme.py -q -p no:cacheprovider", timeout=INSTALL_SECONDS
     )

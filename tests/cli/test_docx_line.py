@@ -22,6 +22,7 @@ from deskcheck.engine.docx.tools.tooldefs import DOCX_TOOL_SPECS
 from tests.cli import plain_lines
 from tests.conftest import REPO
 from tests.helpers import probe_process, run_cli, top_level_modules
+from tests.hypothesis_profiles import examples
 
 VERBS = [spec.name.replace("_", "-") for spec in DOCX_TOOL_SPECS]
 WRITE_VERBS = [spec.name.replace("_", "-") for spec in DOCX_TOOL_SPECS if not spec.read_only]
@@ -76,7 +77,7 @@ CALL_LINES = st.tuples(
 LINES = st.one_of(VERB_LINES, CALL_LINES)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(LINES)
 def test_an_accepted_line_reads_as_typer_reads_it(argv):
     fast = fast_reading(argv)

@@ -17,6 +17,7 @@ from deskcheck.cli.errors import UsageError
 from deskcheck.cli.form_line import SPELLINGS, read_form_line
 from tests.cli import plain_lines
 from tests.helpers import run_cli
+from tests.hypothesis_profiles import examples
 
 VERBS = list(form_verbs.tool_verbs())
 
@@ -66,7 +67,7 @@ LINES = st.tuples(
 ).map(lambda parts: ["form", parts[0], *[token for item in parts[1] for token in item]])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(LINES)
 def test_an_accepted_line_reads_as_typer_reads_it(argv):
     fast = fast_reading(argv)

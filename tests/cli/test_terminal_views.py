@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,15 @@ class Screen:
         assert not re.search(r'[{\[]\s*$|^\s*[}\]]|\{"|"\s*:', self.text, re.M), self.text
         too_wide = [line for line in self.lines if len(line) > WIDTH]
         assert not too_wide, too_wide
+
+
+@pytest.fixture
+def tmp_path():
+    """A short folder of the test's own: the paths these screens show must fit WIDTH, and
+    pytest's folder grows with the test's name and, under pytest-xdist, the worker's."""
+    folder = Path(tempfile.mkdtemp(prefix="dc-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

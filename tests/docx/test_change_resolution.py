@@ -19,6 +19,7 @@ from tests.docx.test_revisions import TRACKED, tracked_source
 from tests.docx.tracked_contract import build_tracked_contract
 from tests.docx.views import normalise, paragraph_stream
 from tests.helpers import run_cli
+from tests.hypothesis_profiles import examples
 
 
 def view(doc, which):
@@ -33,7 +34,7 @@ def ids_of(doc) -> list[str]:
 
 @pytest.mark.parametrize("name", TRACKED)
 @pytest.mark.parametrize("mode", ["accept", "reject"])
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_one_change_at_a_time_composes_to_resolving_all(tmp_path, name, mode, data):
     source = tracked_source(name, tmp_path)

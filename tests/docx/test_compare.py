@@ -14,6 +14,7 @@ from deskcheck.engine.errors import DeskcheckError, InputError
 from tests import corpus
 from tests.docx.builders import make_docx, p
 from tests.docx.version_pairs import WC, accepted, corpus_pairs, pair_id
+from tests.sweeps import sweep
 
 STYLES = (
     '<w:style w:type="paragraph" w:styleId="Normal" w:default="1"><w:name w:val="Normal"/></w:style>'
@@ -50,7 +51,7 @@ def _readable_corpus_files() -> list[Path]:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("path", corpus.params(_readable_corpus_files()), ids=corpus.docx_name)
+@pytest.mark.parametrize("path", sweep(corpus.params(_readable_corpus_files())), ids=corpus.docx_name)
 def test_a_file_compared_with_itself_reports_no_change(path):
     diff = compare_versions(path, path)
     counts = diff["summaryCounts"]
@@ -65,7 +66,7 @@ def test_a_file_compared_with_itself_reports_no_change(path):
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("pair", corpus.params(corpus_pairs()), ids=pair_id)
+@pytest.mark.parametrize("pair", sweep(corpus.params(corpus_pairs())), ids=pair_id)
 def test_every_corpus_pair_accounts_for_every_block(pair):
     """Each block of the previous version is unchanged, changed, deleted or moved away, and each
     block of the current one unchanged, changed, added or moved here; ids are the files' own."""

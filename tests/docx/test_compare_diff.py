@@ -18,6 +18,7 @@ from deskcheck.engine.docx.versions.diff_text import (
     tokenize,
     word_diff,
 )
+from tests.hypothesis_profiles import examples
 
 SMALL = st.lists(st.integers(0, 4), max_size=14)
 WORDS = st.lists(st.sampled_from(["a", "b", "cat", "dog", " ", "  ", "\u00a0", "x.", "ζ"]), max_size=12).map("".join)
@@ -35,7 +36,7 @@ def increasing(pairs) -> bool:
     return all(p[0] < q[0] and p[1] < q[1] for p, q in itertools.pairwise(pairs))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(SMALL, SMALL)
 def test_myers_finds_a_longest_common_subsequence(a, b):
     matches = diff_matches(a, b)
@@ -43,7 +44,7 @@ def test_myers_finds_a_longest_common_subsequence(a, b):
     assert len(matches) == lcs_length(a, b)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(SMALL, SMALL)
 def test_patience_alignment_matches_only_equal_keys_in_order(a, b):
     matches = align(a, b)
@@ -59,7 +60,7 @@ def test_an_exhausted_budget_leaves_repeated_keys_unaligned():
     assert len(align(a, b)) == lcs_length(a, b)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(WORDS, WORDS)
 def test_a_word_diff_rebuilds_both_texts(old, new):
     segments = word_diff(old, new)
@@ -80,7 +81,7 @@ def test_word_diff_examples():
     assert tokenize("two\u00a0 words") == ["two", "\u00a0 ", "words"]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.sampled_from([0.5, 0.7, 1.0])), max_size=7))
 def test_the_heaviest_increasing_chain_is_the_heaviest(candidates):
     chain = heaviest_increasing(candidates)

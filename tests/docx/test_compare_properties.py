@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from deskcheck.engine.docx.versions.compare import compare_versions
 from deskcheck.engine.docx.versions.redline import redline_files
 from tests.docx.version_pairs import edited_versions, resolved, texts
+from tests.hypothesis_profiles import examples
 
 EDITS = st.fixed_dictionaries(
     {
@@ -36,7 +37,7 @@ def _new(change: dict) -> str:
     return "".join(segment["text"] for segment in change["segments"] if segment["type"] != "del")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(EDITS)
 def test_random_edits_are_reported_and_redlined(edits):
     versions = edited_versions(random.Random(edits.pop("seed")), **edits)

@@ -10,6 +10,7 @@ from deskcheck.engine.docx.tools.toolset import docx_toolset
 from deskcheck.engine.errors import InputError
 from tests import corpus
 from tests.conftest import CORPUS
+from tests.sweeps import sweep
 
 pytestmark = pytest.mark.corpus
 
@@ -25,7 +26,7 @@ def test_the_corpus_is_there():
     assert len(FILES) > 300
 
 
-@pytest.mark.parametrize("path", corpus.params(FILES), ids=corpus.docx_name)
+@pytest.mark.parametrize("path", sweep(corpus.params(FILES)), ids=corpus.docx_name)
 def test_every_file_reads_or_is_refused_clearly(path):
     name = corpus.docx_name(path)
     toolset = docx_toolset(path)

@@ -14,6 +14,7 @@ from deskcheck.engine.docx.model.hashing import text_hash
 from deskcheck.engine.docx.model.offsets import from_utf16, splits_cluster, to_utf16, utf16_length, utf16_map
 from deskcheck.engine.docx.tools.toolset import docx_toolset
 from tests.docx.builders import make_docx, p
+from tests.hypothesis_profiles import examples
 
 ASTRAL = st.characters(min_codepoint=0x10000, max_codepoint=0x1FAFF)
 COMBINING = st.sampled_from(["\u0301", "\u0308", "\u20dd", "\ufe0f", "\U0001f3fd"])
@@ -52,7 +53,7 @@ def test_combining_marks_split_clusters():
 NEEDLE = "x\u0301"  # a letter with a combining mark, so matches may sit between astral characters
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(TEXT, st.just(NEEDLE)), min_size=1, max_size=6))
 def test_find_text_ranges_point_at_the_match(pieces):
     text = "".join(pieces).replace("\n", " ")

@@ -23,6 +23,7 @@ from deskcheck.engine.docx.wml.ns import W_ID, qn
 from tests.docx import authored_model as model
 from tests.docx.builders import make_docx, p
 from tests.docx.edit_helpers import applied, suggest
+from tests.hypothesis_profiles import examples
 
 US = "Reviewer"
 AUTHORS = ("Alice", "Bob", US)
@@ -166,7 +167,7 @@ def reviewed_documents(draw):
     return items, operations
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(drawn=reviewed_documents())
 def test_edits_next_to_other_authors_revisions(tmp_path_factory, drawn):
     items, drawn_operations = drawn

@@ -32,6 +32,7 @@ from tests.docx.edit_batches import TYPES as TEXT_TYPES
 from tests.docx.edit_batches import operation_for
 from tests.docx.edit_helpers import lo_texts, new_schema_errors, resolved_texts, suggest
 from tests.docx.test_table_ops import build_tables, table_layouts
+from tests.hypothesis_profiles import examples
 from tests.libreoffice import read_views
 
 TABLE_TYPES = (
@@ -147,7 +148,7 @@ def random_batches(folder, sources, types: tuple[str, ...], table_revisions: str
     checks each with ``check_batch``; returns the operations each batch applied."""
     kept_batches: list[list[dict]] = []
 
-    @settings(max_examples=60, deadline=None, database=None,
+    @settings(max_examples=examples(60), deadline=None, database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
     @given(document=st.integers(0, len(sources) - 1), seed=st.integers(0, 2**32 - 1), size=st.integers(1, 8))
     def check(document, seed, size):
@@ -162,7 +163,7 @@ def random_batches(folder, sources, types: tuple[str, ...], table_revisions: str
 
 def test_random_table_batches(tmp_path, sources):
     kept = random_batches(tmp_path, sources, TABLE_TYPES, "cells")
-    assert sum(map(len, kept)) > 60  # the batches are not all skipped
+    assert sum(map(len, kept)) > examples(60)  # the batches are not all skipped
 
 
 def test_random_table_batches_written_as_row_replacements(tmp_path, sources):
@@ -170,9 +171,9 @@ def test_random_table_batches_written_as_row_replacements(tmp_path, sources):
     insertions and deletions are left out: the option does not change them (and a row operation
     cannot share a table with a column, merge or split operation of the same call)."""
     kept = random_batches(tmp_path, sources, ROWS_MODE_TYPES, "rows")
-    assert sum(map(len, kept)) > 60
+    assert sum(map(len, kept)) > examples(60)
     # Column, merge and split operations did apply as row replacements.
-    assert sum(1 for batch in kept for op in batch if op["type"] in ROW_REPLACED) > 20
+    assert sum(1 for batch in kept for op in batch if op["type"] in ROW_REPLACED) > examples(20)
 
 
 def _starts_with_table(source) -> bool:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from deskcheck.engine.forms import FormState, compile_form
+from tests.hypothesis_profiles import examples
 
 from .schemastore import format_checker
 
@@ -140,10 +141,14 @@ def check(draft: int, schema: dict, document) -> None:
 
 
 def _property(draft: int):
-    @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    # Built once per draft: a recursive strategy rebuilt for every example was validated anew
+    # each time, which cost more than the check itself.
+    draft_schemas = schemas(draft)
+
+    @settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.data())
     def test(data):
-        schema = data.draw(schemas(draft))
+        schema = data.draw(draft_schemas)
         document = data.draw(documents(schema))
         assume(document is not None or draft != 4)  # draft 4 has no null const; keep shapes comparable
         check(draft, schema, document)

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from deskcheck.engine.forms.sources.schema_files import bundle_schema_file
 from deskcheck.engine.forms.tools.session_tools import file_form_group
 from tests.conftest import REPO
+from tests.hypothesis_profiles import examples
 
 from .schemastore import read
 from .schemastore_sweep import leaves
@@ -222,7 +223,7 @@ FREE_FORM = [
 ]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(FREE_FORM), st.dictionaries(_keys, _values, min_size=1, max_size=4), st.data())
 def test_a_leaf_under_any_composition_is_set_alone(schema, document, data):
     pointers = list(leaves(document))
@@ -234,7 +235,9 @@ def test_a_leaf_under_any_composition_is_set_alone(schema, document, data):
 
 
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(st.dictionaries(_keys, _values, min_size=1, max_size=4))
 def test_a_free_form_file_saved_without_an_edit_is_unchanged(tmp_path, document):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
 from deskcheck.engine.forms.state.tree import FOLD_FROM
 from tests.helpers import run_cli
+from tests.hypothesis_profiles import examples
 
 ITEM = {
     "type": "object",
@@ -132,7 +133,9 @@ items = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(st.lists(items, min_size=FOLD_FROM, max_size=FOLD_FROM + 20), st.data())
 def test_validity_and_writes_of_a_folded_list_are_jsonschemas_and_exact(entries, draw):
     from jsonschema import Draft202012Validator

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 
 from deskcheck.engine.forms import FormState, compile_form, form_toolset
 from deskcheck.engine.forms.schema.formats import CHECKERS
+from tests.hypothesis_profiles import examples
 
 SCHEMA = {
     "type": "object",
@@ -87,7 +88,7 @@ documents = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents)
 def test_set_data_then_get_data_round_trips_and_validity_agrees(document):
     state = FormState(FORM, {"name": "start", "address": {"city": "x"}})
@@ -100,7 +101,7 @@ def test_set_data_then_get_data_round_trips_and_validity_agrees(document):
     assert ("the form is valid" in written.value.splitlines()[0]) is answer["valid"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(documents)
 def test_a_snapshot_of_any_document_rebuilds_the_same_state(document):
     state = FormState(FORM, document, base=document)

@@ -15,6 +15,7 @@ from deskcheck.engine.forms import FormState, form_toolset
 from deskcheck.engine.forms.schema.values import json_equal, jsonable
 from deskcheck.engine.forms.tools.session_tools import file_form_group
 from tests.conftest import REPO
+from tests.sweeps import sweep
 
 from .schemastore import Reference, instances, open_form, read
 
@@ -51,7 +52,7 @@ def test_every_schema_opens_with_its_references_followed(name):
 
 
 @pytest.mark.parametrize(
-    ("name", "expected", "path"), CASES, ids=[f"{n}/{p.parent.name}/{p.name}" for n, _, p in CASES]
+    ("name", "expected", "path"), sweep(CASES, unpack=True), ids=[f"{n}/{p.parent.name}/{p.name}" for n, _, p in CASES]
 )
 def test_an_instance_is_kept_as_it_is_and_judged_as_jsonschema_judges_it(name, expected, path):
     schema, form = opened(name)
@@ -65,7 +66,7 @@ def test_an_instance_is_kept_as_it_is_and_judged_as_jsonschema_judges_it(name, e
 
 
 @pytest.mark.parametrize(
-    ("name", "expected", "path"), CASES, ids=[f"{n}/{p.parent.name}/{p.name}" for n, _, p in CASES]
+    ("name", "expected", "path"), sweep(CASES, unpack=True), ids=[f"{n}/{p.parent.name}/{p.name}" for n, _, p in CASES]
 )
 def test_a_session_saved_without_an_edit_leaves_the_file_as_it_was(name, expected, path, tmp_path):
     data_file = tmp_path / path.name
@@ -101,7 +102,9 @@ def _other(value):
     return value + "-edited"
 
 
-@pytest.mark.parametrize(("name", "path"), [(n, p) for n, _, p in CASES], ids=[f"{n}/{p.name}" for n, _, p in CASES])
+@pytest.mark.parametrize(
+    ("name", "path"), sweep([(n, p) for n, _, p in CASES], unpack=True), ids=[f"{n}/{p.name}" for n, _, p in CASES]
+)
 def test_setting_one_field_changes_only_that_value(name, path):
     _, form = opened(name)
     loaded = jsonable(read(path))

@@ -12,6 +12,7 @@ from deskcheck.engine import jsonpointer
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.openapi.document.source import parse_text, read_source
 from deskcheck.samples.records_api import openapi_path
+from tests.hypothesis_profiles import examples
 
 from .conftest import DATA_FAIR
 
@@ -38,7 +39,7 @@ def pointers(value, prefix=""):
             yield from pointers(item, jsonpointer.append(prefix, index))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(documents, st.sampled_from([None, 1, 2]))
 def test_every_json_pointer_is_located_at_its_key_or_value(doc, indent):
     text = json.dumps(doc, indent=indent, ensure_ascii=bool(indent == 2))

@@ -20,6 +20,7 @@ from deskcheck.engine.openapi.document.documents import DocumentSet
 from deskcheck.engine.openapi.document.source import Source, parse_text
 from deskcheck.engine.openapi.rules.rules import RULES
 from deskcheck.engine.openapi.rules.structure import structural_problems
+from tests.hypothesis_profiles import examples
 
 from .conftest import DATA_FAIR_ANNOTATED
 from .test_source import pointers
@@ -461,7 +462,7 @@ BASE_30 = {**copy.deepcopy(BASE_31), "openapi": "3.0.3"}
 PLACES = sorted(pointers(BASE_31))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from([BASE_30, BASE_31]),
     st.lists(st.tuples(st.sampled_from(PLACES), KEYS, json_values), min_size=1, max_size=4),

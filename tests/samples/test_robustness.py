@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deskcheck.samples.records_api.messages import MAX_BODY_BYTES
+from tests.hypothesis_profiles import examples
 from tests.samples.support import create_association, line_url, lines_url
 
 
@@ -139,7 +140,7 @@ _param_names = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(params=st.lists(st.tuples(_param_names, _text), max_size=5))
 def test_fuzzed_search_parameters_never_break_the_server(sample_api, client, params):
     response = client.get(lines_url(sample_api, "associations"), params=params)
@@ -162,7 +163,7 @@ _record_keys = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.dictionaries(_record_keys, _json, max_size=8) | _json)
 def test_fuzzed_bodies_are_validated_not_crashing(fresh_sample_api, client, body):
     # A server of its own: should a random body ever be valid, no other test sees the change.

@@ -21,6 +21,7 @@ from deskcheck.engine.errors import InputError
 from deskcheck.engine.textdoc import read_document, write_document
 from deskcheck.engine.textdoc.json_tree import parse_json
 from deskcheck.engine.textdoc.nodes import Budget, same_value, to_data
+from tests.hypothesis_profiles import examples
 
 from .support import check, check_unchanged, edits
 
@@ -97,7 +98,7 @@ def run_edits(text: str, kind: str, seed: int) -> None:
         check(text, kind, edit)
 
 
-common = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+common = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @common
@@ -123,7 +124,7 @@ def test_any_new_document_is_written_exactly(before, after, style, kind):
     assert same_value(read_document(written.decode(), kind, "doc"), after)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(values, st.integers(0, 4))
 def test_the_positioned_json_parser_reads_what_json_loads_reads(doc, style):
     text = json_text(doc, style, False, False)

@@ -26,6 +26,7 @@ from deskcheck.engine.textdoc import (
     yaml_tree,
 )
 from deskcheck.engine.textdoc.nodes import Alias, Mapping, Scalar, Sequence
+from tests.hypothesis_profiles import examples
 
 from .support import check, check_unchanged, edits
 from .test_properties import documents, yaml_text
@@ -125,7 +126,7 @@ def test_yaml_1_1_is_kept_on_save():
     assert "when: no" in out, "untouched values keep their 1.1 spelling"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.integers(0, 1), st.integers(0, 2**32))
 def test_yaml_1_1_edits_keep_the_save_properties_and_read_back_as_pyyaml_reads_them(document, style, seed):
     from deskcheck.engine.textdoc.nodes import same_value
@@ -139,7 +140,7 @@ def test_yaml_1_1_edits_keep_the_save_properties_and_read_back_as_pyyaml_reads_t
         assert same_value(yaml.safe_load(out), edit.data), out
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(documents, min_size=2, max_size=3), st.integers(0, 3), st.integers(0, 2**32))
 def test_one_document_of_a_generated_stream_keeps_the_save_properties(stream, style, seed):
     text = "---\n".join(yaml_text(document, style) for document in stream)
@@ -248,7 +249,9 @@ def _both_trees(text, monkeypatch):
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(documents, st.integers(0, 3))
 def test_libyaml_and_the_pure_parser_build_the_same_tree(monkeypatch, document, style):
@@ -315,7 +318,7 @@ def _plain_agrees(text: str) -> bool:
     return True
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.integers(0, 3))
 def test_the_quick_yaml_reader_reads_what_the_tree_reads(document, style):
     assert _plain_agrees(yaml_text(document, style))
@@ -334,7 +337,7 @@ def test_the_quick_yaml_reader_on_real_files_and_streams():
     assert yaml_tree.read_plain("a: 1\na: 2\n", "d") is None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(documents, st.integers(0, 4))
 def test_the_lazy_json_tree_has_the_full_trees_positions(document, style):
     from deskcheck.engine.textdoc.json_tree import parse_json, parse_json_lazy

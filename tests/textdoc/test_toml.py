@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from deskcheck.engine.errors import InputError
 from deskcheck.engine.textdoc import DocumentEditError, read_document, render_document, write_document
 from deskcheck.engine.textdoc.nodes import same_value
+from tests.hypothesis_profiles import examples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
 REAL = sorted(FIXTURES.rglob("*.toml"))
@@ -158,7 +159,7 @@ def toml_text(data: dict, commented: bool, rng: random.Random) -> str:
     return "".join(out)
 
 
-common = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+common = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @common
