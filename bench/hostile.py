@@ -470,6 +470,25 @@ def _prefix_non_ascii(path: Path, seed: int = 0) -> Path:
     )
 
 
+@shape("utf16-be", "300,000 empty paragraphs in UTF-16, big-endian, without a byte order mark")
+def _utf16_be(path: Path, seed: int = 0) -> Path:
+    # The count once decoded this little-endian and found no paragraph.
+    text = document(b"<w:p/>" * 300_000).decode().replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    return package(path, text.encode("utf-16-be"))
+
+
+@shape("chunk-fanout", "3,000 references to a .docx chunk of 3,000 references to one over the limits, 3 deep (5 KB)")
+def _chunk_fanout(path: Path, seed: int = 0) -> Path:
+    # What each chunk left unread was once listed at every reference: 9 million entries.
+    refs = b'<w:altChunk r:id="rIdP0"/>' * 3_000
+    level = Part("word/t.txt", "text/plain", "aFChunk", b"a line\n" * 50)
+    with tempfile.TemporaryDirectory() as folder:
+        for depth in range(3):
+            inner = package(Path(folder) / f"c{depth}.docx", document(refs), parts=(level,))
+            level = Part(f"word/c{depth}.docx", f"{MAIN}.document", "aFChunk", inner.read_bytes())
+    return package(path, document(refs + b"<w:p><w:r><w:t>end %d</w:t></w:r></w:p>" % seed), parts=(level,))
+
+
 # -- running -------------------------------------------------------------------------------------
 
 # The commands measured on each shape; FILE is the hostile document, PLAIN a small ordinary one.

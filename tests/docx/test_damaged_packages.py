@@ -94,3 +94,37 @@ def test_an_intact_package_still_reads(tmp_path):
     tools = docx_toolset(path)
     assert tools.call("read_comments", {}).value["comments"][0]["text"] == "Check."
     assert tools.call("read_document", {}).ok
+
+
+def test_a_part_spelled_twice_in_two_cases_is_refused(tmp_path):
+    """Red team of issue 26 item 1: a second document.xml whose name differs only in case was
+    ignored (the first was read) while another reader may show that one; part names do not
+    differ by case, so the package is damaged."""
+    path = make_docx(tmp_path / "case.docx", p("Hello", para_id="0D000001"))
+    rewrite_parts(
+        path, lambda parts: parts.update({"word/DOCUMENT.xml": parts["word/document.xml"].replace(b"Hello", b"Other")})
+    )
+    result = docx_toolset(path).call("read_document", {})
+    assert not result.ok and result.input_error and result.code == "corruptPackage"
+    assert "word/document.xml twice, also spelled word/DOCUMENT.xml" in result.error
+
+
+def test_a_package_naming_two_main_parts_is_refused(tmp_path):
+    """Red team of issue 26 item 1: a second officeDocument relationship, listed first, made
+    deskcheck read another document part than the one the file was built around; which one
+    another reader opens is not said anywhere, so the package is damaged."""
+    path = make_docx(tmp_path / "two.docx", p("Hello", para_id="0D000001"))
+    kind = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
+    main = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+    def second_main(parts) -> None:
+        parts["word/other.xml"] = parts["word/document.xml"].replace(b"Hello", b"Other")
+        first = f'<Relationship Id="rIdOther" Type="{kind}" Target="word/other.xml"/><Relationship '
+        parts["_rels/.rels"] = parts["_rels/.rels"].replace(b"<Relationship ", first.encode(), 1)
+        override = f'<Override PartName="/word/other.xml" ContentType="{main}"/></Types>'
+        parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(b"</Types>", override.encode())
+
+    rewrite_parts(path, second_main)
+    result = docx_toolset(path).call("read_document", {})
+    assert not result.ok and result.input_error and result.code == "corruptPackage"
+    assert "2 main document parts (word/other.xml, word/document.xml)" in result.error

@@ -331,3 +331,50 @@ def test_a_long_value_shown_by_many_controls_counts_each_time(tmp_path, monkeypa
     result = docx_toolset(path).call("read_document", {})
     assert not result.ok and result.code == "tooLarge"
     assert "data-bound content controls" in result.error and "MAX_XML_BYTES" in result.error
+
+
+def test_a_binding_left_unevaluated_is_reported_unread_not_shown_as_words(tmp_path, monkeypatch):
+    """Red team of issue 26 item 1: decoy bindings that spend the XPath walk's budget made the
+    real one show its stale stored text, reported like a binding that finds nothing, and a
+    compare of a price changed in the store said nothing. Now the control is listed as unread
+    where it stands, with the store's hash, so that a compare names the change it did not read."""
+    from deskcheck.engine.docx.model import datastore
+
+    monkeypatch.setattr(datastore, "MAX_STEPS", 150)
+    decoys = "".join(bound_control(f"/ns0:deal[1]/ns0:x[{n}]", "", store=STORE, mappings=NS) for n in (60, 61, 62))
+    body = p(para_id="0C000001", runs=decoys) + p(para_id="0C000002", runs=_run("Price: ") + bound("price", "EUR 10"))
+    wide = "<deal xmlns='urn:example:deal'>" + "<x/>" * 100 + "<price>{}</price></deal>"
+    old = contract(tmp_path / "old.docx", wide.format("EUR 1,000,000"), body=body)
+    new = contract(tmp_path / "new.docx", wide.format("EUR 9,000,000"), body=body)
+    value = docx_toolset(old).call("read_document", {}).value
+    assert value["blocks"][1]["text"] == "Price: EUR 10"
+    entry = {entry["inBlockId"]: entry for entry in value["unread"]}["0C000002"]
+    assert entry["kind"] == "dataBinding" and "elements" in entry["reason"]
+    diff = compare_versions(old, new)
+    assert [change["part"] for change in diff["unreadChanges"]] == ["customXml"]
+    assert compare_versions(old, old).get("unreadChanges") is None
+
+
+@pytest.mark.parametrize(
+    "xpath", ["//ns0:price", "/ns0:deal[1]/ns0:price[position()=1]", "/ns0:deal[1]/ns0:price[@currency='EUR']"]
+)
+def test_a_path_outside_the_subset_is_reported_unread(tmp_path, xpath):
+    """Word evaluates these paths and shows the store's value; deskcheck does not, and says so."""
+    control = bound_control(xpath, "EUR 10", store=STORE, mappings=NS)
+    path = contract(tmp_path / "c.docx", body=p(para_id="0C000001", runs=_run("Price: ") + control))
+    value = docx_toolset(path).call("read_document", {}).value
+    [entry] = value["unread"]
+    assert entry["kind"] == "dataBinding" and entry["inBlockId"] == "0C000001" and "XPath" in entry["reason"]
+    # A path Word writes that matches nothing is not unread: Word shows the stored text too.
+    missing = bound_control("/ns0:deal[1]/ns0:price[2]", "EUR 10", store=STORE, mappings=NS)
+    path = contract(tmp_path / "m.docx", body=p(para_id="0C000001", runs=missing))
+    assert "unread" not in docx_toolset(path).call("read_document", {}).value
+
+
+def test_a_block_level_control_in_a_header_left_unevaluated_is_reported(tmp_path):
+    control = bound_control("//ns0:party", "Old Party", store=STORE, mappings=NS, block=True)
+    body = p("Body.") + '<w:sectPr><w:headerReference w:type="default" r:id="rId1"/></w:sectPr>'
+    path = make_docx(tmp_path / "h.docx", body, header=control)
+    rewrite_parts(path, lambda parts: add_custom_xml(parts, 1, STORE, deal()))
+    [entry] = DocxDocument.open(path).unread()
+    assert entry["kind"] == "dataBinding" and entry["story"]["type"] == "header" and entry["inParagraph"] == 1

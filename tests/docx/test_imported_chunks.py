@@ -326,3 +326,16 @@ def test_a_chunk_bigger_than_the_budget_is_not_even_unpacked(tmp_path, monkeypat
                         else read_bytes(self, name))  # fmt: skip
     [entry] = read(path)["unread"]
     assert "5,000 bytes" in entry["reason"] and "contentHash" not in entry
+
+
+def test_what_a_chunk_left_unread_counts_at_each_reference(tmp_path, monkeypatch):
+    """Red team of issue 26 item 1: a .docx chunk holding 150 references to an unreadable part,
+    itself referenced 150 times, listed 22,500 entries (3,000 of each: 9 million, 4.6 GB, past
+    120 s, from a 5 KB file). The inner entries count against the budget like paragraphs; past
+    it, a reference is one entry of its own."""
+    monkeypatch.setattr(limits, "MAX_PARAGRAPHS", 1_000)
+    inner = chunk_document(tmp_path / "inner.docx", "word/c.rtf", "application/rtf", rb"{\rtf1 x}", body=CHUNK * 150)
+    path = chunk_document(tmp_path / "outer.docx", "word/inner.docx", DOCX_CT, inner.read_bytes(), body=CHUNK * 150)
+    value = read(path)
+    assert 150 <= value["totalUnread"] <= 1_000 + 150  # every reference reported, in a bounded list
+    assert "deskcheck does not read RTF" in value["unread"][0]["reason"]

@@ -4,6 +4,7 @@ host-managed review queue (`--queue`, `docx queue apply`, `docx queue list`)."""
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 
 import pytest
@@ -203,3 +204,48 @@ def test_a_queue_whose_results_were_written_by_apply_still_applies(tmp_path, ric
     run_cli("docx", "queue", "apply", str(queue), str(rich), "--only", first)
     rest = run_cli("docx", "queue", "apply", str(queue), str(rich), expect=None).json
     assert "changed since it was queued" not in json.dumps(rest)
+
+
+def _forged_under_an_empty_key(queue) -> None:
+    """The batch with an operation injected and sealed again under the empty key."""
+    import hashlib
+    import hmac
+
+    from deskcheck.engine.docx.edit.queue_seal import SEALED
+
+    def forge(entry) -> None:
+        entry["operations"].append({**entry["operations"][0], "id": "injected", "replace": "nothing"})
+        content = json.dumps({name: entry.get(name) for name in SEALED}, sort_keys=True, ensure_ascii=False)
+        entry["seal"] = hmac.new(b"", content.encode(), hashlib.sha256).hexdigest()
+
+    _edited(queue, forge)
+
+
+@pytest.mark.parametrize(
+    ("key_state", "why"),
+    [
+        (lambda key: key.write_bytes(b""), "0 bytes"),
+        (lambda key: key.write_bytes(bytes(64)), "more than 32 bytes"),
+        (lambda key: key.mkdir(), "not a regular file"),
+        (lambda key: os.mkfifo(key), "not a regular file"),
+    ],
+    ids=["empty (seals anyone can compute)", "too long", "a directory", "a FIFO"],
+)
+def test_a_queue_key_deskcheck_did_not_make_is_refused(tmp_path, rich, isolated_state, key_state, why):
+    """An empty key sealed a forged batch anyone could compute; a directory there was a traceback, a
+    FIFO hung both commands. Each is refused, naming the key and how to get a new one."""
+    queue = tmp_path / "queue.jsonl"
+    run_cli("docx", "suggest-changes", str(rich), json.dumps({"operations": [OPS[0]]}), "--queue", str(queue))
+    key = isolated_state / "queue.key"
+    key.unlink()
+    key_state(key)
+    _forged_under_an_empty_key(queue)
+    before = rich.read_bytes()
+    for args in (
+        ("docx", "queue", "apply", str(queue), str(rich)),
+        ("docx", "suggest-changes", str(rich), json.dumps({"operations": [OPS[1]]}), "--queue", str(queue)),
+    ):
+        run = run_process(*args, expect=2, timeout=30)
+        error = json.loads(run.stdout)["error"]
+        assert f"{key} cannot be used" in error and why in error and "Remove it" in error
+    assert rich.read_bytes() == before

@@ -15,9 +15,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
+from pathlib import Path
 from typing import Any
 
 KEY_FILE = "queue.key"
+KEY_BYTES = 32
 SEALED = (
     "batchId",
     "file",
@@ -60,11 +63,11 @@ def _key(*, create: bool) -> bytes | None:
 
     path = state_dir() / KEY_FILE
     with contextlib.suppress(FileNotFoundError):
-        return path.read_bytes()
+        return _read_key(path)
     if not create:
         return None
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    key = os.urandom(32)
+    key = os.urandom(KEY_BYTES)
     # Written whole under another name, then linked into place: a process that finds the key
     # finds all of it, and of two made at once the first linked wins.
     temporary = path.with_name(f".{KEY_FILE}.{os.getpid()}.{key[:4].hex()}")
@@ -74,7 +77,38 @@ def _key(*, create: bool) -> bytes | None:
     try:
         os.link(temporary, path)
     except FileExistsError:
-        key = path.read_bytes()
+        key = _read_key(path)
     finally:
         os.unlink(temporary)
     return key
+
+
+def _read_key(path: Path) -> bytes:
+    """The key at ``path``, refused unless it is one ``_key`` could have made: a FIFO there would
+    hang every queue command, a directory or an unreadable file would end it with a traceback,
+    and a short key (an empty one) makes seals anyone can compute."""
+    from ...errors import InputError
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise InputError(_bad_key(path, exc.strerror or str(exc)), code="badQueueKey") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(_bad_key(path, "it is not a regular file"), code="badQueueKey")
+        key = os.read(fd, KEY_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(key) != KEY_BYTES:
+        size = str(len(key)) if len(key) < KEY_BYTES else f"more than {KEY_BYTES}"
+        raise InputError(_bad_key(path, f"it holds {size} bytes, not the {KEY_BYTES} of a key"), code="badQueueKey")
+    return key
+
+
+def _bad_key(path: Path, why: str) -> str:
+    return (
+        f"the review-queue key {path} cannot be used: {why}. Remove it; the next suggest-changes --queue makes a "
+        "new one (batches sealed under the old key must then be queued again)."
+    )

@@ -18,8 +18,10 @@ sees "EUR 1,000,000"). ``resolve_binding`` says what the control shows:
   store rich text in the store): that document's paragraphs (``embedded``);
 - an empty value: the stored content (Word shows the control's placeholder).
 
-A binding that finds no node (or points outside the XPath subset Word writes) leaves the stored
-content shown, and says so (``BOUND_CACHED``). Picture controls (no text), building-block
+A binding that finds no node leaves the stored content shown, and says so (``BOUND_CACHED``). One
+that is not evaluated (a path outside the XPath subset Word writes, the walk's budget spent) or
+whose rich-text value is not read shows the stored content too, and ``Bound.unread`` says why, for
+the reader's list of unread content. Picture controls (no text), building-block
 galleries, groups, citations and equations are not data-bound text: their stored content is read.
 """
 
@@ -52,6 +54,7 @@ class Bound(NamedTuple):
     flag: int
     text: str | None
     paragraphs: list[ImportedParagraph] | None = None
+    unread: str | None = None  # why the value Word may show was not read (the stored text stands in)
 
 
 def data_binding(sdt: Any) -> Any | None:
@@ -79,9 +82,13 @@ def _resolve(sdt: Any, store: DataStore, package: DocxPackage, depth: int) -> Bo
     kinds = {child.tag for child in sdtpr}
     if kinds & _IGNORED:
         return None
+    from .datastore import Unchecked
+
     found = store.find(binding.get(_STORE), binding.get(_XPATH), binding.get(_PREFIXES))
     if found is None:
         return Bound(BOUND_CACHED, None)
+    if isinstance(found, Unchecked):
+        return Bound(BOUND_CACHED, None, unread=found.reason)
     value = found.value
     if _DATE in kinds:
         return Bound(BOUND, _date_text(sdtpr.find(_DATE), value))
@@ -134,6 +141,7 @@ def _rich_text(value: str, part: str, package: DocxPackage, depth: int) -> Bound
 
     try:
         imported = read_flat_opc(value.encode("utf-8"), part, package, depth + 1)
-    except Unreadable:
-        return Bound(BOUND_CACHED, None)
+    except Unreadable as exc:
+        reason = f"its value in the data store is a Word document that is not read: {exc}"
+        return Bound(BOUND_CACHED, None, unread=reason)
     return Bound(BOUND, " ".join(p.text for p in imported.paragraphs if p.text), imported.paragraphs)

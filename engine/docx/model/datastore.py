@@ -11,15 +11,17 @@ writes absolute location paths only: element steps with a prefix or none, each w
 positional predicates (``/ns0:invoice[1]/ns0:lines[1]/ns0:line[2]``), optionally ending in an
 attribute (``/@currency``) or ``text()``. That subset is all this module evaluates, by walking
 the parsed part itself: no XPath engine, no functions, no axes, no variables, so no expression
-can run code, reach the network or cost more than the walk. Anything else is "unresolved", and
-the control's stored text is read instead (as Word shows it when the binding finds nothing).
+can run code, reach the network or cost more than the walk. Anything else is not evaluated
+(``Unchecked``): the control's stored text is read instead, and reported as unread, since Word may
+evaluate it and show a value from the store.
 
 ``storeItemID`` (compared without regard to case, as Word does) picks the part; when it is
 missing or names no part, the path is tried against every custom XML part in order and the
 first that has the node answers (what ECMA-376 17.5.2.6 asks for an unnamed store).
 
 Cost: every element a path visits is counted against ``MAX_STEPS`` for the whole document; past
-it, further bindings are unresolved. Results are cached per (store, path, prefixes).
+it, further bindings are not evaluated (``Unchecked``, reported as unread). Results are cached
+per (store, path, prefixes).
 """
 
 from __future__ import annotations
@@ -55,6 +57,23 @@ class Found(NamedTuple):
 
     value: str
     part: str
+
+
+class Unchecked(NamedTuple):
+    """A binding this module did not evaluate, and why: Word may show a value from the store
+    there, so the stored text a reader gets instead is reported as unread, not as Word's."""
+
+    reason: str
+
+
+OUTSIDE_SUBSET = Unchecked(
+    "its XPath is outside the subset Word writes that deskcheck evaluates (absolute element steps, positions, an "
+    "attribute or text() last), so the value the data store gives it is not read"
+)
+OVER_BUDGET = Unchecked(
+    f"the document's bindings together visit more than {MAX_STEPS:,} elements of the data store, deskcheck's limit, "
+    "so the value this one shows is not read"
+)
 
 
 def prefix_mappings(text: str | None) -> dict[str, str]:
@@ -113,7 +132,7 @@ class DataStore:
     def __init__(self, package: DocxPackage) -> None:
         self.package = package
         self._items: list[tuple[str | None, str]] | None = None
-        self._cache: dict[tuple, Found | None] = {}
+        self._cache: dict[tuple, Found | Unchecked | None] = {}
         self.steps = 0
 
     @property
@@ -136,15 +155,19 @@ class DataStore:
             self._items = items
         return self._items
 
-    def find(self, store_id: str | None, xpath: str | None, mappings_text: str | None) -> Found | None:
-        """The value a binding points to, or None when it points to nothing this module can
-        find (see the module docstring)."""
+    def find(self, store_id: str | None, xpath: str | None, mappings_text: str | None) -> Found | Unchecked | None:
+        """The value a binding points to; None when it points to nothing; ``Unchecked`` when this
+        module did not evaluate it (see the module docstring)."""
         key = ((store_id or "").upper(), xpath, mappings_text)
         if key in self._cache:
             return self._cache[key]
-        found = None
+        found: Found | Unchecked | None = None
         steps = compile_path(xpath, prefix_mappings(mappings_text))
-        if steps is not None and not self.exhausted:
+        if steps is None and xpath:
+            found = OUTSIDE_SUBSET
+        elif self.exhausted:
+            found = OVER_BUDGET
+        elif steps is not None:
             wanted = key[0]
             named = [part for item_id, part in self.items() if wanted and item_id == wanted]
             candidates = named or [part for item_id, part in self.items() if item_id not in _BUILT_IN]
@@ -154,6 +177,8 @@ class DataStore:
                 if value is not None:
                     found = Found(value, part)
                     break
+            if found is None and self.exhausted:
+                found = OVER_BUDGET
         self._cache[key] = found
         return found
 

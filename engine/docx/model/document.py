@@ -28,7 +28,7 @@ from ...errors import InputError
 from ..package.docx_package import RT, DocxPackage
 from ..package.integrity import check_document_parts
 from ..wml.edit import ensure_root_namespaces
-from ..wml.ns import W14_PARAID, W14_TEXTID, W_ALTCHUNK, W_BODY, W_P, W_SUBDOC
+from ..wml.ns import W14_PARAID, W14_TEXTID, W_ALTCHUNK, W_BODY, W_DATABINDING, W_P, W_SUBDOC
 from .blocks import Block, ParagraphIds, assign_ids, build_blocks
 from .display import Display, Unread
 from .numbering import Numbering
@@ -126,9 +126,10 @@ class DocxDocument:
     def _unread_by_story(self) -> list[tuple[dict[str, Any], Unread]]:
         self.walk_main()
         out: list[tuple[dict[str, Any], Unread]] = [({"type": "main"}, entry) for entry in self._main_unread]
-        # Only the stories of parts holding a chunk or a subdocument are walked again.
+        # Only the stories of parts holding a chunk, a subdocument or a data binding are walked again.
+        walked_again = (W_ALTCHUNK, W_SUBDOC, W_DATABINDING)
         holding = {part for part in story_parts(self)[1:]
-                   if next(self.package.xml(part).iter(W_ALTCHUNK, W_SUBDOC), None) is not None}  # fmt: skip
+                   if next(self.package.xml(part).iter(*walked_again), None) is not None}  # fmt: skip
         for story in self.stories() if holding else ():
             if story.part in holding:
                 ctx = self.scan_context(story.part)

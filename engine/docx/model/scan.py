@@ -185,6 +185,9 @@ def _scan_children(
         elif tag == W_SDT:
             content = child.find(W_SDTCONTENT)
             bound = ctx.display.binding(child) if ctx.display is not None else None
+            unread = ctx.display.binding_unread(child, bound) if ctx.display is not None else None
+            if unread is not None:
+                ctx.unread.append(unread)
             if bound is not None and bound.text is not None:
                 # Word shows the data store's value in place of the stored runs.
                 hidden = bound_value_hidden(content, ctx.styles, style_hidden)

@@ -57,7 +57,7 @@ from ..wml.ns import (
     qn,
 )
 from ..wml.text import choose_alternate
-from .bindings import data_binding
+from .bindings import Bound, data_binding
 from .scan import (
     DEL,
     HIDDEN,
@@ -123,6 +123,7 @@ class _Walker:
                 self.table(child, in_box, hidden, row_flags)
             elif tag == W_SDT:
                 bound = self.display.binding(child) if self.display is not None and self.value is None else None
+                self.unread_binding(child, bound)
                 content = child.find(W_SDTCONTENT)
                 outer = self.bound
                 if bound is not None:
@@ -220,12 +221,18 @@ class _Walker:
                         self.bound_cell(tc, control, (index, row_index, column), in_box, row_hidden, tr, flags)
                 column += span
 
+    def unread_binding(self, sdt: Any, bound: Bound | None) -> None:
+        unread = self.display.binding_unread(sdt, bound) if self.display is not None else None
+        if unread is not None:
+            self.ctx.unread.append(unread)
+
     def bound_cell(self, tc: Any, control: Any, cell, in_box: bool, hidden: bool, row: Any, row_flags: int) -> None:
         """A cell inside a data-bound control (Word binds a document property to a whole cell
         this way): the value stands in the cell's first paragraph."""
         bound = None
         if self.display is not None and self.value is None:
             bound = self.display.binding(control)
+            self.unread_binding(control, bound)
         outer = self.bound, self.value
         if bound is not None:
             self.bound = bound.flag

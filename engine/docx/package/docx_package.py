@@ -171,6 +171,15 @@ class DocxPackage:
         if not targets:
             raise _not_word(self.name, "it has no main document part")
         main = resolve_part_name("", targets[0].target)
+        others = sorted({resolve_part_name("", rel.target) for rel in targets} - {main})
+        if others:
+            # Which one another reader opens is not said anywhere: one could show what this reads not.
+            raise InputError(
+                f"{self.name} is damaged: it names {len(others) + 1} main document parts ({main}, "
+                f"{', '.join(others[:3])}), where a .docx has one. Open and re-save it in Word, or ask for a fresh "
+                "copy.",
+                code="corruptPackage",
+            )
         if not self.has_part(main):
             raise _not_word(self.name, f"its main document part {main} is missing")
         content_type = self.content_type(main)
@@ -613,10 +622,17 @@ def _open_zip(data: bytes, name: str) -> tuple[zipfile.ZipFile, dict[str, zipfil
             code="tooLarge",
         )
     infos: dict[str, zipfile.ZipInfo] = {}
+    # Part names are the same part whatever their case (ECMA-376 Part 2, 8.1.1.1): two spellings
+    # of one name are two versions of one part, and which one another reader shows is unknown.
+    folded: dict[str, str] = {}
     total = 0
     for info in infos_list:
-        if info.filename in infos:
-            raise InputError(f"{name} is damaged: the zip holds {info.filename} twice.", code="corruptPackage")
+        first = folded.setdefault(info.filename.lower(), info.filename)
+        if info.filename in infos or first != info.filename:
+            spelled = (
+                "" if first == info.filename else f", also spelled {info.filename} (case does not make a new part)"
+            )
+            raise InputError(f"{name} is damaged: the zip holds {first} twice{spelled}.", code="corruptPackage")
         if info.flag_bits & 0x1:
             raise InputError(
                 f"{name} has zip-encrypted members, which a .docx never has; it cannot be read.", code="encrypted"

@@ -70,7 +70,7 @@ def element_tags(data: bytes, local_name: str, stop_after: int) -> int:
     into, whatever their prefix (a WordprocessingML paragraph may be spelled ``w:p``, ``x:p``,
     or ``p`` under a default namespace), counted on the bytes up to ``stop_after + 1``."""
     if _is_utf16(data):
-        matches = _tag_pattern(local_name, text=True).finditer(data.decode("utf-16", errors="replace"))
+        matches = _tag_pattern(local_name, text=True).finditer(data.decode(_utf16_codec(data), errors="replace"))
     else:
         matches = _tag_pattern(local_name, text=False).finditer(data)
     count = 0
@@ -86,6 +86,15 @@ def _is_utf16(data: bytes) -> bool:
     if data.startswith(_UTF32_STARTS):
         return False
     return data.startswith(_UTF16_BOMS) or data[:2] in (b"<\x00", b"\x00<")
+
+
+def _utf16_codec(data: bytes) -> str:
+    """The byte order of UTF-16 ``data``: its byte order mark's, else the one its first ``<`` is
+    in (Python's "utf-16" without a mark reads little-endian, and big-endian text then counted no
+    paragraph at all)."""
+    if data.startswith(_UTF16_BOMS):
+        return "utf-16"
+    return "utf-16-be" if data.startswith(b"\x00<") else "utf-16-le"
 
 
 @functools.cache
