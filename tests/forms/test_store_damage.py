@@ -169,6 +169,22 @@ def many_sessions(path, count: int) -> None:
     checkpoint(path)
 
 
+def test_a_read_whose_lengths_are_absurd_is_damage_and_a_write_too_big_is_not(tmp_path):
+    """SQLite says "string or blob too big" when a damaged record header claims a length past
+    its limit (a CI run of the test below hit it with random bytes): when reading, that is
+    damage. Here the limit is lowered instead of damaging bytes, for the same error on a read."""
+    path = tmp_path / "sessions.sqlite3"
+    many_sessions(path, 3)
+    store = SessionStore(path)
+    store.db._db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 200)
+    with pytest.raises(StoreDamaged, match="too big"):
+        store.sessions()
+    record = SessionRecord("key-big", "", "form", [], "big", "open", "schema", "v1", {"data": {"text": "y" * 500}})
+    with pytest.raises(sqlite3.DataError), store.transaction():  # going in: not a damaged file
+        store.put(record)
+    store.close()
+
+
 def test_recovery_keeps_every_row_that_can_be_read(tmp_path):
     path = tmp_path / "sessions.sqlite3"
     many_sessions(path, 300)

@@ -67,7 +67,7 @@ def test_describe_suggest_set_and_save_from_separate_processes(fresh_sample_api)
     )
     assert "the form is valid" in renamed["result"]
     hidden = call(api, "sample_dataset_line_setFieldValue", {**LINE, "path": "/statuts", "value": "x.pdf"}, expect=1)
-    assert "not shown" in hidden["error"]
+    assert "drawn as nothing by the schema" in hidden["error"]
 
     saved = form(api, "save-form", "sample_dataset_line", LINE, token=api.write_token, process=True)
     assert saved["result"].startswith('Saved "Edit a dataset record" (version ')

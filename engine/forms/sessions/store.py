@@ -132,10 +132,14 @@ MIGRATIONS: tuple[str, ...] = (
 
 # SQLite's primary result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB.
 _DAMAGE_CODES = (11, 26)
+# SQLITE_TOOBIG: going in, a value over SQLite's length limit (refused, not damage); coming out
+# of a read, a record header whose lengths a damaged page made absurd.
+_TOOBIG = 18
 
 
-def is_damage(exc: BaseException) -> bool:
-    """Whether ``exc`` (raised by sqlite3 or while decoding a row) means the file is damaged."""
+def is_damage(exc: BaseException, *, reading: bool = False) -> bool:
+    """Whether ``exc`` (raised by sqlite3 or while decoding a row) means the file is damaged;
+    ``reading``: it came from a statement that only reads."""
     if isinstance(exc, UnicodeEncodeError):  # a value going in that is not text: refused, not damage
         return False
     if isinstance(exc, ValueError | TypeError | KeyError):  # a row whose JSON or shape does not decode
@@ -143,14 +147,14 @@ def is_damage(exc: BaseException) -> bool:
     if not isinstance(exc, sqlite3.DatabaseError):
         return False
     code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None and code & 0xFF in _DAMAGE_CODES:
+    if code is not None and (code & 0xFF in _DAMAGE_CODES or (reading and code & 0xFF == _TOOBIG)):
         return True
     text = str(exc)
     return type(exc) is sqlite3.DatabaseError or "no such table" in text or "no such column" in text
 
 
 @contextlib.contextmanager
-def _reporting_damage(path: Path) -> Iterator[None]:
+def _reporting_damage(path: Path, *, reading: bool = False) -> Iterator[None]:
     try:
         yield
     except StoreError:
@@ -158,7 +162,7 @@ def _reporting_damage(path: Path) -> Iterator[None]:
     except UnicodeEncodeError as exc:
         raise UnstorableValue(exc) from None
     except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
-        if not is_damage(exc):
+        if not is_damage(exc, reading=reading):
             raise
         detail = str(exc) if isinstance(exc, sqlite3.DatabaseError) else f"a stored row does not decode: {exc}"
         raise StoreDamaged(path, detail) from None
@@ -190,7 +194,7 @@ class _Connection:
         self._db, self._path = db, path
 
     def execute(self, sql: str, parameters: Any = ()) -> _Rows:
-        with _reporting_damage(self._path):
+        with _reporting_damage(self._path, reading=sql.lstrip()[:6].upper() == "SELECT"):
             return _Rows(self._db.execute(sql, parameters))
 
     @property
