@@ -458,8 +458,12 @@ def _one_sided(path: Path, seed: int = 0) -> Path:
 
 @shape("utf32", "document.xml in UTF-32: 200,000 empty paragraphs (the count once read it as UTF-16 and found none)")
 def _utf32(path: Path, seed: int = 0) -> Path:
-    text = document(b"<w:p/>" * 200_000).decode().replace('encoding="UTF-8"', 'encoding="UTF-32"')
-    return package(path, text.encode("utf-32"))
+    return _empty_paragraphs_encoded(path, 200_000, "UTF-32", "utf-32")
+
+
+def _empty_paragraphs_encoded(path: Path, count: int, declared: str, codec: str) -> Path:
+    text = document(b"<w:p/>" * count).decode().replace('encoding="UTF-8"', f'encoding="{declared}"')
+    return package(path, text.encode(codec))
 
 
 @shape("prefix-non-ascii", "300,000 empty paragraphs spelled <\u00fc:p/> (a prefix the count once missed)")
@@ -473,8 +477,7 @@ def _prefix_non_ascii(path: Path, seed: int = 0) -> Path:
 @shape("utf16-be", "300,000 empty paragraphs in UTF-16, big-endian, without a byte order mark")
 def _utf16_be(path: Path, seed: int = 0) -> Path:
     # The count once decoded this little-endian and found no paragraph.
-    text = document(b"<w:p/>" * 300_000).decode().replace('encoding="UTF-8"', 'encoding="UTF-16"')
-    return package(path, text.encode("utf-16-be"))
+    return _empty_paragraphs_encoded(path, 300_000, "UTF-16", "utf-16-be")
 
 
 @shape("chunk-fanout", "3,000 references to a .docx chunk of 3,000 references to one over the limits, 3 deep (5 KB)")
