@@ -23,11 +23,10 @@ class Scalar:
 
     __slots__ = ("anchor", "end", "source", "start", "style", "tag", "value")
 
-    def __init__(self, start: int, end: int, value: Any, style: str | None = None) -> None:
-        self.start, self.end, self.value, self.style = start, end, value, style
+    def __init__(self, start: int, end: int, value: Any, style: str | None = None, source: str = "") -> None:
+        self.start, self.end, self.value, self.style, self.source = start, end, value, style, source
         self.anchor: str | None = None
         self.tag: str | None = None
-        self.source = ""
 
 
 class Entry:

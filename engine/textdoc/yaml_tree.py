@@ -24,7 +24,10 @@ builds the tree. What the data looks like, for a JSON Schema form:
 
 from __future__ import annotations
 
+import gc
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from ..errors import InputError
@@ -101,11 +104,26 @@ def read_plain(text: str, what: str, *, version: tuple[int, int] | None = None) 
     import yaml
 
     try:
-        return _PlainReader(text, what, version).read(iter(fast(text).get_event, None))
+        with _collector_paused():
+            return _PlainReader(text, what, version).read(iter(fast(text).get_event, None))
     except (yaml.YAMLError, _NotPlain):
         return None
     except RecursionError:
         raise InputError(f"{what} nests too deeply to read.") from None
+
+
+# Kinds of events, by the name of their class (libyaml's and ruamel.yaml's have the same names).
+_SCALAR, _START, _END, _ALIAS, _DOCUMENT_START, _DOCUMENT_END, _OTHER = range(7)
+_EVENT_KINDS = {
+    "ScalarEvent": _SCALAR,
+    "MappingStartEvent": _START,
+    "SequenceStartEvent": _START,
+    "MappingEndEvent": _END,
+    "SequenceEndEvent": _END,
+    "AliasEvent": _ALIAS,
+    "DocumentStartEvent": _DOCUMENT_START,
+    "DocumentEndEvent": _DOCUMENT_END,
+}
 
 
 class _NotPlain(Exception):
@@ -132,7 +150,8 @@ def parse_stream(text: str, what: str = "the document", *, version: tuple[int, i
         import yaml
 
         try:
-            return _Builder(text, what, version).build(iter(fast(text).get_event, None))
+            with _collector_paused():
+                return _Builder(text, what, version).build(iter(fast(text).get_event, None))
         except yaml.YAMLError:
             pass  # libyaml is a YAML 1.1 parser: let the YAML 1.2 one read it, or say what is wrong
         except RecursionError:
@@ -141,11 +160,27 @@ def parse_stream(text: str, what: str = "the document", *, version: tuple[int, i
     from ruamel.yaml.error import YAMLError
 
     try:
-        return _Builder(text, what, version).build(YAML(typ="safe", pure=True).parse(io.StringIO(text)))
+        with _collector_paused():
+            return _Builder(text, what, version).build(YAML(typ="safe", pure=True).parse(io.StringIO(text)))
     except YAMLError as exc:
         raise InputError(f"{what} is not valid YAML{_where(exc)}: {_problem(exc)}.") from None
     except RecursionError:
         raise InputError(f"{what} nests too deeply to read.") from None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector held off while a reader builds its values: everything built is
+    kept until the reading ends, so the collector's passes (each walking every value built so
+    far) would free nothing; they took about a third of a large file's reading. Whatever
+    becomes garbage is collected after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _libyaml_parser() -> Any:
@@ -163,6 +198,8 @@ class _Builder:
         self.anchors: dict[str, Node] = {}
         self.aliased = False  # an alias or a << merge seen: values are shared between places
         self.resolver: Any = None
+        # First characters of the plain scalars that may resolve to something else than a string.
+        self.special: frozenset[str] = frozenset()
         self.version: tuple[int, int] = (1, 2)
         self.plain: dict[str, Any] = {}  # plain scalar text -> value, for this document's version
 
@@ -182,20 +219,43 @@ class _Builder:
         # Nodes built: a text of millions of tiny values ("[], [], ...") is refused before it
         # costs gigabytes (aliases are counted when the data is built: nodes.Budget).
         left = MAX_VALUES
-        names: dict[type, str] = {}
-        # Open collections, with the key read and not yet given its value (mappings).
+        kinds: dict[type, int] = {}
+        # Open collections, with the key read and not yet given its value (mappings). A
+        # collection's data (``decoded``) is filled as its members come.
         stack: list[list[Any]] = []
+        plain, special = self.plain, self.special
         for event in events:
             cls = type(event)
-            kind = names.get(cls) or names.setdefault(cls, cls.__name__)
-            if kind == "ScalarEvent":
-                node: Node = self.scalar(event)
-            elif kind == "MappingStartEvent" or kind == "SequenceStartEvent":
+            kind = kinds.get(cls)
+            if kind is None:
+                kind = kinds[cls] = _EVENT_KINDS.get(cls.__name__, _OTHER)
+            if kind == _SCALAR:
+                source = event.value
+                if event.style or event.anchor or event.tag is not None or not event.implicit[0]:
+                    node: Node = self.scalar(event)
+                else:
+                    # A plain scalar without properties, the common case: a string when no
+                    # implicit tag starts with its first character; otherwise resolved once per
+                    # spelling and document (keys, booleans and nulls repeat).
+                    if source[:1] not in special:
+                        value = source
+                    else:
+                        value = plain.get(source, _MISSING)
+                        if value is _MISSING:
+                            value = plain[source] = self.convert(self.resolver(source), source, event)
+                    node = Scalar(event.start_mark.index, event.end_mark.index, value, None, source)
+                data: Any = node.value
+            elif kind == _START:
                 if len(stack) >= MAX_DEPTH:
                     raise self.fail(f"nests deeper than {MAX_DEPTH} levels", event.start_mark.index)
                 flow = bool(event.flow_style)
                 begin = event.start_mark.index
-                container: Mapping | Sequence = Mapping(begin, flow) if kind[0] == "M" else Sequence(begin, flow)
+                if cls.__name__[0] == "M":
+                    container: Mapping | Sequence = Mapping(begin, flow)
+                    container.decoded = {}
+                else:
+                    container = Sequence(begin, flow)
+                    container.decoded = []
                 if flow:
                     container.open = event.end_mark.index - 1
                 container.anchor, container.tag = event.anchor, _tag(event.tag)
@@ -203,34 +263,34 @@ class _Builder:
                     self.anchors[event.anchor] = container
                 stack.append([container, None])
                 continue
-            elif kind == "MappingEndEvent" or kind == "SequenceEndEvent":
+            elif kind == _END:
                 container = stack.pop()[0]
                 if container.flow:
                     container.close, container.end = event.start_mark.index, event.end_mark.index
                 else:
                     container.end = event.start_mark.index
-                if isinstance(container, Sequence):
-                    container.decoded = [_decoded(item) for item in container.items]
-                elif container.merges:
+                if isinstance(container, Mapping) and container.merges:
                     container.decoded = {key: _decoded(value) for key, (value, _) in effective(container).items()}
-                else:
-                    container.decoded = {entry.key: _decoded(entry.value) for entry in container.entries}
                 node = container
-            elif kind == "AliasEvent":
+                data = container.decoded
+            elif kind == _ALIAS:
                 target = self.anchors.get(event.anchor)
                 if target is None:
                     raise self.fail(
                         f"uses the alias *{event.anchor} before any &{event.anchor} defines it", event.start_mark.index
                     )
                 node = Alias(event.start_mark.index, event.end_mark.index, event.anchor, target)
+                # An alias inside its own anchor's value has no data yet (the tree's readers
+                # refuse the endless value it makes).
+                data = None if any(target is open_[0] for open_ in stack) else _decoded(node)
                 self.aliased = True
-            elif kind == "DocumentStartEvent":
+            elif kind == _DOCUMENT_START:
                 root = None
                 self.version = tuple(event.version) if event.version else self.default_version  # type: ignore[assignment]
-                self.resolver = _resolver(self.version)
-                self.plain = {}
+                self.start_document()
+                plain, special = self.plain, self.special
                 continue
-            elif kind == "DocumentEndEvent":
+            elif kind == _DOCUMENT_END:
                 start = documents[-1].end if documents else 0
                 content = None if root is None or _is_empty(root) else root
                 documents.append(YamlDocument(content, start, event.end_mark.index, event.start_mark.index))
@@ -254,14 +314,22 @@ class _Builder:
                     if dash is not None:
                         node.start = node.end = dash + 1  # type: ignore[union-attr]
                 parent.items.append(node)
+                parent.decoded.append(data)  # type: ignore[union-attr]
             elif top[1] is None:
                 top[1] = self.key(parent, node)
             else:
                 self.add_entry(parent, top[1], node, explicit_keys)
+                if not parent.merges:
+                    # A key written twice: the last value, in the place of the first.
+                    parent.decoded[top[1][0]] = data  # type: ignore[index]
                 top[1] = None
         if documents:  # what follows the last document (comments) is its own
             documents[-1] = documents[-1]._replace(end=len(text))
         return YamlStream(documents, self.aliased)
+
+    def start_document(self) -> None:
+        tags = _tag_table(self.version)
+        self.resolver, self.special, self.plain = tags.resolve, tags.special, {}
 
     def plain_value(self, event: Any) -> Any:
         """The value of a plain scalar without anchor or tag (the common case; keys repeat, so
@@ -269,6 +337,8 @@ class _Builder:
         if event.style or not event.implicit[0] or event.anchor or event.tag is not None:
             return _MISSING
         text = event.value
+        if text[:1] not in self.special:
+            return text
         found = self.plain.get(text, _MISSING)
         if found is _MISSING:
             found = self.plain[text] = self.convert(self.resolver(text), text, event)
@@ -364,17 +434,25 @@ class _PlainReader:
         builder = self.builder
         documents: list[PlainDocument] = []
         left = MAX_VALUES
-        names: dict[type, str] = {}
+        kinds: dict[type, int] = {}
         stack: list[list[Any]] = []  # [container, key waiting for its value (or _MISSING)]
         root: Any = None
         content, start = False, 0
+        plain, special = builder.plain, builder.special
         for event in events:
             cls = type(event)
-            kind = names.get(cls) or names.setdefault(cls, cls.__name__)
-            if kind == "ScalarEvent":
-                value: Any = builder.plain_value(event)
-                if value is _MISSING:
+            kind = kinds.get(cls)
+            if kind is None:
+                kind = kinds[cls] = _EVENT_KINDS.get(cls.__name__, _OTHER)
+            if kind == _SCALAR:
+                value: Any = event.value
+                if event.style or event.anchor or event.tag is not None or not event.implicit[0]:
                     value = builder.scalar(event).value
+                elif value[:1] in special:  # (as in _Builder.build)
+                    found = plain.get(value, _MISSING)
+                    if found is _MISSING:
+                        found = plain[value] = builder.convert(builder.resolver(value), value, event)
+                    value = found
                 if not stack:
                     content = bool(event.value or event.style or event.anchor) or event.tag is not None
                 elif isinstance(stack[-1][0], dict) and stack[-1][1] is _MISSING:
@@ -383,22 +461,23 @@ class _PlainReader:
                         raise _NotPlain
                     stack[-1][1] = value if isinstance(value, str) else event.value
                     continue
-            elif kind == "MappingStartEvent" or kind == "SequenceStartEvent":
+            elif kind == _START:
                 if len(stack) >= MAX_DEPTH:
                     raise builder.fail(f"nests deeper than {MAX_DEPTH} levels", event.start_mark.index)
-                stack.append([{} if kind[0] == "M" else [], _MISSING])
+                stack.append([{} if cls.__name__[0] == "M" else [], _MISSING])
                 continue
-            elif kind == "MappingEndEvent" or kind == "SequenceEndEvent":
+            elif kind == _END:
                 value = stack.pop()[0]
                 content = content or not stack
-            elif kind == "AliasEvent":
+            elif kind == _ALIAS:
                 raise _NotPlain
-            elif kind == "DocumentStartEvent":
+            elif kind == _DOCUMENT_START:
                 root, content, start = None, False, (documents[-1].end if documents else 0)
                 builder.version = tuple(event.version) if event.version else builder.default_version  # type: ignore[assignment]
-                builder.resolver, builder.plain = _resolver(builder.version), {}
+                builder.start_document()
+                plain, special = builder.plain, builder.special
                 continue
-            elif kind == "DocumentEndEvent":
+            elif kind == _DOCUMENT_END:
                 documents.append(PlainDocument(root if content else None, content, start, event.end_mark.index))
                 continue
             else:
@@ -427,7 +506,7 @@ def _too_many(what: str) -> InputError:
     return InputError(f"{what} holds more than {MAX_VALUES:,} values; a form cannot hold it.", code="tooLarge")
 
 
-def _resolver(version: tuple[int, int]) -> Any:
+def _tag_table(version: tuple[int, int]) -> _TagTable:
     """The tag of a plain scalar's text: YAML 1.2's core schema as ruamel.yaml resolves it, or
     for 1.1 as PyYAML resolves it (``y`` and ``n`` stay strings, an exponent needs a dot)."""
     if version == (1, 1):
@@ -438,7 +517,15 @@ def _resolver(version: tuple[int, int]) -> Any:
         from ruamel.yaml.resolver import VersionedResolver
 
         table = VersionedResolver(version=version).versioned_resolver
-    return _TagTable(table).resolve
+    return _TagTable(table)
+
+
+class _EveryCharacter(frozenset):
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_EVERY_CHARACTER = _EveryCharacter()
 
 
 class _TagTable:
@@ -448,6 +535,11 @@ class _TagTable:
     def __init__(self, table: dict[Any, list[tuple[Any, Any]]]) -> None:
         self.table = table
         self.by_first: dict[str, list[tuple[str, Any]]] = {}
+        # A text whose first character is not among these resolves to a string without a match
+        # (the empty text is: it may be a null). A pattern for any first character (key None)
+        # would make every one special.
+        first = [key for key, pairs in table.items() if pairs]
+        self.special = frozenset(first) if None not in first else _EVERY_CHARACTER
 
     def resolve(self, text: str) -> str:
         first = text[:1]
