@@ -206,7 +206,7 @@ def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the doc
     parsed = stream
     for _ in range(MAX_ROUNDS):
         root, tail, aliased = _tree_of_own_text(text, fmt, what, parsed)
-        parsed = None
+        parsed_first, parsed = parsed, None
         decoded = getattr(root, "decoded", None)
         if fmt.kind == "json" and (
             equal_data(decoded, data) if decoded is not None else _reads_as(text, data, fmt, what, exactly=False)
@@ -229,7 +229,7 @@ def edit_text(text: str, data: Any, kind: str | TextFormat, what: str = "the doc
             text = apply_splices(text, splices)
         except OverlapError:
             break
-        if fmt.kind == "yaml" and _yaml_reads_as(text, data, fmt, what, stream, original):
+        if fmt.kind == "yaml" and _yaml_reads_as(text, data, fmt, what, stream, original, splices, parsed_first):
             return text
     if fmt.kind == "json" and _reads_as(text, data, fmt, what):
         return text
@@ -257,10 +257,25 @@ def _stream(text: str, fmt: TextFormat, what: str) -> Any:
         raise _unreadable(exc, what) from None
 
 
-def _yaml_reads_as(text: str, data: Any, fmt: TextFormat, what: str, before: Any, original: str) -> bool:
-    """Whether a YAML ``text`` reads as ``data`` with the other documents kept, by the quick
-    reader (``yaml_tree.read_plain``); False when it cannot tell (the full reader then does)."""
+def _yaml_reads_as(
+    text: str,
+    data: Any,
+    fmt: TextFormat,
+    what: str,
+    before: Any,
+    original: str,
+    splices: list[Any],
+    spliced: Any,
+) -> bool:
+    """Whether a YAML ``text`` reads as ``data`` with the other documents kept: from the edited
+    lines alone when ``text`` is ``original`` with ``splices`` applied and ``spliced`` is the
+    stream read from ``original`` (``yaml_local``), else by the quick reader
+    (``yaml_tree.read_plain``); False when it cannot tell (the full reader then does)."""
+    from .yaml_local import reads_as_after_splices
     from .yaml_tree import read_plain
+
+    if spliced is not None and reads_as_after_splices(original, spliced, splices, data, fmt.version):
+        return True
 
     try:
         plain = read_plain(text, what, version=fmt.version)

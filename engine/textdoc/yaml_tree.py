@@ -55,6 +55,7 @@ class YamlDocument(NamedTuple):
 class YamlStream(NamedTuple):
     documents: list[YamlDocument]
     aliased: bool = False  # some value is read in several places (an alias, a << merge)
+    libyaml: bool = False  # read by libyaml (not by the pure-Python parser)
 
     def select(self, document: int | None, what: str) -> YamlDocument:
         """Document ``document`` (counted from 0); None: the one document with content (an empty
@@ -145,17 +146,13 @@ def parse_yaml(
 def parse_stream(text: str, what: str = "the document", *, version: tuple[int, int] | None = None) -> YamlStream:
     """Every document of ``text``. ``version``: how to read documents that do not declare
     their version (YAML 1.2 when None)."""
-    fast = _libyaml_parser()
-    if fast is not None and not any(mark in text for mark in _OLD_BREAKS):
-        import yaml
-
-        try:
-            with _collector_paused():
-                return _Builder(text, what, version).build(iter(fast(text).get_event, None))
-        except yaml.YAMLError:
-            pass  # libyaml is a YAML 1.1 parser: let the YAML 1.2 one read it, or say what is wrong
-        except RecursionError:
-            raise InputError(f"{what} nests too deeply to read.") from None
+    try:
+        stream = parse_with_libyaml(text, version, what)
+    except RecursionError:
+        raise InputError(f"{what} nests too deeply to read.") from None
+    if stream is not None:
+        return stream
+    # libyaml is a YAML 1.1 parser: let the YAML 1.2 one read it, or say what is wrong.
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -181,6 +178,21 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def parse_with_libyaml(text: str, version: tuple[int, int] | None, what: str = "the document") -> YamlStream | None:
+    """``parse_stream`` by libyaml alone: None when libyaml is missing or does not read the
+    text (an ``InputError`` still says what is wrong with what it read)."""
+    fast = _libyaml_parser()
+    if fast is None or any(mark in text for mark in _OLD_BREAKS):
+        return None
+    import yaml
+
+    try:
+        with _collector_paused():
+            return _Builder(text, what, version).build(iter(fast(text).get_event, None))._replace(libyaml=True)
+    except yaml.YAMLError:
+        return None
 
 
 def _libyaml_parser() -> Any:
