@@ -136,9 +136,13 @@ _UNREAD = object()
 def _value_of_scalar_text(text: str, rest: str, version: tuple[int, int] | None) -> Any:
     """The value of ``text`` read as a value in block context followed by ``rest`` (condition
     4), or _UNREAD when it does not read as one scalar spanning exactly ``text``."""
+    from ..errors import InputError
     from .yaml_tree import parse_with_libyaml
 
-    stream = parse_with_libyaml(_PREFIX + text + rest, version)
+    try:
+        stream = parse_with_libyaml(_PREFIX + text + rest, version)
+    except (InputError, RecursionError):
+        return _UNREAD
     if stream is None or stream.aliased or len(stream.documents) != 1:
         return _UNREAD
     root = stream.documents[0].root
