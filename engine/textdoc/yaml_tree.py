@@ -24,12 +24,10 @@ builds the tree. What the data looks like, for a JSON Schema form:
 
 from __future__ import annotations
 
-import gc
 import io
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from ..collector import collector_paused
 from ..errors import InputError
 from .layout import indicator_before
 from .nodes import MAX_DEPTH, MAX_VALUES, Alias, Entry, Mapping, Node, Scalar, Sequence, effective
@@ -105,7 +103,7 @@ def read_plain(text: str, what: str, *, version: tuple[int, int] | None = None) 
     import yaml
 
     try:
-        with _collector_paused():
+        with collector_paused():
             return _PlainReader(text, what, version).read(iter(fast(text).get_event, None))
     except (yaml.YAMLError, _NotPlain):
         return None
@@ -157,27 +155,12 @@ def parse_stream(text: str, what: str = "the document", *, version: tuple[int, i
     from ruamel.yaml.error import YAMLError
 
     try:
-        with _collector_paused():
+        with collector_paused():
             return _Builder(text, what, version).build(YAML(typ="safe", pure=True).parse(io.StringIO(text)))
     except YAMLError as exc:
         raise InputError(f"{what} is not valid YAML{_where(exc)}: {_problem(exc)}.") from None
     except RecursionError:
         raise InputError(f"{what} nests too deeply to read.") from None
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector held off while a reader builds its values: everything built is
-    kept until the reading ends, so the collector's passes (each walking every value built so
-    far) would free nothing; they took about a third of a large file's reading. Whatever
-    becomes garbage is collected after."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def parse_with_libyaml(text: str, version: tuple[int, int] | None, what: str = "the document") -> YamlStream | None:
@@ -189,7 +172,7 @@ def parse_with_libyaml(text: str, version: tuple[int, int] | None, what: str = "
     import yaml
 
     try:
-        with _collector_paused():
+        with collector_paused():
             return _Builder(text, what, version).build(iter(fast(text).get_event, None))._replace(libyaml=True)
     except yaml.YAMLError:
         return None

@@ -41,7 +41,10 @@ def deep_copy(value: Any) -> Any:
         return value
     import pickle
 
-    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    from ...collector import collector_paused
+
+    with collector_paused():
+        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def json_equal(a: Any, b: Any) -> bool:

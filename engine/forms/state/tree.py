@@ -941,4 +941,7 @@ def build_tree(
         active_items=active_items,
     )
     # The builder copies every container it shapes; callers hand it data they own.
-    return builder.build(data)
+    from ...collector import collector_paused
+
+    with collector_paused():
+        return builder.build(data)
