@@ -219,6 +219,7 @@ class _Builder:
         # collection's data (``decoded``) is filled as its members come.
         stack: list[list[Any]] = []
         plain, special = self.plain, self.special
+        members_of = _Members(text, explicit_keys)
         for event in events:
             cls = type(event)
             kind = kinds.get(cls)
@@ -226,6 +227,7 @@ class _Builder:
                 kind = kinds[cls] = _EVENT_KINDS.get(cls.__name__, _OTHER)
             if kind == _SCALAR:
                 source = event.value
+                member: Any = None
                 if event.style or event.anchor or event.tag is not None or not event.implicit[0]:
                     node: Node = self.scalar(event)
                 else:
@@ -238,18 +240,23 @@ class _Builder:
                         value = plain.get(source, _MISSING)
                         if value is _MISSING:
                             value = plain[source] = self.convert(self.resolver(source), source, event)
-                    node = Scalar(event.start_mark.index, event.end_mark.index, value, None, source)
-                data: Any = node.value
+                    # Kept as (start, end, source, value) until its collection's members are
+                    # asked for (see _BuiltMapping).
+                    member = (event.start_mark.index, event.end_mark.index, source, value)
+                if member is None:
+                    data: Any = node.value
+                else:
+                    node, data = member, member[3]
             elif kind == _START:
                 if len(stack) >= MAX_DEPTH:
                     raise self.fail(f"nests deeper than {MAX_DEPTH} levels", event.start_mark.index)
                 flow = bool(event.flow_style)
                 begin = event.start_mark.index
                 if cls.__name__[0] == "M":
-                    container: Mapping | Sequence = Mapping(begin, flow)
+                    container: Mapping | Sequence = _BuiltMapping(begin, flow, members_of)
                     container.decoded = {}
                 else:
-                    container = Sequence(begin, flow)
+                    container = _BuiltSequence(begin, flow, members_of)
                     container.decoded = []
                 if flow:
                     container.open = event.end_mark.index - 1
@@ -287,6 +294,7 @@ class _Builder:
                 continue
             elif kind == _DOCUMENT_END:
                 start = documents[-1].end if documents else 0
+                root = None if root is None else _node(root)
                 content = None if root is None or _is_empty(root) else root
                 documents.append(YamlDocument(content, start, event.end_mark.index, event.start_mark.index))
                 self.anchors.clear()  # an alias refers to an anchor of its own document
@@ -302,18 +310,25 @@ class _Builder:
             top = stack[-1]
             parent = top[0]
             if isinstance(parent, Sequence):
-                if not parent.flow and _is_empty(node):
-                    # Placed where its text would go: just after its dash, the first one after
-                    # the previous item.
-                    dash = _dash_after(text, parent.items[-1].end if parent.items else parent.start)
-                    if dash is not None:
-                        node.start = node.end = dash + 1  # type: ignore[union-attr]
-                parent.items.append(node)
+                parent.raw.append(node)  # type: ignore[union-attr]
                 parent.decoded.append(data)  # type: ignore[union-attr]
             elif top[1] is None:
-                top[1] = self.key(parent, node)
+                if type(node) is tuple:
+                    # A key: its text when YAML reads it as another type (200:, true:).
+                    top[1] = (data if isinstance(data, str) else node[2], node)
+                else:
+                    top[1] = self.key(parent, node)
             else:
-                self.add_entry(parent, top[1], node, explicit_keys)
+                key_text, key = top[1]
+                if parent.raw is not None and not (key_text == "<<" and _is_plain(key)):  # type: ignore[union-attr]
+                    parent.raw.append((key_text, key, node))  # type: ignore[union-attr]
+                else:
+                    # A << merge: what the mapping reads depends on it now; its members are
+                    # built at once, and the ones after it as they come.
+                    parent.entries.append(_entry(self.text, key_text, _node(key), _node(node), parent, explicit_keys))
+                    if parent.entries[-1].merge:
+                        parent.merges.extend(self.merge_sources(parent.entries[-1].value))
+                        self.aliased = True
                 if not parent.merges:
                     # A key written twice: the last value, in the place of the first.
                     parent.decoded[top[1][0]] = data  # type: ignore[index]
@@ -387,26 +402,6 @@ class _Builder:
     def key_text(self, node: Scalar) -> str:
         # 200:, true:, 1.0: — the key as written (JSON keys are strings).
         return node.value if isinstance(node.value, str) else node.source
-
-    def add_entry(self, mapping: Mapping, key: tuple[str, Node], value: Node, explicit_keys: bool = True) -> None:
-        text, key_node = key
-        entry = Entry(text, key_node.start, key_node.end, value, getattr(key_node, "style", None))
-        end = key_node.end
-        entry.colon = end + 1 if self.text[end : end + 1] == ":" else _colon_after(self.text, end)
-        if explicit_keys:
-            # "? key": the entry starts at its "?" (in {...} too, where a writer folding a long
-            # line makes one, possibly on the line before, so that removing the entry before it
-            # keeps the indicator).
-            explicit = indicator_before(self.text, key_node.start, "?", across_lines=mapping.flow)
-            if explicit is not None:
-                entry.key_start = explicit
-        if entry.colon is not None and _is_empty(value):
-            value.start = value.end = entry.colon  # type: ignore[union-attr]
-        if text == "<<" and isinstance(key_node, Scalar) and key_node.style is None:
-            entry.merge = True
-            mapping.merges.extend(self.merge_sources(value))
-            self.aliased = True
-        mapping.entries.append(entry)
 
     def merge_sources(self, value: Node) -> list[Mapping]:
         candidates = value.items if isinstance(value, Sequence) else [value]
@@ -495,6 +490,114 @@ class _PlainReader:
         if documents:
             documents[-1] = documents[-1]._replace(end=len(builder.text))
         return documents
+
+
+class _Members:
+    """How a built collection's members become nodes when they are first asked for: a large
+    file's save looks at the members of the few collections on the way to its changes only, and
+    a plain scalar kept as a tuple costs a fifth of a node."""
+
+    __slots__ = ("explicit_keys", "text")
+
+    def __init__(self, text: str, explicit_keys: bool) -> None:
+        self.text, self.explicit_keys = text, explicit_keys
+
+    def entries(self, mapping: Mapping, raw: list[tuple[str, Any, Any]]) -> list[Entry]:
+        text, explicit = self.text, self.explicit_keys
+        return [_entry(text, key_text, _node(key), _node(value), mapping, explicit) for key_text, key, value in raw]
+
+    def items(self, sequence: Sequence, raw: list[Any]) -> list[Node]:
+        items: list[Node] = []
+        for member in raw:
+            node = _node(member)
+            if not sequence.flow and _is_empty(node):
+                # Placed where its text would go: just after its dash, the first one after the
+                # previous item.
+                dash = _dash_after(self.text, items[-1].end if items else sequence.start)
+                if dash is not None:
+                    node.start = node.end = dash + 1  # type: ignore[union-attr]
+            items.append(node)
+        return items
+
+
+class _BuiltMapping(Mapping):
+    """A mapping whose entries are made from ``raw`` (key text, key, value; a plain scalar as a
+    tuple) when first asked for; ``raw`` is None once they are."""
+
+    __slots__ = ("_entries", "members", "raw")
+
+    def __init__(self, start: int, flow: bool, members: _Members) -> None:
+        self._entries: list[Entry] | None = None
+        self.raw: list[tuple[str, Any, Any]] | None = []
+        self.members = members
+        super().__init__(start, flow)
+
+    @property  # type: ignore[override]
+    def entries(self) -> list[Entry]:
+        if self._entries is None:
+            self._entries = self.members.entries(self, self.raw or [])
+            self.raw = None
+        return self._entries
+
+    @entries.setter
+    def entries(self, value: list[Entry]) -> None:
+        if value:  # (the base class starts it empty: made when asked for)
+            self._entries, self.raw = value, None
+
+
+class _BuiltSequence(Sequence):
+    """A sequence whose items are made from ``raw`` when first asked for (see _BuiltMapping)."""
+
+    __slots__ = ("_items", "members", "raw")
+
+    def __init__(self, start: int, flow: bool, members: _Members) -> None:
+        self._items: list[Node] | None = None
+        self.raw: list[Any] | None = []
+        self.members = members
+        super().__init__(start, flow)
+
+    @property  # type: ignore[override]
+    def items(self) -> list[Node]:
+        if self._items is None:
+            self._items = self.members.items(self, self.raw or [])
+            self.raw = None
+        return self._items
+
+    @items.setter
+    def items(self, value: list[Node]) -> None:
+        if value:
+            self._items, self.raw = value, None
+
+
+def _node(member: Any) -> Node:
+    """A member of a built collection as a node (a plain scalar kept as a tuple made one)."""
+    if type(member) is tuple:
+        start, end, source, value = member
+        return Scalar(start, end, value, None, source)
+    return member
+
+
+def _is_plain(member: Any) -> bool:
+    return type(member) is tuple or (isinstance(member, Scalar) and member.style is None)
+
+
+def _entry(text: str, key_text: str, key: Node, value: Node, mapping: Mapping, explicit_keys: bool) -> Entry:
+    """The entry of ``key: value`` in ``mapping``, with its colon placed, an explicit key's
+    ``?`` found, an empty value placed at its colon, and a ``<<`` marked."""
+    entry = Entry(key_text, key.start, key.end, value, getattr(key, "style", None))
+    end = key.end
+    entry.colon = end + 1 if text[end : end + 1] == ":" else _colon_after(text, end)
+    if explicit_keys:
+        # "? key": the entry starts at its "?" (in {...} too, where a writer folding a long line
+        # makes one, possibly on the line before, so that removing the entry before it keeps the
+        # indicator).
+        explicit = indicator_before(text, key.start, "?", across_lines=mapping.flow)
+        if explicit is not None:
+            entry.key_start = explicit
+    if entry.colon is not None and _is_empty(value):
+        value.start = value.end = entry.colon  # type: ignore[union-attr]
+    entry.merge = key_text == "<<" and isinstance(key, Scalar) and key.style is None
+    return entry
 
 
 def _too_many(what: str) -> InputError:
