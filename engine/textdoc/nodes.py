@@ -7,7 +7,6 @@ and ``close`` are the indexes of its brackets. Block collections (YAML) have no 
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, NamedTuple
 
@@ -203,27 +202,42 @@ def equal_data(a: Any, b: Any) -> bool:
     mapping makes them differ (it is never ``==`` to another NaN)."""
     if type(a) is not type(b) or a != b:
         return isinstance(a, float) and isinstance(b, float) and same_value(a, b)
-    # == takes true for 1: the encoder tells them apart.
+    # == takes true for 1 and for 1.0: their pickles tell them apart.
     try:
-        if _encoded_equal(a, b):
+        if _written_alike(a, b):
             return True
-    except (TypeError, ValueError, RecursionError):
+    except Exception:  # (a value pickle cannot write, a cycle: compared value by value below)
         pass
     return same_value(a, b)
 
 
-# Items of a long list encoded at a time (so that no text of a whole large document is made).
+# Items of a long list written at a time (so that no copy of a whole large document is made).
 _CHUNK = 500
 
 
-def _encoded_equal(a: Any, b: Any) -> bool:
-    """For ``a == b``: whether the C encoder writes them alike, piece by piece (keys compared
-    by name, whatever their order)."""
+def _written_alike(a: Any, b: Any) -> bool:
+    """For ``a == b``: whether pickle writes them alike, piece by piece (keys compared by name,
+    whatever their order)."""
     if isinstance(a, dict):
-        return all(_encoded_equal(value, b[key]) for key, value in a.items())
+        return all(_written_alike(value, b[key]) for key, value in a.items())
     if isinstance(a, list) and len(a) > _CHUNK:
-        return all(json.dumps(a[i : i + _CHUNK]) == json.dumps(b[i : i + _CHUNK]) for i in range(0, len(a), _CHUNK))
-    return json.dumps(a) == json.dumps(b)
+        return all(_pickled(a[i : i + _CHUNK]) == _pickled(b[i : i + _CHUNK]) for i in range(0, len(a), _CHUNK))
+    return _pickled(a) == _pickled(b)
+
+
+def _pickled(value: Any) -> bytes:
+    """``value`` as pickle writes it without its memo: an object met twice is written twice, so
+    two values that are ``==`` are written alike exactly when their types match everywhere
+    (True is not 1, 1 is not 1.0) and their keys come in the same order, however their objects
+    are shared. About three times as quick as the JSON encoder."""
+    import io
+    import pickle
+
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True  # (no memo)
+    pickler.dump(value)
+    return buffer.getvalue()
 
 
 def to_data(node: Node, budget: Budget, depth: int = 0) -> Any:
