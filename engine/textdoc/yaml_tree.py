@@ -215,8 +215,8 @@ class _Builder:
         # costs gigabytes (aliases are counted when the data is built: nodes.Budget).
         left = MAX_VALUES
         kinds: dict[type, int] = {}
-        # Open collections, with the key read and not yet given its value (mappings). A
-        # collection's data (``decoded``) is filled as its members come.
+        # Open collections (see below). A collection's data (``decoded``) is filled as its
+        # members come.
         stack: list[list[Any]] = []
         plain, special = self.plain, self.special
         members_of = _Members(text, explicit_keys)
@@ -263,7 +263,10 @@ class _Builder:
                 container.anchor, container.tag = event.anchor, _tag(event.tag)
                 if event.anchor:
                     self.anchors[event.anchor] = container
-                stack.append([container, None])
+                # [collection, the key read and not yet given its value and its node (mappings),
+                # where members go (None once a mapping's entries are built), its data, whether
+                # it is a sequence]
+                stack.append([container, None, None, container.raw, container.decoded, cls.__name__[0] == "S"])
                 continue
             elif kind == _END:
                 container = stack.pop()[0]
@@ -308,30 +311,22 @@ class _Builder:
                 root = node
                 continue
             top = stack[-1]
-            parent = top[0]
-            if isinstance(parent, Sequence):
-                parent.raw.append(node)  # type: ignore[union-attr]
-                parent.decoded.append(data)  # type: ignore[union-attr]
+            if top[5]:  # a sequence
+                top[3].append(node)
+                top[4].append(data)
             elif top[1] is None:
                 if type(node) is tuple:
                     # A key: its text when YAML reads it as another type (200:, true:).
-                    top[1] = (data if isinstance(data, str) else node[2], node)
+                    top[1], top[2] = data if isinstance(data, str) else node[2], node
                 else:
-                    top[1] = self.key(parent, node)
+                    top[1], top[2] = self.key(top[0], node)
             else:
-                key_text, key = top[1]
-                if parent.raw is not None and not (key_text == "<<" and _is_plain(key)):  # type: ignore[union-attr]
-                    parent.raw.append((key_text, key, node))  # type: ignore[union-attr]
+                key_text, raw = top[1], top[3]
+                if raw is not None and (key_text != "<<" or not _is_plain(top[2])):
+                    raw.append((key_text, top[2], node))
+                    top[4][key_text] = data  # a key written twice: the last value, in the place of the first
                 else:
-                    # A << merge: what the mapping reads depends on it now; its members are
-                    # built at once, and the ones after it as they come.
-                    parent.entries.append(_entry(self.text, key_text, _node(key), _node(node), parent, explicit_keys))
-                    if parent.entries[-1].merge:
-                        parent.merges.extend(self.merge_sources(parent.entries[-1].value))
-                        self.aliased = True
-                if not parent.merges:
-                    # A key written twice: the last value, in the place of the first.
-                    parent.decoded[top[1][0]] = data  # type: ignore[index]
+                    self.add_entry(top, node, data, explicit_keys)
                 top[1] = None
         if documents:  # what follows the last document (comments) is its own
             documents[-1] = documents[-1]._replace(end=len(text))
@@ -402,6 +397,20 @@ class _Builder:
     def key_text(self, node: Scalar) -> str:
         # 200:, true:, 1.0: — the key as written (JSON keys are strings).
         return node.value if isinstance(node.value, str) else node.source
+
+    def add_entry(self, top: list[Any], value: Any, data: Any, explicit_keys: bool) -> None:
+        """A mapping's entry made at once: a ``<<`` merge changes what the mapping reads, so
+        its entries are made now, and the ones after it as they come."""
+        mapping: Mapping = top[0]
+        entries = mapping.entries
+        top[3] = None
+        entry = _entry(self.text, top[1], _node(top[2]), _node(value), mapping, explicit_keys)
+        entries.append(entry)
+        if entry.merge:
+            mapping.merges.extend(self.merge_sources(entry.value))
+            self.aliased = True
+        if not mapping.merges:
+            top[4][top[1]] = data
 
     def merge_sources(self, value: Node) -> list[Mapping]:
         candidates = value.items if isinstance(value, Sequence) else [value]
