@@ -231,6 +231,7 @@ def _forged_under_an_empty_key(queue) -> None:
     ],
     ids=["empty (seals anyone can compute)", "too long", "a directory", "a FIFO"],
 )
+@pytest.mark.slow
 def test_a_queue_key_deskcheck_did_not_make_is_refused(tmp_path, rich, isolated_state, key_state, why):
     """An empty key sealed a forged batch anyone could compute; a directory there was a traceback, a
     FIFO hung both commands. Each is refused, naming the key and how to get a new one."""
