@@ -130,6 +130,8 @@ def test_a_utf32_part_is_refused_not_counted_as_empty(tmp_path, codec):
     path = with_document(tmp_path / "x.docx", text.encode(codec))
     run = run_cli("docx", "read-document", str(path), expect=2)
     assert "UTF-32" in run.json["error"] and "UTF-8 or UTF-16" in run.json["error"]
+    # Well-formed XML in an encoding Word files do not use: refused, not called damaged.
+    assert "cannot be read" in run.json["error"] and "damaged" not in run.json["error"]
 
 
 def test_the_budget_is_for_the_whole_package_not_one_part(tmp_path, monkeypatch):
