@@ -778,6 +778,9 @@ def _privacy_table(items: Sequence[dict[str, Any]]) -> Table:
 _QUEUE_STYLES = {"queued": "cyan", "applied": "green", "pending": "yellow", "replayed": "blue", "skipped": "red"}
 
 
+_UNSEALED = "changed since it was queued (or queued by another user): queue apply refuses it"
+
+
 def queue_list(value: dict[str, Any], args: dict[str, Any]) -> View:
     batches = value.get("batches", [])
     view: View = [Line((plural(len(batches), "batch", "batches"), "bold"), (f" in {value.get('queue')}", "dim"))]
@@ -792,6 +795,8 @@ def queue_list(value: dict[str, Any], args: dict[str, Any]) -> View:
                 (f"  {batch.get('mode')}", "dim"),
             )
         )
+        if not batch.get("sealed", True):
+            view.append(Line((f"  {_UNSEALED}", "bold red")))
         rows = [
             [
                 str(op.get("id", "")),

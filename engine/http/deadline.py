@@ -14,6 +14,7 @@ has no public seam for it: the pool's network backend (``httpcore``, 1.x) is wra
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -38,7 +39,7 @@ def deadline_client(timeout: float) -> Any:
     """An ``httpx.Client`` (no redirects followed) whose requests keep ``total_deadline``."""
     import httpx
 
-    client = httpx.Client(timeout=timeout, follow_redirects=False)
+    client = httpx.Client(timeout=timeout, follow_redirects=False, verify=_tls_context())
     for transport in (client._transport, *client._mounts.values()):
         if transport is None:  # a NO_PROXY entry: requests there use the default transport
             continue
@@ -48,6 +49,22 @@ def deadline_client(timeout: float) -> Any:
             raise RuntimeError("this httpx version has no network backend to bound requests with")
         pool._network_backend = _Backend(backend)
     return client
+
+
+_tls_contexts: dict[tuple[str | None, str | None], Any] = {}
+
+
+def _tls_context() -> Any:
+    """The process's TLS context for the CA certificates the environment names (as httpx reads
+    them). httpx builds one per client and per proxy, and loading the certificates costs about
+    25 ms each time: a REPL, an MCP server or a batch makes a client per call."""
+    import httpx
+
+    key = (os.environ.get("SSL_CERT_FILE") or None, os.environ.get("SSL_CERT_DIR") or None)
+    context = _tls_contexts.get(key)
+    if context is None:
+        context = _tls_contexts[key] = httpx.create_ssl_context(verify=True, trust_env=True)
+    return context
 
 
 def _remaining(timeout: float | None, error: str) -> float | None:

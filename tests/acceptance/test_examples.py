@@ -145,6 +145,7 @@ def test_every_command_of_the_page_runs_as_written(name, sample_api, tmp_path):
     assert {path.name for path in work.iterdir()} <= {"samples", "deskcheck-demo"}, "an example wrote elsewhere"
 
 
+@pytest.mark.slow
 def test_the_runner_reports_a_wrong_exit_and_a_server_that_stops(tmp_path):
     block = Block(
         "page.md",

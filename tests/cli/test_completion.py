@@ -36,6 +36,7 @@ def docx(tmp_path):
     return str(path)
 
 
+@pytest.mark.slow
 def test_tool_names_follow_the_context_on_the_line(docx, tmp_path):
     assert bash(f"deskcheck call --docx {docx} read_s") == ["read_section", "read_story"]
     schema, data = tmp_path / "s.json", tmp_path / "d.json"
@@ -50,6 +51,7 @@ def test_tool_names_follow_the_context_on_the_line(docx, tmp_path):
     assert bash("deskcheck call --spec http://127.0.0.1:9/openapi.json sample_") == []
 
 
+@pytest.mark.slow
 def test_option_values(docx):
     assert bash("deskcheck openapi check x.json --format ") == ["text", "json", "github", "sarif"]
     assert bash(f"deskcheck docx suggest-changes {docx} --mode ") == ["tracked-changes", "direct"]
@@ -63,6 +65,7 @@ def test_option_values(docx):
     ]
 
 
+@pytest.mark.slow
 def test_profiles_and_editor_groups_of_the_document_on_the_line():
     assert bash(f"deskcheck openapi tools {SPEC} --profile ") == ["read", "write"]
     assert bash(f"deskcheck openapi check {SPEC} --profile w") == ["write"]
@@ -70,6 +73,7 @@ def test_profiles_and_editor_groups_of_the_document_on_the_line():
     assert groups == ["sample_dataset_new_line", "sample_dataset_line"]
 
 
+@pytest.mark.slow
 def test_block_ids_and_field_paths_inside_args(docx, tmp_path):
     offered = zsh(f'deskcheck docx find-text {docx} \'{{"blockId": "2B1')
     assert '""2B165965""' in offered and "pay each undisputed invoice" in offered

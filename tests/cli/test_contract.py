@@ -9,6 +9,7 @@ import pytest
 from tests.helpers import run_cli, run_process
 
 
+@pytest.mark.slow
 def test_version_prints_the_package_version():
     from deskcheck.engine import __version__
 
@@ -68,6 +69,7 @@ def test_args_from_a_file_and_from_stdin_are_read(tmp_path):
     assert read_args(None, io.StringIO()) == {}
 
 
+@pytest.mark.slow
 def test_batch_answers_each_line_with_its_id_and_goes_on():
     stdin = '{"id":1,"tool":"nope","args":{}}\nnot json\n'
     run = run_process("batch", "--docx", "x.docx", stdin=stdin, expect=1)
@@ -176,6 +178,7 @@ def test_a_dry_run_says_what_would_happen(tmp_path):
     assert run.json["error"].startswith("nothing would be applied: every operation would be skipped")
 
 
+@pytest.mark.slow
 def test_errors_reach_stderr_when_stdout_is_a_pipe_and_the_envelope_stays(tmp_path):
     missing = tmp_path / "m.docx"
     run = run_process("docx", "read-document", str(missing), expect=2)

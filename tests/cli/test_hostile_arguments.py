@@ -66,6 +66,7 @@ def test_deep_or_odd_json_is_an_error_envelope_not_a_traceback(tmp_path, docx, t
     assert message in run.json["error"]
 
 
+@pytest.mark.slow
 def test_batch_reports_a_bad_line_and_goes_on_with_the_next(docx):
     lines = [
         '{"id": 1, "tool": "find_text", "args": ' + DEEP + "}",
@@ -81,6 +82,7 @@ def test_batch_reports_a_bad_line_and_goes_on_with_the_next(docx):
     assert answers[1]["result"]["totalMatches"] == 1 and answers[4]["id"] == 5
 
 
+@pytest.mark.slow
 def test_batch_reads_a_line_that_is_not_utf8_as_one_bad_line(docx):
     stdin = b'{"id": 1, "tool": "find_text", "args": {"query": "\xff"}}\n'
     stdin += b'{"id": 2, "tool": "find_text", "args": {"query": "pay"}}\n'
@@ -122,17 +124,20 @@ def form_files(tmp_path):
 
 
 @pytest.mark.parametrize("path", ['"/name\\ud800"', '"/\\udfff"', '"/name\\ud83d"'])
+@pytest.mark.slow
 def test_a_lone_surrogate_in_a_form_path_is_bad_input_not_a_traceback(form_files, path):
     args = '{"path": ' + path + ', "value": "x"}'
     run = run_process("form", "set-field-value", *form_files, args, expect=2)
     assert "lone surrogate" in run.json["error"] and "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_a_surrogate_pair_is_one_character_and_is_kept(form_files):
     run_process("form", "set-field-value", *form_files, '{"path": "/name", "value": "\\ud83d\\ude00"}')
     assert json.loads(run_process("form", "get-data", *form_files).json["result"])["data"] == {"name": "\U0001f600"}
 
 
+@pytest.mark.slow
 def test_a_lone_surrogate_in_a_batch_id_fails_that_line_and_the_rest_run(form_files):
     lines = [
         '{"id": "a\\ud800", "tool": "form_getData", "args": {}}',
@@ -172,6 +177,7 @@ SAMPLE_SPEC = "samples/records_api/openapi.json"
     ],
     ids=["identity", "profile", "spec-url", "base-url", "allow-host", "live-param"],
 )
+@pytest.mark.slow
 def test_an_option_that_is_not_utf8_is_bad_usage(form_files, argv):
     # A byte that is not UTF-8 on the command line reaches Python as a lone surrogate.
     argv = [part for arg in argv for part in (form_files if arg == "{form}" else [arg])]
@@ -211,6 +217,7 @@ def test_a_json_looking_string_out_of_bounds_stays_a_string(value):
 # -- Also: ARGS on stdin must be UTF-8, like the same @file -----------------------------------
 
 
+@pytest.mark.slow
 def test_args_that_are_not_utf8_are_refused_from_stdin_as_from_a_file(tmp_path, docx):
     data = b'{"query": "caf\xe9"}'  # Latin-1
     path = tmp_path / "args.json"
@@ -247,6 +254,7 @@ def fifo(tmp_path):
         ["openapi", "check", "{spec}", "--config", "{fifo}"],
     ],
 )
+@pytest.mark.slow
 def test_every_path_that_comes_in_refuses_fifos_and_devices(tmp_path, docx, fifo, argv):
     """A FIFO blocked forever; a device was read until memory ran out (the cap used st_size)."""
     schema = tmp_path / "s.json"
@@ -394,6 +402,7 @@ def test_a_device_or_fifo_as_output_is_refused_not_replaced(tmp_path, docx, fifo
 
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+@pytest.mark.slow
 def test_new_files_follow_the_umask_and_rewritten_ones_keep_their_mode(tmp_path, docx, umask, mode):
     script = (
         "import os, sys; os.umask(int(sys.argv[1], 8)); from deskcheck.cli.main import run; sys.exit(run(sys.argv[2:]))"

@@ -231,6 +231,7 @@ def test_every_command_has_a_row():
         assert f"`{command}" in readme or f"deskcheck {command}" in readme
 
 
+@pytest.mark.slow
 def test_sample_api_announces_its_address_as_an_envelope():
     import subprocess
 

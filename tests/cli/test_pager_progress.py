@@ -173,6 +173,7 @@ def test_batch_counts_the_lines_of_a_file_not_of_a_pipe(tmp_path):
     assert total is None
 
 
+@pytest.mark.slow
 def test_piped_output_loads_no_rendering(tmp_path):
     """Scripts pay nothing for the terminal views: a piped docx verb imports neither rich nor
     cli.render, and draws no progress."""

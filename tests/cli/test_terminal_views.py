@@ -231,7 +231,11 @@ def test_a_queue_lists_its_batches_and_applies_them(terminal, tmp_path):
     listing = terminal("docx", "queue", "list", str(queue))
     listing.assert_readable()
     assert listing.lines[0].startswith("1 batch in ") and listing.has_row("batch-", "queued", str(path))
-    assert listing.has_row("op-q", "deleteBlock", "pending")
+    assert listing.has_row("op-q", "deleteBlock", "pending") and "apply refuses it" not in listing.text
+    sealed = queue.read_text()
+    queue.write_text(sealed.replace('"deleteBlock"', '"deleteBlock", "x": 1'))
+    assert "changed since it was queued" in terminal("docx", "queue", "list", str(queue)).text
+    queue.write_text(sealed)
     applied = terminal("docx", "queue", "apply", str(queue), str(path))
     applied.assert_readable()
     assert applied.lines[0] == "1 applied" and applied.has_row("✓ op-q", "deleteBlock")

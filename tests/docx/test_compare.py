@@ -3,6 +3,7 @@ corpus versions and on built documents for the cases the corpus lacks."""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -39,15 +40,10 @@ def block_ids(path: Path) -> set[str]:
 
 
 def _readable_corpus_files() -> list[Path]:
-    files = []
-    for path in corpus.docx_files():
-        try:
-            body = DocxDocument.open(path).body  # refuses what is not a readable .docx
-        except InputError:
-            continue
-        if body is not None:
-            files.append(path)
-    return files
+    # Only Word packages (zip files) can be compared; the corpus also holds an encrypted document,
+    # an OLE container the reader refuses. Looking at the signature instead of opening every file
+    # keeps collection cheap: it runs in every xdist worker.
+    return [path for path in corpus.docx_files() if zipfile.is_zipfile(path)]
 
 
 @pytest.mark.corpus

@@ -71,6 +71,7 @@ def versions(tmp_path) -> tuple[Path, Path]:
 
 
 @measured
+@pytest.mark.slow
 def test_blank_paragraphs_cost_what_their_number_does(versions):
     # Each blank is offered a few partners, not every blank of the other version (2,058 x 2,058
     # candidate pairs: 360 MiB, 58 with the bound).
@@ -83,6 +84,7 @@ def test_blank_paragraphs_cost_what_their_number_does(versions):
 
 
 @measured
+@pytest.mark.slow
 def test_a_redline_of_blank_heavy_versions_is_bounded_and_says_so(versions, tmp_path):
     assert peak_mib("redline_files(*paths)", *versions, tmp_path / "peak.docx") < 150
     report = redline_files(*versions, tmp_path / "out.docx")
@@ -91,6 +93,7 @@ def test_a_redline_of_blank_heavy_versions_is_bounded_and_says_so(versions, tmp_
 
 
 @measured
+@pytest.mark.slow
 def test_one_hostile_version_is_enough(tmp_path):
     clauses = "".join(p(f"Clause {n}: the supplier delivers lot {n} by day {n % 28 + 1}.") + p() for n in range(500))
     contract = make_docx(tmp_path / "contract.docx", clauses)

@@ -109,6 +109,7 @@ def test_queue_parks_and_applies_what_was_approved(tmp_path, rich):
     listed = run_cli("docx", "queue", "list", str(queue)).json["result"]["batches"][0]
     assert [(o["id"], o["status"]) for o in listed["operations"]] == [("q1", "pending"), ("q2", "pending"),
                                                                        ("q3", "pending")]  # fmt: skip
+    assert listed["sealed"] is True
     applied = run_cli("docx", "queue", "apply", str(queue), str(rich), "--only", "q1", "--only", "q2").json["result"]
     assert [a["id"] for a in applied["applied"]] == ["q1", "q2"]
     assert applied["receipts"][1]["severity"] == "high"
@@ -193,6 +194,8 @@ def test_a_queue_edited_by_hand_is_refused_not_applied(tmp_path, rich, change):
     run = run_cli("docx", "queue", "apply", str(queue), str(rich), expect=1)
     assert "changed since it was queued" in run.json["error"] and queue_lines(queue)[0]["batchId"] in run.json["error"]
     assert rich.read_bytes() == before
+    # The listing says so before anyone tries to apply it.
+    assert run_cli("docx", "queue", "list", str(queue)).json["result"]["batches"][0]["sealed"] is False
 
 
 def test_a_queue_whose_results_were_written_by_apply_still_applies(tmp_path, rich):
@@ -231,6 +234,7 @@ def _forged_under_an_empty_key(queue) -> None:
     ],
     ids=["empty (seals anyone can compute)", "too long", "a directory", "a FIFO"],
 )
+@pytest.mark.slow
 def test_a_queue_key_deskcheck_did_not_make_is_refused(tmp_path, rich, isolated_state, key_state, why):
     """An empty key sealed a forged batch anyone could compute; a directory there was a traceback, a
     FIFO hung both commands. Each is refused, naming the key and how to get a new one."""

@@ -87,6 +87,7 @@ def _fake_docx(tmp_path: Path, imports: dict[str, str]) -> Path:
     return config
 
 
+@pytest.mark.slow
 def test_the_layers_contract_fails_when_a_lower_layer_imports_a_higher_one(tmp_path):
     allowed = {"tools.b": "from ..edit import a", "edit.b": "from ..review import a", "review.b": "from ..wml import a"}
     config = _fake_docx(tmp_path, allowed)
@@ -158,6 +159,7 @@ def _assert_contracts(tmp_path: Path, names: list[str], kept: dict[str, str], br
         assert named in result.stdout, result.stdout
 
 
+@pytest.mark.slow
 def test_the_forms_layers_contract_fails_when_a_lower_layer_imports_a_higher_one(tmp_path):
     kept = {
         **_family_modules("forms"),
@@ -179,6 +181,7 @@ def test_the_forms_layers_contract_fails_when_a_lower_layer_imports_a_higher_one
     )
 
 
+@pytest.mark.slow
 def test_the_openapi_layers_contract_fails_when_a_lower_layer_imports_a_higher_one(tmp_path):
     kept = {
         **_family_modules("openapi"),
@@ -198,6 +201,7 @@ def test_the_openapi_layers_contract_fails_when_a_lower_layer_imports_a_higher_o
     )
 
 
+@pytest.mark.slow
 def test_the_family_contracts_fail_on_a_forbidden_import(tmp_path):
     names = [
         "the forms family imports no openapi module",

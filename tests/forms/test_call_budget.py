@@ -64,6 +64,7 @@ def test_without_a_call_nothing_is_counted(tiny):
     assert NOT_EVALUATED not in describe(form.state)
 
 
+@pytest.mark.slow
 def test_a_budget_of_nothing_from_the_environment_reaches_the_cli(tmp_path):
     (tmp_path / "schema.json").write_text(json.dumps(conditions(3)))
     (tmp_path / "data.json").write_text("{}")

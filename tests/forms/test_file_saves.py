@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.helpers import run_cli
 
 WORKFLOW_SCHEMA = {
@@ -98,6 +100,7 @@ def _data(tmp_path):
     return json.loads(form(tmp_path, "get-data").json["result"])["data"]
 
 
+@pytest.mark.slow
 def test_ruamel_is_imported_only_for_a_yaml_file(tmp_path, monkeypatch):
     from tests.helpers import probe_process, top_level_modules
 

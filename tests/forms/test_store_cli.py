@@ -52,6 +52,7 @@ def test_a_bad_store_url_is_bad_usage(form):
     assert "topsecret" not in run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_an_unreachable_postgresql_store_exits_2_naming_it_without_its_password(form):
     url = "postgresql://deskcheck:hunter2-pw@127.0.0.1:9/deskcheck?sslmode=disable&connect_timeout=3"
     for argv in (["form", "sessions", "--store", url], ["form", "describe-state", *form, "--store", url]):
@@ -61,6 +62,7 @@ def test_an_unreachable_postgresql_store_exits_2_naming_it_without_its_password(
         assert "postgresql://deskcheck:***@127.0.0.1:9/deskcheck cannot be reached" in said
 
 
+@pytest.mark.slow
 def test_copy_store_copies_what_the_target_lacks_and_is_idempotent(postgres, form, isolated_state):
     set_name(form, "Grace")
     other = [form[0], form[1], form[2], form[3].replace("d.json", "e.json")]
@@ -113,12 +115,14 @@ def test_a_damaged_postgresql_row_is_reported_and_recovered(postgres, form):
     assert not run_cli("form", "recover-store", "--store", url).json["result"]["damaged"]
 
 
+@pytest.mark.slow
 def test_the_repl_continues_a_session_of_either_store(store_url, form):
     set_name(form, "Grace", "--store", store_url)
     run = run_process("repl", *form, "--store", store_url, "--script", "-", stdin="get /name\n")
     assert "Grace" in run.stdout
 
 
+@pytest.mark.slow
 def test_tls_options_in_the_url_reach_libpq(postgres, form):
     """sslmode=require against the private server (which has no TLS) is refused by libpq itself:
     the option went through; and the message still hides the password."""

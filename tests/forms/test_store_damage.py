@@ -85,6 +85,7 @@ def expand(argv, form):
 
 @pytest.mark.parametrize("damage", [damage_header, damage_pages, damage_a_row])
 @pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:3]))
+@pytest.mark.slow
 def test_every_command_says_the_store_is_damaged_and_how_to_recover(isolated_state, form, damage, argv):
     """A file that is not a database fails every command; a damaged page or row fails those that
     read it (one that only reads intact rows, like listing drafts past a broken session, works)."""
@@ -115,6 +116,7 @@ WRONG_VALUES = [
 
 
 @pytest.mark.parametrize(("column", "value"), WRONG_VALUES, ids=lambda v: str(v))
+@pytest.mark.slow
 def test_a_value_of_another_type_in_a_column_is_damage_not_a_traceback(isolated_state, form, column, value):
     edit(form)
     db = sqlite3.connect(store_file(isolated_state))
@@ -139,6 +141,7 @@ def test_a_value_of_another_type_in_a_column_is_damage_not_a_traceback(isolated_
 
 
 @pytest.mark.parametrize("damage", [damage_pages, damage_a_row])
+@pytest.mark.slow
 def test_reading_the_damaged_session_says_so(isolated_state, form, damage):
     edit(form)
     damage(store_file(isolated_state))
@@ -146,6 +149,7 @@ def test_reading_the_damaged_session_says_so(isolated_state, form, damage):
     assert "is damaged" in run.json["error"]
 
 
+@pytest.mark.slow
 def test_batch_reports_it_on_each_line(isolated_state, form):
     edit(form)
     damage_header(store_file(isolated_state))
@@ -259,6 +263,7 @@ def test_an_existing_world_readable_store_is_tightened(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])
+@pytest.mark.slow
 def test_a_store_that_is_a_fifo_or_a_device_exits_2_and_is_left_alone(isolated_state, form, kind):
     """Issue 26: the store's path naming a FIFO or a device was exit 1 (and a link to /dev/null
     had its permissions changed); it is bad input, refused before anything is touched."""
@@ -276,6 +281,7 @@ def test_a_store_that_is_a_fifo_or_a_device_exits_2_and_is_left_alone(isolated_s
     assert os.stat(path).st_mode == before
 
 
+@pytest.mark.slow
 def test_a_lone_surrogate_value_is_refused_and_the_store_is_not_called_damaged(isolated_state, form):
     """Issue 26: a lone surrogate as a form value reported "the session store is damaged"; the
     value is refused (exit 2), the session keeps its edits, and the store goes on."""
@@ -288,6 +294,7 @@ def test_a_lone_surrogate_value_is_refused_and_the_store_is_not_called_damaged(i
     assert SessionStore(store_file(isolated_state)).integrity() == "ok"
 
 
+@pytest.mark.slow
 def test_a_record_holding_a_lone_surrogate_is_refused_not_called_damage(isolated_state, tmp_path):
     """The same value arriving from the record file (a JSON escape), which no argument check sees:
     the store refuses it as input (exit 2), and says nothing of damage."""

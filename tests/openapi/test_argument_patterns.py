@@ -58,6 +58,7 @@ def spec(tmp_path):
     return str(path)
 
 
+@pytest.mark.slow
 def test_the_reproduction_is_decided_at_once_in_a_separate_process(spec):
     # In its own process with a timeout, so that a regression fails instead of hanging the suite.
     args = json.dumps({"code": "x", "nested": CATASTROPHIC})

@@ -32,6 +32,7 @@ LINE = {"id": "associations", "lineId": "asso-001"}
 
 
 @pytest.mark.parametrize("mode", ["body", "headers"])
+@pytest.mark.slow
 def test_save_form_gives_up_at_its_timeout_however_slowly_the_server_answers(fresh_sample_api, tmp_path, mode):
     api = fresh_sample_api
     env = {"DESKCHECK_STATE_DIR": str(tmp_path)}
@@ -48,6 +49,7 @@ def test_save_form_gives_up_at_its_timeout_however_slowly_the_server_answers(fre
     assert "timed out after 2 s" in error and "edits are still in the session" in error
 
 
+@pytest.mark.slow
 def test_a_plain_tool_and_the_document_fetch_keep_their_timeout_too(fresh_sample_api):
     api = fresh_sample_api
     with TricklingServer(api.origin, methods=("GET",), mode="body", interval=0.3) as server:
@@ -69,6 +71,7 @@ def test_a_plain_tool_and_the_document_fetch_keep_their_timeout_too(fresh_sample
         assert "timed out after 1.5 s" in fetched.json["error"]
 
 
+@pytest.mark.slow
 def test_a_second_save_waits_while_the_first_request_can_still_arrive(fresh_sample_api, tmp_path):
     """The lease given in the options (half a second here) is shorter than the request may take:
     the lease that counts is the request's deadline plus a margin."""

@@ -176,6 +176,7 @@ def test_batch_drives_an_editor_group_and_discard_drops_its_session(fresh_sample
     assert data_of(api)["email"] == "contact@voiles-iroise.fr"
 
 
+@pytest.mark.slow
 def test_openapi_tools_exports_the_editor_tools_deterministically():
     first = run_cli("openapi", "tools", SPEC, "--profile", "write").stdout
     assert run_process("openapi", "tools", SPEC, "--profile", "write").stdout == first

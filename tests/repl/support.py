@@ -3,7 +3,10 @@ draws on a ``DummyOutput``, and what the commands print is captured (colours off
 
 from __future__ import annotations
 
+import fcntl
 import io
+import struct
+import termios
 import threading
 import time
 from collections.abc import Sequence
@@ -12,9 +15,13 @@ from dataclasses import dataclass
 from deskcheck.cli.context import ContextOptions
 from deskcheck.cli.env import Env
 
-# Between chunks of keys, the prompt gets this long to run what the keys started (a Tab's
-# completion runs as a task of the prompt's event loop, after the keys already read).
-CHUNK_PAUSE = 0.3
+# Between chunks of keys, once the prompt has read the keys sent, it gets this long to run what
+# they started (a Tab's completion runs as a task of the prompt's event loop, after the keys
+# already read). Waiting for the read first, rather than a longer fixed pause from the send, is
+# what keeps this both short and safe on a busy machine.
+CHUNK_PAUSE = 0.1
+# How long the prompt may take to read keys sent to it (it may be busy with a command).
+READ_TIMEOUT = 30.0
 # How long the REPL may take to start (open a session, read a document) before keys are sent anyway.
 START_TIMEOUT = 60.0
 
@@ -62,6 +69,7 @@ def drive(
             while "Type `help`" not in out.getvalue() and time.monotonic() < deadline:
                 time.sleep(0.05)
             for chunk in chunks:
+                _wait_until_read(pipe.pipe.read_fd)
                 time.sleep(CHUNK_PAUSE)
                 pipe.send_text(chunk)
 
@@ -70,6 +78,17 @@ def drive(
         code = run(context, list(positionals), env, prompt_input=pipe, prompt_output=DummyOutput(), **options)
         feeder.join(timeout=30)
     return Transcript(int(code), out.getvalue())
+
+
+def _wait_until_read(fd: int) -> None:
+    """Wait until nothing written to the pipe is left unread (FIONREAD says how much is)."""
+    deadline = time.monotonic() + READ_TIMEOUT
+    pending = bytearray(struct.calcsize("i"))
+    while time.monotonic() < deadline:
+        fcntl.ioctl(fd, termios.FIONREAD, pending)
+        if struct.unpack("i", pending)[0] == 0:
+            return
+        time.sleep(0.01)
 
 
 def lines(*commands: str, end: str = "\x04") -> str:

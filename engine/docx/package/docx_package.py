@@ -43,7 +43,7 @@ from ... import progress
 from ...errors import InputError
 from ...files import read_regular_file, write_atomically
 from ..wml.ns import NS
-from ..wml.parser import XmlError, element_tags, markup_nodes, parse_xml, serialize_xml
+from ..wml.parser import PartEncodingError, XmlError, element_tags, markup_nodes, parse_xml, serialize_xml
 from . import limits, strict_ooxml
 
 CONTENT_TYPES_PART = "[Content_Types].xml"
@@ -228,6 +228,12 @@ class DocxPackage:
             try:
                 self._cost.charge(self.name, name, data)
                 tree = parse_xml(data)
+            except PartEncodingError as exc:
+                raise InputError(
+                    f"{self.name} cannot be read: its part {name} is XML, but {exc}. Open and re-save it "
+                    "in Word, or ask the sender for a copy saved by Word.",
+                    code="corruptPackage",
+                ) from None
             except XmlError as exc:
                 raise InputError(
                     f"{self.name} is damaged: its part {name} is not valid XML ({exc}). "

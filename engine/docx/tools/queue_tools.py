@@ -122,6 +122,8 @@ def _unsealed(entries: list[dict[str, Any]]) -> list[str]:
 
 
 def list_queue(queue: Path) -> dict[str, Any]:
+    from ..edit.queue_seal import sealed
+
     entries = read_queue(Path(queue))
     batches = []
     for entry in entries:
@@ -130,6 +132,9 @@ def list_queue(queue: Path) -> dict[str, Any]:
             {
                 "batchId": entry.get("batchId"),
                 "status": entry.get("status", STATUS_QUEUED),
+                # What `queue apply` will check: false for a batch changed since it was queued, or
+                # queued under another state directory; apply refuses it.
+                "sealed": sealed(entry),
                 "file": entry.get("file"),
                 "queuedAt": entry.get("queuedAt"),
                 "mode": entry.get("mode"),

@@ -35,6 +35,10 @@ class XmlError(ValueError):
     """A part is not well-formed XML (or trips one of the parser's safety limits)."""
 
 
+class PartEncodingError(XmlError):
+    """A part is XML in an encoding a .docx may not use: not damage, so it is worded apart."""
+
+
 def _parser() -> Any:
     global _PARSER
     if _PARSER is None:
@@ -110,7 +114,7 @@ def check_encoding(data: bytes) -> None:
     ASCII superset: in EBCDIC, UTF-7 or UTF-32, ``<`` need not be the byte (or the 16-bit unit)
     the counts above look for."""
     if data.startswith(_UTF32_STARTS):
-        raise XmlError("it is encoded in UTF-32; the parts of a .docx are UTF-8 or UTF-16")
+        raise PartEncodingError("it is encoded in UTF-32; the parts of a .docx are UTF-8 or UTF-16")
     if _is_utf16(data):
         return
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
@@ -119,7 +123,7 @@ def check_encoding(data: bytes) -> None:
     declared = _DECLARED_ENCODING.match(body)
     if declared is not None and not _SAFE_ENCODING.fullmatch(declared.group(1)):
         name = declared.group(1).decode("ascii")
-        raise XmlError(f"it is encoded in {name}; the parts of a .docx are UTF-8 or UTF-16")
+        raise PartEncodingError(f"it is encoded in {name}; the parts of a .docx are UTF-8 or UTF-16")
 
 
 def parse_xml(data: bytes) -> Any:
