@@ -941,7 +941,4 @@ def build_tree(
         active_items=active_items,
     )
     # The builder copies every container it shapes; callers hand it data they own.
-    from ...collector import collector_paused
-
-    with collector_paused():
-        return builder.build(data)
+    return builder.build(data)
