@@ -9,10 +9,12 @@ to edit. ``read_document`` gives a text's data (YAML per ``yaml_tree``; JSON as 
 also lists the keys written twice. ``write_document`` takes the file's bytes and the new data
 and returns the new bytes: the file is parsed with positions, compared with the new data
 (``plan``), the changed values are spliced in, and the result is parsed again and compared once
-more, so what is written always reads back as the new data; the other documents of a YAML
-stream keep their bytes. When some change cannot be expressed that way, ``DocumentEditError``
-says so and nothing is written. A byte order mark, CRLF line ends and a missing final newline
-are kept; a text with no change comes back byte for byte.
+more, so what is written always reads back as the new data (for YAML whose changes replaced
+values written on one line, the edited lines are read instead of the whole text, by the argument
+in ``yaml_local``); the other documents of a YAML stream keep their bytes. When some change
+cannot be expressed that way, ``DocumentEditError`` says so and nothing is written. A byte order
+mark, CRLF line ends and a missing final newline are kept; a text with no change comes back byte
+for byte.
 
 Keys written twice: in every format that allows it (JSON, YAML) the last occurrence counts, in
 the place of the first, as ``JSON.parse``, Python's ``json`` and PyYAML read them; a change is

@@ -17,13 +17,12 @@ text in JSON too). Aliases are shared, not copied; a document whose aliases woul
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from typing import Any
 
 from ... import jsonpointer
+from ...collector import collector_paused
 from ...errors import InputError
 from .positions import LineIndex, PositionIndex, Span
 
@@ -35,7 +34,7 @@ _MERGE = "tag:yaml.org,2002:merge"
 def load_yaml(text: str, location: str, *, max_nodes: int) -> tuple[Any, YamlPositions, int]:
     """The data of ``text``, its positions and how many values it holds (aliases counted each
     time they are reached); more than ``max_nodes`` is refused."""
-    with _collector_paused():
+    with collector_paused():
         node, merges, count = _compose(text, location, max_nodes=max_nodes)
         builder = _Builder(location, merges=merges)
         data = builder.build(node)
@@ -365,17 +364,6 @@ def _loader_class() -> Any:
 
         _LOADER = Loader
     return _LOADER
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _error(message: str, exc: Exception) -> InputError:
