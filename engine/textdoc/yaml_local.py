@@ -41,6 +41,7 @@ change, more than ``MAX_LOCAL_SPLICES`` splices) are read whole.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import Any
 
@@ -51,6 +52,7 @@ from .splices import Splice
 # small parse; past some hundreds, the whole reading is as quick).
 MAX_LOCAL_SPLICES = 200
 _BREAKS = ("\n", "\r", "\x85", "\u2028", "\u2029")
+_DIRECTIVE = re.compile(r"(?:^|[\r\n])\ufeff?%")
 _PREFIX = "k: "
 
 
@@ -86,7 +88,9 @@ def reads_as_after_splices(
 
 
 def _has_directive(text: str) -> bool:
-    return text.startswith("%") or "\n%" in text
+    """Whether a line starts with ``%`` (a ``%YAML`` or ``%TAG`` directive, or text that only
+    looks like one: either way the edited lines are not enough)."""
+    return _DIRECTIVE.search(text) is not None
 
 
 def _line_end(text: str, pos: int) -> int:

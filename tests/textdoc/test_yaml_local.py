@@ -110,6 +110,7 @@ FALLBACKS = {
     "a standard tag": ("a: !!str 1\n", ("a",), "2"),
     "a custom tag": ("a: !custom x\n", ("a",), "y"),
     "a directive": ("%YAML 1.2\n---\na: 1\n", ("a",), 2),
+    "a directive after a carriage return": ("# c\r%YAML 1.1\r---\ra: yes\r", ("a",), False),
     "a value that becomes a mapping": ("a: 1\nb: 2\n", ("a",), {"k": 1}),
     "a value that becomes several lines": ("a: 1\nb: 2\n", ("a",), "one\ntwo\n"),
     "a quoted scalar on two lines": ('a: "x\n  y"\nb: 1\n', ("a",), "z"),
@@ -125,6 +126,12 @@ def test_every_shape_outside_the_argument_is_read_whole(monkeypatch, name):
     new = edit_text(text, data, "yaml")
     assert same_value(read_document(new, "yaml", "doc"), data)
     assert True not in answers
+
+
+def test_a_directive_is_seen_after_a_byte_order_mark_and_any_line_break():
+    for text in ("\ufeff%YAML 1.1\n---\na: 1\n", "# c\r%TAG ! tag:x,2000:\r---\ra: 1\r", "a: 1\n...\n%YAML 1.1\n---\n"):
+        assert yaml_local._has_directive(text)
+    assert not yaml_local._has_directive("a: 50%\nb: '%x'\n")
 
 
 def test_several_documents_are_read_whole(monkeypatch):
