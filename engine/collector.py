@@ -1,9 +1,10 @@
 """Python's cycle collector held off while a large value is built.
 
-Each pass of the collector walks every object still alive; while a reader builds a 5 MB record
+Each pass of the collector walks every object still alive; while a reader builds a 5 MB document
 (a million values, all kept), the passes that the allocations trigger free nothing and took a
-fifth to a third of the building. What is built in these sections holds no reference cycles
-that become garbage during them; whatever does is collected by the next pass after.
+fifth to a third of the reading. Used where a reader builds values it keeps (the YAML readers of
+textdoc and openapi); whatever becomes cyclic garbage meanwhile is collected by the next pass
+after.
 """
 
 from __future__ import annotations

@@ -41,10 +41,7 @@ def deep_copy(value: Any) -> Any:
         return value
     import pickle
 
-    from ...collector import collector_paused
-
-    with collector_paused():
-        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def json_equal(a: Any, b: Any) -> bool:

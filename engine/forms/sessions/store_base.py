@@ -42,7 +42,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...collector import collector_paused
 from ...errors import DeskcheckError, InputError
 from ..sources.sources import DocumentVersion
 from .store_snapshot import snapshot_text, snapshot_value
@@ -578,10 +577,9 @@ def _decode(row: tuple[Any, ...], columns: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in zip((c.strip() for c in columns.split(",")), row, strict=True):
         if name in _JSON_COLUMNS and value is not None:
-            with collector_paused():  # (a record's document may be large)
-                value = _checked(name, json.loads(value))
-                if name == "snapshot":
-                    value = snapshot_value(value)
+            value = _checked(name, json.loads(value))
+            if name == "snapshot":
+                value = snapshot_value(value)
         elif name in _BOOLEAN_COLUMNS:
             value = bool(value)
         else:
