@@ -437,6 +437,7 @@ def test_read_args_keeps_reading_a_text_stream():
 
 
 @pytest.mark.parametrize("count", [250_000, 1_500_000])  # parsed then counted; refused before parsing
+@pytest.mark.slow
 def test_a_record_of_too_many_values_is_refused_before_a_session_builds_it(tmp_path, count):
     """30 MB of empty arrays took a form session 8 GB and 174 s."""
     schema = tmp_path / "s.json"
@@ -452,6 +453,7 @@ def test_a_record_of_too_many_values_is_refused_before_a_session_builds_it(tmp_p
     assert "more than 200,000 values" in run.json["error"]
 
 
+@pytest.mark.slow
 def test_text_full_of_brackets_and_commas_is_not_mistaken_for_values(tmp_path):
     schema = tmp_path / "s.json"
     schema.write_text('{"type": "object"}')
@@ -461,6 +463,7 @@ def test_text_full_of_brackets_and_commas_is_not_mistaken_for_values(tmp_path):
     run_cli("form", "get-data", "--schema", str(schema), "--data", str(data))
 
 
+@pytest.mark.slow
 def test_a_yaml_alias_bomb_is_refused(tmp_path):
     lines = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     for previous, name in zip("abcdef", "bcdefg", strict=True):

@@ -108,6 +108,7 @@ def test_a_page_out_of_range_is_refused_with_the_reason(arguments, message):
     assert not answer.ok and message in answer.error
 
 
+@pytest.mark.slow
 def test_a_file_of_twenty_thousand_items_is_described_in_a_page_and_edited_in_place(tmp_path):
     schema = tmp_path / "catalogue.schema.json"
     schema.write_text(json.dumps(SCHEMA))
