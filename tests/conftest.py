@@ -4,6 +4,7 @@ failure in CI), an isolated state directory, the sample API."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -30,10 +31,12 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
-def isolated_state(tmp_path_factory, monkeypatch):
+def _private_state(tmp_path_factory, monkeypatch) -> Path:
     """Every test gets its own state directory: sessions and history never leak between tests
-    or into the developer's home."""
-    state = tmp_path_factory.mktemp("state")
+    or into the developer's home. It is not made: deskcheck makes it when it first keeps
+    something, as on a new user's machine (and most tests keep nothing, so a run leaves, and
+    its successor deletes, thousands of folders fewer)."""
+    state = tmp_path_factory.getbasetemp() / "states" / f"{next(_STATE_NUMBERS)}"
     monkeypatch.setenv("DESKCHECK_STATE_DIR", str(state))
     monkeypatch.delenv("DESKCHECK_TOKEN", raising=False)
     # The store is the state directory's unless a test chooses one; the developer's own
@@ -41,6 +44,16 @@ def isolated_state(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("DESKCHECK_STORE", raising=False)
     monkeypatch.setenv("DESKCHECK_CONFIG", str(state / "config.toml"))
     return state
+
+
+_STATE_NUMBERS = itertools.count()
+
+
+@pytest.fixture
+def isolated_state(_private_state) -> Path:
+    """The test's state directory (``DESKCHECK_STATE_DIR``), made, for tests that look inside it."""
+    _private_state.mkdir(parents=True, exist_ok=True)
+    return _private_state
 
 
 def soffice_available() -> bool:
