@@ -529,11 +529,34 @@ class _Members:
         return items
 
 
+def _made_when_asked(name: str) -> Any:
+    """A built collection's ``entries`` or ``items``: made from its ``raw`` members by
+    ``_Members`` when first asked for (``raw`` is None once they are). Set, it takes the value
+    given, except the empty list the base class starts with."""
+    made = "_" + name
+
+    def get(node: Any) -> Any:
+        members = getattr(node, made)
+        if members is None:
+            members = getattr(node.members, name)(node, node.raw or [])
+            setattr(node, made, members)
+            node.raw = None
+        return members
+
+    def put(node: Any, value: Any) -> None:
+        if value:
+            setattr(node, made, value)
+            node.raw = None
+
+    return property(get, put)
+
+
 class _BuiltMapping(Mapping):
     """A mapping whose entries are made from ``raw`` (key text, key, value; a plain scalar as a
-    tuple) when first asked for; ``raw`` is None once they are."""
+    tuple) when first asked for."""
 
     __slots__ = ("_entries", "members", "raw")
+    entries = _made_when_asked("entries")
 
     def __init__(self, start: int, flow: bool, members: _Members) -> None:
         self._entries: list[Entry] | None = None
@@ -541,41 +564,19 @@ class _BuiltMapping(Mapping):
         self.members = members
         super().__init__(start, flow)
 
-    @property  # type: ignore[override]
-    def entries(self) -> list[Entry]:
-        if self._entries is None:
-            self._entries = self.members.entries(self, self.raw or [])
-            self.raw = None
-        return self._entries
-
-    @entries.setter
-    def entries(self, value: list[Entry]) -> None:
-        if value:  # (the base class starts it empty: made when asked for)
-            self._entries, self.raw = value, None
-
 
 class _BuiltSequence(Sequence):
-    """A sequence whose items are made from ``raw`` when first asked for (see _BuiltMapping)."""
+    """A sequence whose items are made from ``raw`` (a plain scalar as a tuple) when first asked
+    for."""
 
     __slots__ = ("_items", "members", "raw")
+    items = _made_when_asked("items")
 
     def __init__(self, start: int, flow: bool, members: _Members) -> None:
         self._items: list[Node] | None = None
         self.raw: list[Any] | None = []
         self.members = members
         super().__init__(start, flow)
-
-    @property  # type: ignore[override]
-    def items(self) -> list[Node]:
-        if self._items is None:
-            self._items = self.members.items(self, self.raw or [])
-            self.raw = None
-        return self._items
-
-    @items.setter
-    def items(self, value: list[Node]) -> None:
-        if value:
-            self._items, self.raw = value, None
 
 
 def _node(member: Any) -> Node:
