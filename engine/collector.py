@@ -25,7 +25,7 @@ def collector_paused() -> Iterator[None]:
             if gc.get_freeze_count() == 0:
                 # What was built is kept: it joins the oldest generation at once (a move of two
                 # lists) instead of being walked object by object by the next young passes on
-                # its way there. (Not when a host froze objects of its own: unfreeze would free
+                # its way there. (Not when a host froze objects of its own: unfreeze would release
                 # them too.)
                 gc.freeze()
                 gc.unfreeze()
