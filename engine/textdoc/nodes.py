@@ -201,7 +201,9 @@ def equal_data(a: Any, b: Any) -> bool:
     """``same_value`` at the speed of C for two documents, except that a NaN inside a list or a
     mapping makes them differ (it is never ``==`` to another NaN)."""
     if type(a) is not type(b) or a != b:
-        return isinstance(a, float) and isinstance(b, float) and same_value(a, b)
+        # Two collections that are not == differ (a NaN inside included, as said above); two
+        # scalars may still be one value (0 and 0.0, NaN and NaN).
+        return not isinstance(a, dict | list) and same_value(a, b)
     # == takes true for 1 and for 1.0: their pickles tell them apart.
     try:
         if _written_alike(a, b):

@@ -55,6 +55,8 @@ def test_objects_a_host_froze_stay_frozen(collecting):
         parse_stream("- x\n- y\n")
         with collector_paused():
             [[i] for i in range(1000)]
-        assert gc.get_freeze_count() == frozen
+        # Unfreezing would empty the permanent generation; a frozen object that another thread
+        # of the process drops meanwhile leaves it (one did in a full run), so "nearly all".
+        assert gc.get_freeze_count() > frozen * 0.9
     finally:
         gc.unfreeze()
