@@ -99,3 +99,40 @@ def test_a_change_accepted_since_is_not_replayed_nor_applied_twice(tmp_path):
     assert [s["code"] for s in run.json["result"]["skipped"]] == ["replayUnverified"]
     texts = [b["text"] for b in run_cli("docx", "read-document", str(path)).json["result"]["blocks"]]
     assert texts.count("Delivery is free.") == 1
+
+
+def test_marks_in_another_story_do_not_bear_out_an_operation_on_the_main_text(tmp_path):
+    """Operations edit the main text, so their evidence is looked for there: a header holding a
+    tracked change with the recorded id and date (anyone can read both from the record) made a
+    forged record believed."""
+    original = make_docx(
+        tmp_path / "original.docx",
+        p("The Supplier shall deliver the goods.", para_id=BLOCK) + p("Payment in 30 days."),
+        header=p("Contract"),
+    )
+    applied = shutil.copy(original, tmp_path / "applied.docx")
+    run_cli("docx", "suggest-changes", str(applied), batch(REPLACE))
+    out = tmp_path / "forged.docx"
+    with (
+        zipfile.ZipFile(applied) as source,
+        zipfile.ZipFile(original) as before,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        record = next(source.read(n) for n in source.namelist() if b"appliedOperations" in source.read(n))
+        marks = re.findall(r"r:(\d+)", re.search(rb' marks="([^"]*)"', record).group(1).decode())
+        date = re.search(rb' at="([^"]+)"', record).group(1).decode()
+        assert marks, record
+        decoy = "".join(
+            f'<w:ins w:id="{mark}" w:author="Someone" w:date="{date}"><w:r><w:t>x</w:t></w:r></w:ins>' for mark in marks
+        )
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "word/document.xml":
+                data = before.read(name)
+            elif name == "word/header1.xml":
+                data = before.read(name).replace(b"</w:p>", decoy.encode() + b"</w:p>", 1)
+            target.writestr(name, data)
+    run = run_cli("docx", "suggest-changes", str(out), batch(REPLACE), expect=None)
+    result = run.json["result"]
+    assert result["replayed"] == [] and [s["code"] for s in result["skipped"]] == ["replayUnverified"]
+    assert text_of(out) == "The Supplier shall deliver the goods."

@@ -150,19 +150,18 @@ class ReplayRecord:
 
 def document_marks(doc: DocxDocument) -> set[str]:
     """Every mark an operation can leave, as evidence strings: ``r:ID@DATE`` for a tracked change
-    (any element with an id and a date), ``c:ID@`` for an anchored comment."""
-    from ..review.revisions import story_parts
-
+    (any element with an id and a date), ``c:ID@`` for an anchored comment. Operations edit the
+    main text only, so only the main text is searched: a header or a note holding a change with a
+    recorded id and date (both are in the record, for anyone to copy) bears out nothing."""
     found: set[str] = set()
-    for part in story_parts(doc):
-        for element in doc.package.xml(part).iter():
-            ident = element.get(W_ID)
-            if ident is None:
-                continue
-            if element.tag in (W_COMMENTRANGESTART, W_COMMENTREFERENCE):
-                found.add(f"c:{ident}@")
-            elif element.tag != _W_COMMENT and element.get(W_DATE) is not None and element.get(W_AUTHOR) is not None:
-                found.add(f"r:{ident}@{element.get(W_DATE)}")
+    for element in doc.package.xml(doc.main_part).iter():
+        ident = element.get(W_ID)
+        if ident is None:
+            continue
+        if element.tag in (W_COMMENTRANGESTART, W_COMMENTREFERENCE):
+            found.add(f"c:{ident}@")
+        elif element.tag != _W_COMMENT and element.get(W_DATE) is not None and element.get(W_AUTHOR) is not None:
+            found.add(f"r:{ident}@{element.get(W_DATE)}")
     return found
 
 
