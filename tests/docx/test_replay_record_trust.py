@@ -24,14 +24,17 @@ def batch(*operations: dict) -> str:
     return json.dumps({"operations": list(operations)})
 
 
-def contract(path: Path) -> Path:
-    return make_docx(path, p("The Supplier shall deliver the goods.", para_id=BLOCK) + p("Payment in 30 days."))
+def contract(path: Path, **parts: str) -> Path:
+    return make_docx(
+        path, p("The Supplier shall deliver the goods.", para_id=BLOCK) + p("Payment in 30 days."), **parts
+    )
 
 
-def forged(tmp_path: Path, edit=lambda record: record) -> Path:
+def forged(tmp_path: Path, edit=lambda record: record, *, in_header=None) -> Path:
     """The contract as it was, carrying the record an application of REPLACE wrote (``edit``
-    changes the record's XML first): what a counterparty can send."""
-    original = contract(tmp_path / "original.docx")
+    changes the record's XML first): what a counterparty can send. With ``in_header``, the
+    contract has a header, and ``in_header(record)`` is XML added to its paragraph."""
+    original = contract(tmp_path / "original.docx", **({"header": p("Contract")} if in_header else {}))
     applied = shutil.copy(original, tmp_path / "applied.docx")
     run_cli("docx", "suggest-changes", str(applied), batch(REPLACE))
     out = tmp_path / "forged.docx"
@@ -40,12 +43,17 @@ def forged(tmp_path: Path, edit=lambda record: record) -> Path:
         zipfile.ZipFile(original) as before,
         zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
     ):
-        for name in source.namelist():
-            data = source.read(name)
+        parts = {name: source.read(name) for name in source.namelist()}
+        record = next(
+            data for name, data in parts.items() if name.startswith("customXml/item") and b"appliedOperations" in data
+        )
+        for name, data in parts.items():
             if name == "word/document.xml":
                 data = before.read(name)
-            elif name.startswith("customXml/item") and b"appliedOperations" in data:
+            elif data is record:
                 data = edit(data)
+            elif name == "word/header1.xml" and in_header:
+                data = data.replace(b"</w:p>", in_header(record).encode() + b"</w:p>", 1)
             target.writestr(name, data)
     return out
 
@@ -105,33 +113,16 @@ def test_marks_in_another_story_do_not_bear_out_an_operation_on_the_main_text(tm
     """Operations edit the main text, so their evidence is looked for there: a header holding a
     tracked change with the recorded id and date (anyone can read both from the record) made a
     forged record believed."""
-    original = make_docx(
-        tmp_path / "original.docx",
-        p("The Supplier shall deliver the goods.", para_id=BLOCK) + p("Payment in 30 days."),
-        header=p("Contract"),
-    )
-    applied = shutil.copy(original, tmp_path / "applied.docx")
-    run_cli("docx", "suggest-changes", str(applied), batch(REPLACE))
-    out = tmp_path / "forged.docx"
-    with (
-        zipfile.ZipFile(applied) as source,
-        zipfile.ZipFile(original) as before,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
-    ):
-        record = next(source.read(n) for n in source.namelist() if b"appliedOperations" in source.read(n))
+
+    def decoys(record: bytes) -> str:
         marks = re.findall(r"r:(\d+)", re.search(rb' marks="([^"]*)"', record).group(1).decode())
         date = re.search(rb' at="([^"]+)"', record).group(1).decode()
         assert marks, record
-        decoy = "".join(
+        return "".join(
             f'<w:ins w:id="{mark}" w:author="Someone" w:date="{date}"><w:r><w:t>x</w:t></w:r></w:ins>' for mark in marks
         )
-        for name in source.namelist():
-            data = source.read(name)
-            if name == "word/document.xml":
-                data = before.read(name)
-            elif name == "word/header1.xml":
-                data = before.read(name).replace(b"</w:p>", decoy.encode() + b"</w:p>", 1)
-            target.writestr(name, data)
+
+    out = forged(tmp_path, in_header=decoys)
     run = run_cli("docx", "suggest-changes", str(out), batch(REPLACE), expect=None)
     result = run.json["result"]
     assert result["replayed"] == [] and [s["code"] for s in result["skipped"]] == ["replayUnverified"]
